@@ -237,6 +237,8 @@ pub struct CcNet {
     next: Pending,
     // scratch, reused every cycle
     drv_rdy: Vec<bool>,
+    self_ok: Vec<bool>,
+    ready_fresh: bool,
     rdy: Vec<bool>,
     seg_v: Vec<bool>,
     seg_d: Vec<u64>,
@@ -268,6 +270,8 @@ impl CcNet {
             dec: vec![PosCfg::default(); n],
             next: Pending { pops: vec![false; n * N_IN], pushes: vec![None; n * N_IN], ..Pending::default() },
             drv_rdy: vec![false; n],
+            self_ok: vec![false; n],
+            ready_fresh: false,
             rdy: vec![true; cfg.n_lanes()],
             seg_v: vec![false; cfg.n_lanes()],
             seg_d: vec![0; cfg.n_lanes()],
@@ -314,16 +318,15 @@ impl CcNet {
         }
     }
 
-    /// Evaluate one cycle: outputs from registered state and `inp`; next state kept
-    /// for [`CcNet::commit`].
-    pub fn eval(&mut self, inp: &NetInputs, out: &mut NetOutputs) {
+    /// Compute the per-position ready terms from registered state (the backward
+    /// ready chain and the SELF FIFO room). Nothing here depends on this cycle's
+    /// inputs except through `lane_en`, which [`CcNet::out_ready`] applies.
+    pub fn compute_ready(&mut self) {
+        if self.ready_fresh {
+            return;
+        }
         let n = self.n;
-        let mode = self.s.mode;
-        let active = mode.active();
-        let mask = self.mask;
         let mutation = self.mutation;
-
-        // ---- backward ready chain, per lane ----
         for r in self.rdy.iter_mut() {
             *r = true;
         }
@@ -347,20 +350,75 @@ impl CcNet {
             }
         }
 
+        for p in 0..n {
+            let d = &self.dec[p];
+            let mut ok = true;
+            if mutation != Some(Mutation::IgnoreSelfFull) {
+                for k in 0..N_IN {
+                    if d.src[k] == Src::SelfLoop && self.s.fifos[p * N_IN + k].as_ref().is_some_and(Fifo::full) {
+                        ok = false;
+                    }
+                }
+            }
+            self.self_ok[p] = ok;
+        }
+        self.ready_fresh = true;
+    }
+
+    /// `u_out_ready[p]` this cycle for a given `lane_en`, from registered state only
+    /// (valid and yumi do not enter it). Lets a unit model decide its pops from its
+    /// own fire in the same cycle, as the hardware does combinationally.
+    pub fn out_ready(&mut self, p: usize, lane_en: bool) -> bool {
+        self.compute_ready();
+        let d = &self.dec[p];
+        let lane_ok = !(d.drive.is_some() && lane_en) || self.drv_rdy[p];
+        self.s.mode.active() && d.en && lane_ok && self.self_ok[p]
+    }
+
+    /// Operand slot `(p, k)` as presented this cycle: `(valid, data)`, from
+    /// registered state only.
+    pub fn operand(&self, p: usize, k: usize) -> (bool, u64) {
+        let d = &self.dec[p];
+        match d.src[k] {
+            Src::Lane(_) | Src::SelfLoop => {
+                let f = self.s.fifos[p * N_IN + k].as_ref().expect("LSU slot 2 is never a FIFO source");
+                let v = self.s.mode.active() && !f.empty();
+                (v, if v { f.head(d.init_val) } else { 0 })
+            }
+            Src::Imm => (true, d.imm),
+            Src::Unused => (true, 0),
+        }
+    }
+
+    /// LSU `j` look-ahead: entry `idx` of its address FIFO and the FIFO's occupancy,
+    /// as `lsu_peek_data_o`/`lsu_addr_count_o` would show them (0 outside RUN/DRAIN).
+    pub fn peek(&self, j: usize, idx: u32) -> (u64, u32) {
+        let p = self.lsu_pos[j];
+        let f = self.s.fifos[p * N_IN].as_ref().expect("LSU address FIFO");
+        if self.s.mode.active() {
+            (f.peek(idx, self.dec[p].init_val), f.count())
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// Evaluate one cycle: outputs from registered state and `inp`; next state kept
+    /// for [`CcNet::commit`].
+    pub fn eval(&mut self, inp: &NetInputs, out: &mut NetOutputs) {
+        let n = self.n;
+        let mode = self.s.mode;
+        let active = mode.active();
+        let mask = self.mask;
+        let mutation = self.mutation;
+
+        self.compute_ready();
+
         // ---- unit handshakes ----
         let mut any_fire = false;
         for p in 0..n {
             let d = &self.dec[p];
-            let mut self_ok = true;
-            if mutation != Some(Mutation::IgnoreSelfFull) {
-                for k in 0..N_IN {
-                    if d.src[k] == Src::SelfLoop && self.s.fifos[p * N_IN + k].as_ref().is_some_and(Fifo::full) {
-                        self_ok = false;
-                    }
-                }
-            }
             let lane_ok = !(d.drive.is_some() && inp.u_out_lane_en[p]) || self.drv_rdy[p];
-            let ready = active && d.en && lane_ok && self_ok;
+            let ready = active && d.en && lane_ok && self.self_ok[p];
             out.u_out_ready[p] = ready;
             let fire = ready && inp.u_out_v[p];
             out.u_fire[p] = fire;
@@ -401,17 +459,8 @@ impl CcNet {
             let d = &self.dec[p];
             for k in 0..N_IN {
                 let s = p * N_IN + k;
-                let fifo = self.s.fifos[s].as_ref();
-                out.fifo_count[s] = fifo.map_or(0, Fifo::count);
-                let (v, data) = match d.src[k] {
-                    Src::Lane(_) | Src::SelfLoop => {
-                        let f = fifo.expect("LSU slot 2 is never a FIFO source");
-                        let v = active && !f.empty();
-                        (v, if v { f.head(d.init_val) } else { 0 })
-                    }
-                    Src::Imm => (true, d.imm),
-                    Src::Unused => (true, 0),
-                };
+                out.fifo_count[s] = self.s.fifos[s].as_ref().map_or(0, Fifo::count);
+                let (v, data) = self.operand(p, k);
                 out.u_in_v[s] = v;
                 out.u_in_data[s] = data;
                 let fifo_slot = d.uses_fifo(k);
@@ -426,15 +475,10 @@ impl CcNet {
         out.push_full_err = push_full_err;
 
         // ---- LSU look-ahead ----
-        for (j, &p) in self.lsu_pos.iter().enumerate() {
-            let f = self.s.fifos[p * N_IN].as_ref().expect("LSU address FIFO");
-            if active {
-                out.lsu_peek_data[j] = f.peek(inp.lsu_peek_idx[j], self.dec[p].init_val);
-                out.lsu_addr_count[j] = f.count();
-            } else {
-                out.lsu_peek_data[j] = 0;
-                out.lsu_addr_count[j] = 0;
-            }
+        for j in 0..self.lsu_pos.len() {
+            let (d, c) = self.peek(j, inp.lsu_peek_idx[j]);
+            out.lsu_peek_data[j] = d;
+            out.lsu_addr_count[j] = c;
         }
 
         // ---- configuration port and mode ----
@@ -500,6 +544,7 @@ impl CcNet {
 
     /// Make the state computed by the last [`CcNet::eval`] current (the clock edge).
     pub fn commit(&mut self) {
+        self.ready_fresh = false;
         let nx = &self.next;
         if nx.rst {
             self.s.mode = Mode::Gpu;
