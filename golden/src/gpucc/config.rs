@@ -226,6 +226,12 @@ pub fn clog2(n: u64) -> u32 {
     }
 }
 
+/// Pointer and occupancy width of a FIFO of `depth` entries: one bit more than its
+/// address, so counts and wrapped pointer sums fit without resizing.
+pub fn fifo_count_bits(depth: u32) -> u32 {
+    clog2(depth as u64) + 1
+}
+
 impl GpuccConfig {
     /// Validate a raw `[gpucc]` table.
     pub fn validate(r: RawGpucc) -> Result<Self, FieldError> {
@@ -241,9 +247,9 @@ impl GpuccConfig {
         }
         check_range("gpucc.lanes", r.lanes, 1, MAX_LANES)?;
         check_one_of("gpucc.data_width", r.data_width, &DATA_WIDTHS)?;
-        check_range("gpucc.core_fifo_depth", r.core_fifo_depth, 1, 256)?;
-        check_range("gpucc.lsu_addr_depth", r.lsu_addr_depth, 1, 1024)?;
-        check_range("gpucc.lsu_data_depth", r.lsu_data_depth, 1, 256)?;
+        check_range("gpucc.core_fifo_depth", r.core_fifo_depth, 2, 256)?;
+        check_range("gpucc.lsu_addr_depth", r.lsu_addr_depth, 2, 1024)?;
+        check_range("gpucc.lsu_data_depth", r.lsu_data_depth, 2, 256)?;
         check_range("gpucc.watchdog", r.watchdog, 1, u32::MAX)?;
         check_range("gpucc.timing.lat_int", r.timing.lat_int, 1, 64)?;
         check_range("gpucc.timing.lat_fp", r.timing.lat_fp, 1, 64)?;
@@ -319,6 +325,7 @@ impl GpuccConfig {
             lsu_pos,
             lsu_index,
         };
+        super::apps::check_fits(&cfg)?;
         Ok(cfg)
     }
 
@@ -368,16 +375,16 @@ impl GpuccConfig {
 
     /// Width of the LSU address-FIFO occupancy (`lsu_addr_count_o`).
     pub fn addr_count_width(&self) -> u32 {
-        clog2(self.lsu_addr_depth as u64 + 1)
+        fifo_count_bits(self.lsu_addr_depth)
     }
 
-    /// Width of each entry of `dbg_fifo_count_o`: enough for the deepest FIFO present.
+    /// Width of each entry of `dbg_fifo_count_o`: that of the deepest FIFO present.
     pub fn fifo_count_width(&self) -> u32 {
         let deepest = (0..self.n_pos())
             .flat_map(|p| (0..N_IN).filter_map(move |k| self.fifo_depth(p, k)))
             .max()
-            .unwrap_or(1);
-        clog2(deepest as u64 + 1)
+            .unwrap_or(2);
+        fifo_count_bits(deepest)
     }
 }
 
@@ -444,6 +451,6 @@ mod tests {
         let t = PAPER.replace("core_fifo_depth = 16", "core_fifo_depth = 0");
         let e = GpuccConfig::validate(raw(&t)).unwrap_err();
         assert_eq!(e.field, "gpucc.core_fifo_depth");
-        assert_eq!(e.allowed.as_deref(), Some("1..=256"));
+        assert_eq!(e.allowed.as_deref(), Some("2..=256"));
     }
 }

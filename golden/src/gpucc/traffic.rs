@@ -328,3 +328,16 @@ impl NetTraffic {
 fn bits_for(n: usize) -> u32 {
     super::config::clog2(n as u64)
 }
+
+/// Anything that drives `gpucc_net`'s inputs cycle by cycle: random traffic or a
+/// directed scenario. `net` is the golden model after the previous edge (its
+/// state-only queries tell which operands are valid), `prev` its previous outputs.
+pub trait NetStimulus {
+    fn next(&mut self, net: &CcNet, prev: &NetOutputs, inp: &mut NetInputs);
+}
+
+impl NetStimulus for NetTraffic {
+    fn next(&mut self, net: &CcNet, prev: &NetOutputs, inp: &mut NetInputs) {
+        NetTraffic::next(self, net, prev, inp)
+    }
+}

@@ -1,0 +1,116 @@
+//! The JSON manifest written beside every generated design.
+//!
+//! It is what the co-simulation reads (never a second copy of the knowledge): the
+//! top module, the files, every port with direction and width, the parameters, the
+//! derived tables, the validated config, and a content hash of the Verilog.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Port direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Input,
+    Output,
+}
+
+/// What a port is to a testbench.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The single clock; the co-simulation toggles it.
+    Clock,
+    /// Synchronous active-high reset, driven like data.
+    Reset,
+    Data,
+}
+
+/// One port of the top module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Port {
+    pub name: String,
+    pub dir: Dir,
+    pub width: u32,
+    pub role: Role,
+    /// One line for humans: what the port carries and how it is indexed.
+    pub doc: String,
+    /// The port is this many equal fields (per position, per slot, ...); 1 for a
+    /// scalar. Mismatch reports name the field index.
+    pub fields: u32,
+}
+
+impl Port {
+    pub fn input(name: &str, width: u32, doc: &str) -> Port {
+        Port { name: name.into(), dir: Dir::Input, width, role: Role::Data, doc: doc.into(), fields: 1 }
+    }
+
+    pub fn output(name: &str, width: u32, doc: &str) -> Port {
+        Port { name: name.into(), dir: Dir::Output, width, role: Role::Data, doc: doc.into(), fields: 1 }
+    }
+
+    /// The same port declared as `n` equal fields.
+    pub fn fields(mut self, n: u32) -> Port {
+        assert!(n >= 1 && self.width % n == 0, "{}: {} bits are not {n} equal fields", self.name, self.width);
+        self.fields = n;
+        self
+    }
+
+    /// Width of one field.
+    pub fn field_width(&self) -> u32 {
+        self.width / self.fields
+    }
+
+    pub fn clock(name: &str) -> Port {
+        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Clock, doc: "clock, rising edge".into(), fields: 1 }
+    }
+
+    pub fn reset(name: &str) -> Port {
+        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Reset, doc: "synchronous reset, active high".into(), fields: 1 }
+    }
+}
+
+/// The manifest of one generated design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `gpuforge <version>`.
+    pub generator: String,
+    /// Block kind (`gpucc`, ...).
+    pub block: String,
+    /// Preset name from the config file.
+    pub preset: String,
+    /// Top module name.
+    pub top: String,
+    /// Verilog files of the design, one module each, sorted.
+    pub files: Vec<String>,
+    pub ports: Vec<Port>,
+    pub parameters: BTreeMap<String, serde_json::Value>,
+    /// Derived tables (CR field layout, position kinds, FIFO depths, mappings, ...).
+    pub tables: BTreeMap<String, serde_json::Value>,
+    /// The validated config.
+    pub config: serde_json::Value,
+    /// The config file's text, verbatim.
+    pub config_source: String,
+    /// SHA-256 over the Verilog files (name and content, in `files` order).
+    pub content_hash: String,
+}
+
+impl Manifest {
+    pub fn port(&self, name: &str) -> Option<&Port> {
+        self.ports.iter().find(|p| p.name == name)
+    }
+}
+
+/// SHA-256 of a set of named texts, in the given order, as lowercase hex.
+pub fn content_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut h = Sha256::new();
+    for (name, text) in files {
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update((text.len() as u64).to_le_bytes());
+        h.update(text.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,215 @@
+//! Packed port values: one `Frame` of u64 words per direction per cycle.
+//!
+//! Every data port starts on a word boundary and takes `ceil(width / 64)` words,
+//! bit `i` of the port at bit `i % 64` of word `offset + i / 64`. The shim copies
+//! whole frames across the FFI in one call per cycle; ports wider than 64 bits are
+//! word slices (Verilator's 32-bit `VlWide` words have the same little-endian layout).
+
+use hdl_gen::manifest::{Dir, Manifest, Port, Role};
+use num_bigint::BigUint;
+
+/// Where a port lives in its frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    pub name: String,
+    pub width: u32,
+    pub fields: u32,
+    /// First word in the frame.
+    pub word: usize,
+    /// Words taken.
+    pub words: usize,
+}
+
+impl Slot {
+    fn new(p: &Port, word: usize) -> Slot {
+        Slot { name: p.name.clone(), width: p.width, fields: p.fields, word, words: p.width.div_ceil(64) as usize }
+    }
+
+    pub fn field_width(&self) -> u32 {
+        self.width / self.fields
+    }
+
+    /// Mask of the last word (bits beyond the width are zero).
+    pub fn last_mask(&self) -> u64 {
+        let r = self.width % 64;
+        if r == 0 {
+            u64::MAX
+        } else {
+            (1u64 << r) - 1
+        }
+    }
+}
+
+/// Frame layout of a design, from its manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub top: String,
+    pub clock: String,
+    pub inputs: Vec<Slot>,
+    pub outputs: Vec<Slot>,
+    pub in_words: usize,
+    pub out_words: usize,
+}
+
+impl Layout {
+    pub fn from_manifest(m: &Manifest) -> Result<Layout, String> {
+        let mut clock = None;
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        let (mut iw, mut ow) = (0, 0);
+        for p in &m.ports {
+            match (p.dir, p.role) {
+                (Dir::Input, Role::Clock) => {
+                    if clock.replace(p.name.clone()).is_some() {
+                        return Err(format!("{}: more than one clock port", m.top));
+                    }
+                }
+                (Dir::Output, Role::Clock) => return Err(format!("{}: clock port {} is an output", m.top, p.name)),
+                (Dir::Input, _) => {
+                    let s = Slot::new(p, iw);
+                    iw += s.words;
+                    inputs.push(s);
+                }
+                (Dir::Output, _) => {
+                    let s = Slot::new(p, ow);
+                    ow += s.words;
+                    outputs.push(s);
+                }
+            }
+        }
+        let clock = clock.ok_or_else(|| format!("{}: no clock port in the manifest", m.top))?;
+        Ok(Layout { top: m.top.clone(), clock, inputs, outputs, in_words: iw, out_words: ow })
+    }
+
+    fn find(list: &[Slot], name: &str, what: &str, top: &str) -> Slot {
+        list.iter()
+            .find(|s| s.name == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{top} has no {what} port `{name}`"))
+    }
+
+    /// The input slot `name` (panics if the design has none: a bench bug).
+    pub fn input(&self, name: &str) -> Slot {
+        Self::find(&self.inputs, name, "input", &self.top)
+    }
+
+    pub fn output(&self, name: &str) -> Slot {
+        Self::find(&self.outputs, name, "output", &self.top)
+    }
+
+    pub fn has_input(&self, name: &str) -> bool {
+        self.inputs.iter().any(|s| s.name == name)
+    }
+
+    pub fn has_output(&self, name: &str) -> bool {
+        self.outputs.iter().any(|s| s.name == name)
+    }
+}
+
+/// Packed values of all ports of one direction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub words: Vec<u64>,
+}
+
+impl Frame {
+    pub fn zeroed(words: usize) -> Frame {
+        Frame { words: vec![0; words] }
+    }
+
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Set field `i` (of `slot.field_width()` bits) to `v` (masked).
+    #[inline]
+    pub fn set_field(&mut self, slot: &Slot, i: usize, v: u64) {
+        let fw = slot.field_width() as usize;
+        let bit = i * fw;
+        set_bits(&mut self.words[slot.word..slot.word + slot.words], bit, fw, v);
+    }
+
+    #[inline]
+    pub fn field(&self, slot: &Slot, i: usize) -> u64 {
+        let fw = slot.field_width() as usize;
+        get_bits(&self.words[slot.word..slot.word + slot.words], i * fw, fw)
+    }
+
+    #[inline]
+    pub fn set_bool(&mut self, slot: &Slot, i: usize, v: bool) {
+        self.set_field(slot, i, v as u64)
+    }
+
+    #[inline]
+    pub fn bool(&self, slot: &Slot, i: usize) -> bool {
+        self.field(slot, i) != 0
+    }
+
+    /// Set a whole scalar port (at most 64 bits).
+    #[inline]
+    pub fn set(&mut self, slot: &Slot, v: u64) {
+        debug_assert!(slot.width <= 64);
+        self.words[slot.word] = v & slot.last_mask();
+    }
+
+    #[inline]
+    pub fn get(&self, slot: &Slot) -> u64 {
+        self.words[slot.word]
+    }
+
+    /// The port's words.
+    pub fn slice(&self, slot: &Slot) -> &[u64] {
+        &self.words[slot.word..slot.word + slot.words]
+    }
+
+    /// The port as one big number (for reports of wide ports).
+    pub fn big(&self, slot: &Slot) -> BigUint {
+        let digits: Vec<u32> = self.slice(slot).iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).collect();
+        BigUint::from_slice(&digits)
+    }
+}
+
+/// Write `width <= 64` bits of `v` at bit `bit` of `words`.
+#[inline]
+pub fn set_bits(words: &mut [u64], bit: usize, width: usize, v: u64) {
+    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let v = v & mask;
+    let (w, o) = (bit / 64, bit % 64);
+    words[w] = (words[w] & !(mask << o)) | (v << o);
+    if o + width > 64 {
+        let hi = o + width - 64;
+        let hmask = (1u64 << hi) - 1;
+        words[w + 1] = (words[w + 1] & !hmask) | (v >> (64 - o));
+    }
+}
+
+/// Read `width <= 64` bits at bit `bit` of `words`.
+#[inline]
+pub fn get_bits(words: &[u64], bit: usize, width: usize) -> u64 {
+    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let (w, o) = (bit / 64, bit % 64);
+    let mut v = words[w] >> o;
+    if o + width > 64 {
+        v |= words[w + 1] << (64 - o);
+    }
+    v & mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn set_then_get_round_trips(fw in 1usize..=64, n in 1usize..40, vals in proptest::collection::vec(any::<u64>(), 40)) {
+            let words = (fw * n).div_ceil(64);
+            let mut f = vec![0u64; words];
+            for i in 0..n { set_bits(&mut f, i * fw, fw, vals[i]); }
+            let mask = if fw == 64 { u64::MAX } else { (1u64 << fw) - 1 };
+            for i in 0..n { prop_assert_eq!(get_bits(&f, i * fw, fw), vals[i] & mask); }
+            // bits past the last field stay zero
+            let used = fw * n;
+            if used % 64 != 0 { prop_assert_eq!(f[words - 1] >> (used % 64), 0); }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Building a design's Verilator model as a shared library, cached by content hash.
+//!
+//! The library holds the Verilated model plus the askama-rendered C++ shim
+//! (`templates/cosim_shim.cpp`). Its cache key covers the design's content hash, the
+//! shim text, the Verilator version and the flags, so any change rebuilds and a second
+//! run (or a second `cargo test`) reuses it. Concurrent builders of the same key
+//! serialize on a lock file; a missing Verilator is an error with a fix, never a skip.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use askama::Template;
+use hdl_gen::manifest::Manifest;
+use sha2::{Digest, Sha256};
+
+use crate::frame::{Layout, Slot};
+
+/// Bump when the shim's C ABI changes.
+pub const SHIM_ABI: u32 = 1;
+
+/// Problems finding or running the tools.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("`{tool}` was not found on PATH ({detail}); run `make setup` to install verilator, yosys and iverilog from Debian packages")]
+    Missing { tool: String, detail: String },
+    #[error("{what} failed (exit {code:?}); log: {log}\n{tail}")]
+    Failed { what: String, code: Option<i32>, log: PathBuf, tail: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("design: {0}")]
+    Design(String),
+    #[error("shim template: {0}")]
+    Template(#[from] askama::Error),
+}
+
+/// The Verilator on this machine.
+#[derive(Debug, Clone)]
+pub struct Verilator {
+    pub version: String,
+    pub root: PathBuf,
+}
+
+/// Find Verilator, or fail loudly.
+pub fn verilator() -> Result<Verilator, BuildError> {
+    let out = Command::new("verilator").arg("--version").output().map_err(|e| BuildError::Missing {
+        tool: "verilator".into(),
+        detail: e.to_string(),
+    })?;
+    if !out.status.success() {
+        return Err(BuildError::Missing { tool: "verilator".into(), detail: "`verilator --version` failed".into() });
+    }
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let root = Command::new("verilator").args(["--getenv", "VERILATOR_ROOT"]).output()?;
+    let root = PathBuf::from(String::from_utf8_lossy(&root.stdout).trim());
+    Ok(Verilator { version, root })
+}
+
+/// Optimisation of the C++ model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opt {
+    /// `-O1`: quick to compile; tests.
+    Quick,
+    /// `-O2`: benchmarks and long runs.
+    Fast,
+}
+
+impl Opt {
+    fn cflag(self) -> &'static str {
+        match self {
+            Opt::Quick => "-O1",
+            Opt::Fast => "-O2",
+        }
+    }
+}
+
+/// Where built libraries live: `$GPUFORGE_COSIM_CACHE`, else `target/gpuforge-cosim`
+/// of the enclosing cargo workspace, else the system temp dir.
+pub fn cache_root() -> PathBuf {
+    if let Ok(d) = std::env::var("GPUFORGE_COSIM_CACHE") {
+        return PathBuf::from(d);
+    }
+    if let Ok(d) = std::env::var("CARGO_TARGET_DIR") {
+        return PathBuf::from(d).join("gpuforge-cosim");
+    }
+    let mut dir = std::env::current_dir().ok();
+    while let Some(d) = dir {
+        if d.join("Cargo.lock").exists() {
+            return d.join("target").join("gpuforge-cosim");
+        }
+        dir = d.parent().map(Path::to_path_buf);
+    }
+    std::env::temp_dir().join("gpuforge-cosim")
+}
+
+struct PortCode {
+    code: String,
+}
+
+#[derive(Template)]
+#[template(path = "cosim_shim.cpp", escape = "none")]
+struct Shim {
+    top: String,
+    hash: String,
+    abi: u32,
+    in_words: usize,
+    out_words: usize,
+    clock: String,
+    set_inputs: Vec<PortCode>,
+    get_outputs: Vec<PortCode>,
+}
+
+fn ctype(width: u32) -> &'static str {
+    match width {
+        0..=8 => "CData",
+        9..=16 => "SData",
+        17..=32 => "IData",
+        _ => "QData",
+    }
+}
+
+fn set_code(s: &Slot) -> String {
+    if s.width <= 64 {
+        format!("t->{n} = ({ty})(in[{w}] & {m:#x}ULL);", n = s.name, ty = ctype(s.width), w = s.word, m = s.last_mask())
+    } else {
+        let words32 = s.width.div_ceil(32);
+        format!(
+            "std::memcpy(t->{n}.data(), &in[{w}], {b}); t->{n}[{last}] &= {m:#x}U;",
+            n = s.name,
+            w = s.word,
+            b = words32 * 4,
+            last = words32 - 1,
+            m = if s.width % 32 == 0 { u32::MAX } else { (1u32 << (s.width % 32)) - 1 }
+        )
+    }
+}
+
+fn get_code(s: &Slot) -> String {
+    if s.width <= 64 {
+        format!("out[{w}] = (uint64_t)t->{n};", n = s.name, w = s.word)
+    } else {
+        let words32 = s.width.div_ceil(32);
+        let mut c = String::new();
+        if words32 % 2 == 1 {
+            c += &format!("out[{}] = 0; ", s.word + s.words - 1);
+        }
+        c += &format!("std::memcpy(&out[{w}], t->{n}.data(), {b});", w = s.word, n = s.name, b = words32 * 4);
+        c
+    }
+}
+
+/// Render the C++ shim for a layout.
+pub fn shim_source(layout: &Layout, content_hash: &str) -> Result<String, BuildError> {
+    Ok(Shim {
+        top: layout.top.clone(),
+        hash: content_hash.to_string(),
+        abi: SHIM_ABI,
+        in_words: layout.in_words,
+        out_words: layout.out_words,
+        clock: layout.clock.clone(),
+        set_inputs: layout.inputs.iter().map(|s| PortCode { code: set_code(s) }).collect(),
+        get_outputs: layout.outputs.iter().map(|s| PortCode { code: get_code(s) }).collect(),
+    }
+    .render()?)
+}
+
+/// A built model library.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub lib: PathBuf,
+    pub layout: Layout,
+    pub content_hash: String,
+    /// True when this call compiled it (false: cache hit).
+    pub compiled: bool,
+}
+
+fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError> {
+    let out = cmd.output().map_err(|e| BuildError::Missing { tool: what.into(), detail: e.to_string() })?;
+    let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+    text += &String::from_utf8_lossy(&out.stderr);
+    std::fs::write(log, &text)?;
+    if !out.status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(25).collect();
+        let tail = tail.into_iter().rev().collect::<Vec<_>>().join("\n");
+        return Err(BuildError::Failed { what: what.into(), code: out.status.code(), log: log.to_path_buf(), tail });
+    }
+    Ok(())
+}
+
+/// Build (or fetch from the cache) the model of the design in `dir`.
+pub fn build(dir: &Path, manifest: &Manifest, opt: Opt) -> Result<Built, BuildError> {
+    let v = verilator()?;
+    let layout = Layout::from_manifest(manifest).map_err(BuildError::Design)?;
+    let shim = shim_source(&layout, &manifest.content_hash)?;
+    let flags = format!("{} --trace --x-assign fast --x-initial fast --noassert", opt.cflag());
+    let key = {
+        let mut h = Sha256::new();
+        for part in [manifest.content_hash.as_str(), shim.as_str(), v.version.as_str(), flags.as_str()] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        let hex: String = h.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
+        format!("{}-{hex}", manifest.top)
+    };
+    let root = cache_root();
+    std::fs::create_dir_all(&root)?;
+    let final_dir = root.join(&key);
+    let lib = final_dir.join(format!("lib{}.so", manifest.top));
+    let lock = std::fs::File::create(root.join(format!("{key}.lock")))?;
+    lock.lock()?;
+    if lib.exists() {
+        return Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: false });
+    }
+    let work = root.join(format!("{key}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let src = work.join("src");
+    std::fs::create_dir_all(&src)?;
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for f in &manifest.files {
+        let from = dir.join(f);
+        let text = std::fs::read_to_string(&from).map_err(|e| BuildError::Design(format!("{}: {e}", from.display())))?;
+        texts.push((f.clone(), text));
+    }
+    // The Verilog on disk must be what the manifest describes.
+    let on_disk = hdl_gen::manifest::content_hash(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+    if on_disk != manifest.content_hash {
+        return Err(BuildError::Design(format!(
+            "{}: the Verilog files do not match the manifest's content hash; regenerate with `gpuforge gen`",
+            dir.display()
+        )));
+    }
+    let mut files = Vec::new();
+    for (name, text) in &texts {
+        std::fs::write(src.join(name), text)?;
+        files.push(src.join(name));
+    }
+    let shim_path = src.join("cosim_shim.cpp");
+    std::fs::write(&shim_path, &shim)?;
+    let obj = work.join("obj");
+    let mut cmd = Command::new("verilator");
+    cmd.args(["--cc", "--exe", "--build", "-j", "2", "--output-split", "20000", "--trace"])
+        .args(["--x-assign", "fast", "--x-initial", "fast", "--noassert"])
+        .args(["--top-module", &manifest.top])
+        .arg("--Mdir")
+        .arg(&obj)
+        .args(["-CFLAGS", &format!("-fPIC {}", opt.cflag()), "-LDFLAGS", "-shared", "-o"])
+        .arg(format!("lib{}.so", manifest.top))
+        .args(&files)
+        .arg(&shim_path);
+    run_logged(cmd, "verilator build", &work.join("build.log"))?;
+    let built = obj.join(format!("lib{}.so", manifest.top));
+    let keep = work.join(format!("lib{}.so", manifest.top));
+    std::fs::rename(&built, &keep)?;
+    let _ = std::fs::remove_dir_all(&obj);
+    let _ = std::fs::remove_dir_all(&final_dir);
+    std::fs::rename(&work, &final_dir)?;
+    drop(lock);
+    Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: true })
+}
