@@ -59,9 +59,12 @@ fn lane(l: &str) -> Option<u8> {
     }
 }
 
-/// Spec §2.1 placement table, transcribed by hand, position by position:
-/// (pos, unit, in0, in1, in2, out, init tokens per FIFO, imm).
-const TABLE_2_1: [(usize, &str, &str, &str, &str, &str, [u32; 3], i32); 17] = [
+/// One row of the spec §2.1 table: (pos, unit, in0, in1, in2, out, init tokens
+/// per FIFO, imm of IADD/LD).
+type TableRow = (usize, &'static str, &'static str, &'static str, &'static str, &'static str, [u32; 3], i32);
+
+/// Spec §2.1 placement table, transcribed by hand, position by position.
+const TABLE_2_1: [TableRow; 17] = [
     (0, "IADD_in", "SELF", "IMM", "-", "A", [1, 0, 0], 4),
     (2, "LD0", "A", "-", "-", "B", [0, 0, 0], -2048),
     (3, "FMUL0", "B", "IMM", "-", "C", [0, 0, 0], 0),

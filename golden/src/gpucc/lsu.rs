@@ -34,10 +34,15 @@
 //! "prefetcher + in-flight issue"), and one memory port carries one request per
 //! cycle. *Our choice:* when both the issue pointer and the scan pointer want the
 //! port they take turns (a registered round-robin bit); otherwise whoever wants it
-//! gets it. Consequence (*measured, stated*): every address is read twice through
-//! one port, so one LD sustains at most 0.5 loads per cycle. With issue priority
-//! instead, a burst of hits starves the scan pointer, prefetches land late and a
-//! 5×5 copy drops from 0.50 to 0.41 pixel/cycle.
+//! gets it. Consequences (*measured, stated*):
+//! * every address is read twice through one port, so one LD sustains at most 0.5
+//!   loads per cycle (a 5×5 copy: 0.50 pixel/cycle on one SM, 0.48 on 14). With
+//!   issue priority instead, a burst of hits starves the scan pointer, prefetches
+//!   land late and a 5×5 copy drops to 0.41;
+//! * independently of the port, the prefetch leads a load by at most
+//!   `lsu_addr_depth − MAX_INFLIGHT` = 224 entries, which must cover the ~400-cycle
+//!   DRAM latency: about 0.55 loads per cycle per LD. An experimental second
+//!   look-ahead port for the scan pointer gave only 0.525 pixel/cycle for the 5×5.
 //!
 //! Pointers are offsets from the FIFO head, so a pop moves them down by one.
 //! State is cleared in ARM (`cc_init`), when the CR is latched.

@@ -12,7 +12,8 @@
 //!
 //! Report conventions (*our choices*, stated in the report too):
 //! * `cycles` runs from the first reset cycle to the last SM's `cc_done`, so it
-//!   includes writing the CRs (136 cycles per SM for the 3×3) and the drain.
+//!   includes configuration (1 reset + 4 writes per CR + 1 start: 138 cycles for
+//!   the 3×3's 34 CRs per SM) and the drain.
 //! * Throughput counts the whole image (W·H pixels), as the paper's 512×512 does,
 //!   although border pixels are not valid outputs; for 1-D apps, elements.
 //! * DRAM "paper" utilisation counts each input pixel read once and each output
@@ -385,7 +386,8 @@ fn build_report(
 impl fmt::Display for AppReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let unit = if self.app.starts_with("conv") { "pixel" } else { "element" };
-        writeln!(f, "GPU-CC {} on {}x{} ({} timing)", self.app, self.image, if unit == "pixel" { self.image } else { 1 }, self.timing)?;
+        let size = if unit == "pixel" { format!("a {0}x{0} image", self.image) } else { format!("{} elements", self.image) };
+        writeln!(f, "GPU-CC {} on {size} ({} timing)", self.app, self.timing)?;
         writeln!(
             f,
             "  mapping     {} cores + {} LSUs per copy, {} lanes, {} positions/copy, {} copies/SM ({} fit), {} SMs ({} with work, {} copies)",
