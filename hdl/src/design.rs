@@ -34,6 +34,28 @@ impl Design {
         Design { files, manifest }
     }
 
+    /// Read a generated design back from `dir`, checking that the Verilog on disk is
+    /// what its manifest describes.
+    pub fn load(dir: &Path) -> Result<Design, String> {
+        let mpath = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", mpath.display()))?;
+        let mut files = Vec::new();
+        for f in &manifest.files {
+            let p = dir.join(f);
+            let t = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            files.push((f.clone(), t));
+        }
+        let hash = content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+        if hash != manifest.content_hash {
+            return Err(format!(
+                "{}: the Verilog files do not match the manifest's content hash (edited by hand?); regenerate with `gpuforge gen`",
+                dir.display()
+            ));
+        }
+        Ok(Design { files, manifest })
+    }
+
     pub fn manifest_json(&self) -> String {
         serde_json::to_string_pretty(&self.manifest).expect("manifest serializes") + "\n"
     }

@@ -9,6 +9,8 @@
 
 pub mod frame;
 pub mod gpucc;
+pub mod lint;
 pub mod lockstep;
 pub mod rtl;
+pub mod synth;
 pub mod verilator;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use askama::Template;
-use hdl_gen::manifest::Manifest;
+use hdl_gen::design::Design;
 use sha2::{Digest, Sha256};
 
 use crate::frame::{Layout, Slot};
@@ -186,8 +186,9 @@ fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError
     Ok(())
 }
 
-/// Build (or fetch from the cache) the model of the design in `dir`.
-pub fn build(dir: &Path, manifest: &Manifest, opt: Opt) -> Result<Built, BuildError> {
+/// Build (or fetch from the cache) the Verilator model of a design.
+pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
+    let manifest = &design.manifest;
     let v = verilator()?;
     let layout = Layout::from_manifest(manifest).map_err(BuildError::Design)?;
     let shim = shim_source(&layout, &manifest.content_hash)?;
@@ -214,22 +215,8 @@ pub fn build(dir: &Path, manifest: &Manifest, opt: Opt) -> Result<Built, BuildEr
     let _ = std::fs::remove_dir_all(&work);
     let src = work.join("src");
     std::fs::create_dir_all(&src)?;
-    let mut texts: Vec<(String, String)> = Vec::new();
-    for f in &manifest.files {
-        let from = dir.join(f);
-        let text = std::fs::read_to_string(&from).map_err(|e| BuildError::Design(format!("{}: {e}", from.display())))?;
-        texts.push((f.clone(), text));
-    }
-    // The Verilog on disk must be what the manifest describes.
-    let on_disk = hdl_gen::manifest::content_hash(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
-    if on_disk != manifest.content_hash {
-        return Err(BuildError::Design(format!(
-            "{}: the Verilog files do not match the manifest's content hash; regenerate with `gpuforge gen`",
-            dir.display()
-        )));
-    }
     let mut files = Vec::new();
-    for (name, text) in &texts {
+    for (name, text) in &design.files {
         std::fs::write(src.join(name), text)?;
         files.push(src.join(name));
     }

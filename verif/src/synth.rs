@@ -1,0 +1,116 @@
+//! yosys synthesis check: generic `synth`, `check -assert`, no latches, and a cell
+//! report (cells by type, flip-flop bits, a CMOS transistor estimate) as JSON.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hdl_gen::design::Design;
+
+use crate::verilator::BuildError;
+
+/// Cell counts of a synthesized design (flattened top).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SynthReport {
+    pub top: String,
+    pub yosys: String,
+    pub cells: u64,
+    pub cells_by_type: BTreeMap<String, u64>,
+    /// Flip-flop cells (each one bit after techmap).
+    pub flops: u64,
+    /// yosys `stat -tech cmos` transistor estimate.
+    pub transistors: u64,
+    pub latches: u64,
+    pub seconds: f64,
+}
+
+fn yosys_version() -> Result<String, BuildError> {
+    let out = Command::new("yosys").arg("-V").output().map_err(|e| BuildError::Missing {
+        tool: "yosys".into(),
+        detail: e.to_string(),
+    })?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Synthesize `design` (its files written to `work`) and check it.
+pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
+    let yosys = yosys_version()?;
+    let _ = std::fs::remove_dir_all(work);
+    std::fs::create_dir_all(work)?;
+    let mut files = Vec::new();
+    for (name, text) in &design.files {
+        std::fs::write(work.join(name), text)?;
+        files.push(name.clone());
+    }
+    let top = &design.manifest.top;
+    // Latch cell types after `synth` (and before techmap, should any survive).
+    let latch_sel = "t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_* t:$dlatch t:$adlatch t:$dlatchsr t:$sr";
+    let script = format!(
+        "read_verilog {files}\n\
+         hierarchy -check -top {top}\n\
+         synth -top {top}\n\
+         check -assert\n\
+         tee -o latches.txt select -count {latch_sel}\n\
+         select -assert-none {latch_sel}\n\
+         flatten\n\
+         tee -q -o stat.json stat -json\n\
+         tee -q -o cmos.txt stat -tech cmos\n",
+        files = files.join(" ")
+    );
+    std::fs::write(work.join("synth.ys"), &script)?;
+    let t0 = std::time::Instant::now();
+    let out = Command::new("yosys").current_dir(work).args(["-q", "-l", "yosys.log", "-s", "synth.ys"]).output()?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let log = work.join("yosys.log");
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    if !out.status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(20).collect();
+        return Err(BuildError::Failed {
+            what: format!("yosys synth of {top}"),
+            code: out.status.code(),
+            log,
+            tail: tail.into_iter().rev().collect::<Vec<_>>().join("\n") + &String::from_utf8_lossy(&out.stderr),
+        });
+    }
+    if text.contains("Latch inferred") {
+        return Err(BuildError::Failed {
+            what: format!("yosys synth of {top}: latch inferred"),
+            code: None,
+            log,
+            tail: text.lines().filter(|l| l.contains("Latch inferred")).take(5).collect::<Vec<_>>().join("\n"),
+        });
+    }
+    parse_reports(work, top, yosys, seconds)
+}
+
+fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<SynthReport, BuildError> {
+    let bad = |m: String| BuildError::Design(format!("yosys report in {}: {m}", work.display()));
+    let stat: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("stat.json"))?).map_err(|e| bad(e.to_string()))?;
+    let m = &stat["modules"][format!("\\{top}")];
+    let cells = m["num_cells"].as_u64().ok_or_else(|| bad(format!("no cell count for {top}")))?;
+    let mut cells_by_type = BTreeMap::new();
+    if let Some(o) = m["num_cells_by_type"].as_object() {
+        for (k, v) in o {
+            cells_by_type.insert(k.clone(), v.as_u64().unwrap_or(0));
+        }
+    }
+    let flops = cells_by_type.iter().filter(|(k, _)| k.contains("DFF")).map(|(_, v)| v).sum();
+    let cmos = std::fs::read_to_string(work.join("cmos.txt"))?;
+    let transistors = cmos
+        .lines()
+        .rev()
+        .find_map(|l| l.split("Estimated number of transistors:").nth(1))
+        .and_then(|t| t.trim().trim_end_matches('+').parse().ok())
+        .ok_or_else(|| bad("no transistor estimate".into()))?;
+    let latches = std::fs::read_to_string(work.join("latches.txt"))
+        .ok()
+        .and_then(|t| t.split_whitespace().find_map(|w| w.parse::<u64>().ok()))
+        .unwrap_or(0);
+    Ok(SynthReport { top: top.to_string(), yosys, cells, cells_by_type, flops, transistors, latches, seconds })
+}
+
+/// Default work directory for a design's synthesis.
+pub fn work_dir(top: &str) -> PathBuf {
+    crate::verilator::cache_root().with_file_name("gpuforge-synth").join(top)
+}
