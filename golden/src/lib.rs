@@ -11,3 +11,4 @@
 
 pub mod config;
 pub mod gpucc;
+pub mod network;
