@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::gpucc::GpuccConfig;
+use crate::noc::config::NocConfig;
 
 /// A bad configuration: which file, which field, what is wrong, what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,12 +111,14 @@ pub fn check_name(field: &str, name: &str) -> Result<(), FieldError> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum BlockConfig {
     Gpucc(GpuccConfig),
+    Noc(NocConfig),
 }
 
 impl BlockConfig {
     pub fn kind(&self) -> &'static str {
         match self {
             BlockConfig::Gpucc(_) => "gpucc",
+            BlockConfig::Noc(_) => "noc",
         }
     }
 }
@@ -136,6 +139,7 @@ pub struct ConfigFile {
 struct RawFile {
     name: String,
     gpucc: Option<crate::gpucc::config::RawGpucc>,
+    noc: Option<crate::noc::config::RawNoc>,
 }
 
 /// Turn a toml/serde error into a one-line [`ConfigError`]: the field is the dotted
@@ -180,17 +184,15 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     check_name("name", &raw.name).map_err(|e| e.in_file(path))?;
-    let block = match raw.gpucc {
-        Some(r) => {
-            let g = GpuccConfig::validate(r).map_err(|e| e.in_file(path))?;
-            BlockConfig::Gpucc(g)
-        }
-        None => {
+    let block = match (raw.gpucc, raw.noc) {
+        (Some(r), None) => BlockConfig::Gpucc(GpuccConfig::validate(r).map_err(|e| e.in_file(path))?),
+        (None, Some(r)) => BlockConfig::Noc(NocConfig::validate(r).map_err(|e| e.in_file(path))?),
+        (g, n) => {
             return Err(ConfigError {
                 file: path.to_path_buf(),
                 field: "<file>".into(),
-                message: "no block table found".into(),
-                allowed: Some("exactly one of [gpucc]".into()),
+                message: if g.is_some() && n.is_some() { "more than one block table".into() } else { "no block table found".into() },
+                allowed: Some("exactly one of [gpucc], [noc]".into()),
             })
         }
     };

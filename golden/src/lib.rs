@@ -12,3 +12,4 @@
 pub mod config;
 pub mod gpucc;
 pub mod network;
+pub mod noc;

@@ -11,6 +11,8 @@ pub mod frame;
 pub mod gpucc;
 pub mod lint;
 pub mod lockstep;
+pub mod noc;
 pub mod rtl;
+pub mod run;
 pub mod synth;
 pub mod verilator;
