@@ -115,6 +115,22 @@ pub enum BlockConfig {
 }
 
 impl BlockConfig {
+    /// The GPU-CC config, if this is one.
+    pub fn gpucc(&self) -> Option<&GpuccConfig> {
+        match self {
+            BlockConfig::Gpucc(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The NoC config, if this is one.
+    pub fn noc(&self) -> Option<&NocConfig> {
+        match self {
+            BlockConfig::Noc(c) => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             BlockConfig::Gpucc(_) => "gpucc",

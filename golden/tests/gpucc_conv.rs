@@ -40,6 +40,7 @@ image = {image}
     );
     match parse(Path::new("t.toml"), &t).unwrap().block {
         BlockConfig::Gpucc(c) => c,
+        other => panic!("expected a [gpucc] config, got {}", other.kind()),
     }
 }
 

@@ -26,6 +26,7 @@ lsu_data_depth = 16
 fn cfg(text: &str) -> GpuccConfig {
     match parse(Path::new("test.toml"), text).unwrap().block {
         BlockConfig::Gpucc(c) => c,
+        other => panic!("expected a [gpucc] config, got {}", other.kind()),
     }
 }
 

@@ -12,6 +12,7 @@ use golden::gpucc::GpuccConfig;
 fn cfg(text: &str) -> GpuccConfig {
     match parse(Path::new("test.toml"), text).unwrap().block {
         BlockConfig::Gpucc(c) => c,
+        other => panic!("expected a [gpucc] config, got {}", other.kind()),
     }
 }
 

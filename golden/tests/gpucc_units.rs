@@ -50,6 +50,7 @@ clock_mhz = 1215.0
     }
     match parse(Path::new("t.toml"), &t).unwrap().block {
         BlockConfig::Gpucc(c) => c,
+        other => panic!("expected a [gpucc] config, got {}", other.kind()),
     }
 }
 
