@@ -341,3 +341,22 @@ impl NetStimulus for NetTraffic {
         NetTraffic::next(self, net, prev, inp)
     }
 }
+
+/// Directed stimulus: the test sets `inputs` before every cycle; they are applied
+/// as they stand (nothing is randomised).
+#[derive(Debug, Clone)]
+pub struct Manual {
+    pub inputs: NetInputs,
+}
+
+impl Manual {
+    pub fn new(cfg: &GpuccConfig) -> Self {
+        Manual { inputs: NetInputs::new(cfg) }
+    }
+}
+
+impl NetStimulus for Manual {
+    fn next(&mut self, _net: &CcNet, _prev: &NetOutputs, inp: &mut NetInputs) {
+        inp.clone_from(&self.inputs);
+    }
+}
