@@ -4,6 +4,10 @@
 //!
 //! Small preset: positions 0,1 core, 2 LSU, 3,4 core, 5 LSU, ...; 3 lanes; 16-bit
 //! data; core FIFOs 4 deep, LSU address FIFO 6, store-data FIFO 2; watchdog 64.
+//!
+//! `t.out(..)` is what the RTL showed in the last stepped cycle, before its clock
+//! edge: a push in cycle t is visible in the count of cycle t+1. `t.start()` steps
+//! the cc_start cycle and the ARM cycle; the next step is the first RUN cycle.
 
 mod common;
 
@@ -11,6 +15,7 @@ use golden::gpucc::cr::{Cr, SRC_IMM, SRC_SELF, SRC_UNUSED};
 use verif::gpucc::NetDriver;
 
 const MODE_GPU: u64 = 0;
+const MODE_ARM: u64 = 1;
 const MODE_RUN: u64 = 2;
 const MODE_DRAIN: u64 = 3;
 
@@ -29,7 +34,7 @@ fn full_fifo_stalls_the_producer_until_a_pop_makes_room() {
     t.write_cr(0, &unit(LANE_A, [SRC_UNUSED; 3]));
     t.write_cr(1, &unit(0, [LANE_A, SRC_UNUSED, SRC_UNUSED]));
     t.start();
-    assert_eq!(t.out("mode_o", 0), MODE_RUN);
+    assert_eq!(t.out("mode_o", 0), MODE_ARM);
     // producer always valid; data = 0x100 + number of tokens sent so far
     let mut sent = 0u64;
     let mut fires = Vec::new();
@@ -134,6 +139,7 @@ fn configuration_is_rejected_outside_gpu_mode_and_reconfiguration_takes_effect()
     t.set(|i| i.unit_done[0] = false);
     t.step();
     assert_eq!(t.out("mode_o", 0), MODE_DRAIN);
+    assert!(!t.out_bool("cfg_err_o", 0), "cfg_err is a one-cycle pulse");
     t.set(|i| i.mem_idle = true);
     t.step();
     t.set(|i| i.mem_idle = false);
@@ -151,7 +157,10 @@ fn configuration_is_rejected_outside_gpu_mode_and_reconfiguration_takes_effect()
         i.u_out_data[0] = 0x55;
     });
     t.steps(3);
-    assert_eq!(t.out("dbg_fifo_count_o", 3), 3, "p1 receives on lane B");
+    assert!(t.out_bool("u_fire_o", 0));
+    t.set(|i| i.u_out_v[0] = false);
+    t.step();
+    assert_eq!(t.out("dbg_fifo_count_o", 3), 3, "p1 received three tokens on lane B");
     assert_eq!(t.out("dbg_fifo_count_o", 9), 0, "p3's lane A has no driver");
     assert!(!t.out_bool("dbg_seg_fire_o", 0), "lane A silent");
     assert!(t.out_bool("dbg_seg_fire_o", c.n_pos()), "lane B fires after p0");
@@ -177,7 +186,8 @@ fn init_preloads_initial_tokens_clamped_to_the_depth() {
     assert!(!t.out_bool("u_in_v_o", 0));
     assert!(t.out_bool("u_in_v_o", 2));
     assert_eq!(t.out("u_in_data_o", 2), 0x77);
-    t.start(); // ARM happens in the first of these two cycles
+    t.start();
+    t.step(); // first RUN cycle: the preload of the ARM edge is visible
     assert_eq!(t.out("dbg_fifo_count_o", 0), 2, "SELF: 2 tokens");
     assert_eq!(t.out("dbg_fifo_count_o", 1), 4, "15 clamped to depth 4");
     assert_eq!(t.out("dbg_fifo_count_o", 2), 3, "preloaded even behind an IMM source");
@@ -201,6 +211,7 @@ fn drain_waits_for_memory_and_the_watchdog_trips_after_exactly_64_idle_cycles() 
     t.write_cr(0, &Cr { fire_count: 1, ..unit(LANE_A, [SRC_UNUSED; 3]) });
     t.write_cr(1, &unit(0, [LANE_A, SRC_UNUSED, SRC_UNUSED]));
     t.start();
+    t.step();
     // nothing ever fires: RUN lasts exactly `watchdog` = 64 cycles
     let mut run_cycles = 0;
     while t.out("mode_o", 0) == MODE_RUN {
