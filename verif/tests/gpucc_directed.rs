@@ -158,12 +158,12 @@ fn configuration_is_rejected_outside_gpu_mode_and_reconfiguration_takes_effect()
     });
     t.steps(3);
     assert!(t.out_bool("u_fire_o", 0));
+    assert!(!t.out_bool("dbg_seg_fire_o", 0), "lane A silent");
+    assert!(t.out_bool("dbg_seg_fire_o", c.n_pos()), "lane B fires after p0");
     t.set(|i| i.u_out_v[0] = false);
     t.step();
     assert_eq!(t.out("dbg_fifo_count_o", 3), 3, "p1 received three tokens on lane B");
     assert_eq!(t.out("dbg_fifo_count_o", 9), 0, "p3's lane A has no driver");
-    assert!(!t.out_bool("dbg_seg_fire_o", 0), "lane A silent");
-    assert!(t.out_bool("dbg_seg_fire_o", c.n_pos()), "lane B fires after p0");
 }
 
 #[test]
