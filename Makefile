@@ -1,0 +1,61 @@
+# gpuforge: two commands do everything on a fresh machine.
+#   make run    generate, lint and co-simulate the paper's GPU-CC SM, then run the
+#               paper's 3x3 convolution on the golden model
+#   make test   every test (installs Verilator, yosys and iverilog if missing)
+# Also: make rtl | lint | synth | bench | setup | clean
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+CARGO    ?= cargo
+GPUFORGE := target/release/gpuforge
+PRESET   ?= configs/gpucc_paper_sm.toml
+CYCLES   ?= 200000
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+TOOLS    := verilator yosys iverilog
+
+.PHONY: run test rtl lint synth bench setup build clean
+
+## setup: install the Debian packages the checks need, when missing
+setup:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi; \
+	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "error: $$t is still missing after apt-get"; exit 1; }; done
+	@command -v $(CARGO) >/dev/null 2>&1 || { echo "error: cargo not found (install Rust with rustup)"; exit 1; }
+
+build: setup
+	$(CARGO) build --release --bin gpuforge
+
+## run: the main job on the shipped default config
+run: build
+	$(GPUFORGE) gen $(PRESET)
+	$(GPUFORGE) lint $(PRESET)
+	$(GPUFORGE) cosim $(PRESET) --cycles $(CYCLES) --opt fast
+	$(GPUFORGE) sim $(PRESET)
+
+## test: all tests
+test: setup
+	$(CARGO) test --workspace
+
+## rtl: regenerate the committed Verilog of every preset
+rtl: build
+	@for c in configs/*.toml; do $(GPUFORGE) gen $$c || exit 1; done
+
+## lint: verilator -Wall on every committed file
+lint: build
+	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) lint $$d || exit 1; done
+
+## synth: yosys on every preset, cell reports
+synth: build
+	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) synth $$d || exit 1; done
+
+## bench: criterion benchmarks (ratios against baselines run in the same process)
+bench: setup
+	$(CARGO) bench --workspace
+
+clean:
+	$(CARGO) clean
+	rm -rf cosim_out

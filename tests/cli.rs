@@ -1,0 +1,120 @@
+//! The command line on bad input: one line naming file, field and allowed range,
+//! exit status 2, and nothing written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gpuforge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(dir).args(args).output().expect("runs")
+}
+
+/// A scratch directory with `rtl_out/<name>/` holding a sentinel file.
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuforge-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("rtl_out/bad")).unwrap();
+    std::fs::write(d.join("rtl_out/bad/sentinel.v"), "// untouched\n").unwrap();
+    d
+}
+
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                v.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+const GOOD: &str = "name = \"bad\"\n[gpucc]\nslices = 4\nslice = [\"core\", \"core\", \"lsu\"]\nlanes = 3\ndata_width = 16\n\
+                    core_fifo_depth = 4\nlsu_addr_depth = 6\nlsu_data_depth = 2\n";
+
+/// Run `gen` on `text`; expect exit 2, one line naming the file and `expect`, and
+/// the output tree untouched.
+fn rejects(tag: &str, text: &str, expect: &[&str]) {
+    let d = scratch(tag);
+    std::fs::write(d.join("bad.toml"), text).unwrap();
+    let before = snapshot(&d.join("rtl_out"));
+    let out = gpuforge(&d, &["gen", "bad.toml"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{tag}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{tag}: not one line: {err}");
+    assert!(err.contains("bad.toml"), "{tag}: file not named: {err}");
+    for e in expect {
+        assert!(err.contains(e), "{tag}: `{e}` missing from: {err}");
+    }
+    assert_eq!(before, snapshot(&d.join("rtl_out")), "{tag}: rtl_out changed");
+    assert!(out.stdout.is_empty(), "{tag}: {}", String::from_utf8_lossy(&out.stdout));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn malformed_toml() {
+    rejects("syntax", "name = \"bad\"\n[gpucc\nslices = 4\n", &["line 2"]);
+}
+
+#[test]
+fn unknown_field() {
+    rejects("unknown", &GOOD.replace("lanes = 3", "lanes = 3\nlane_count = 3"), &["gpucc.lane_count", "unknown field"]);
+}
+
+#[test]
+fn zero_depth() {
+    rejects("zero", &GOOD.replace("core_fifo_depth = 4", "core_fifo_depth = 0"), &["gpucc.core_fifo_depth", "2..=256"]);
+}
+
+#[test]
+fn oversize_depth() {
+    rejects("oversize", &GOOD.replace("lsu_addr_depth = 6", "lsu_addr_depth = 4096"), &["gpucc.lsu_addr_depth", "2..=1024"]);
+}
+
+#[test]
+fn lanes_the_mapping_cannot_fit() {
+    let text = GOOD.replace("slices = 4", "slices = 16") + "[gpucc.app]\nkind = \"conv3x3\"\n";
+    rejects("lanes", &text, &["gpucc.lanes", "conv3x3", "4..=5"]);
+}
+
+#[test]
+fn out_of_range_lane_count() {
+    rejects("lanes9", &GOOD.replace("lanes = 3", "lanes = 9"), &["gpucc.lanes", "1..=5"]);
+}
+
+#[test]
+fn unsupported_data_width() {
+    rejects("width", &GOOD.replace("data_width = 16", "data_width = 24"), &["gpucc.data_width", "8, 16, 32, 64"]);
+}
+
+#[test]
+fn a_good_config_writes_and_check_detects_edits() {
+    let d = scratch("good");
+    std::fs::write(d.join("good.toml"), GOOD).unwrap();
+    let out = gpuforge(&d, &["gen", "good.toml"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(d.join("rtl_out/bad/manifest.json").exists());
+    assert!(!d.join("rtl_out/bad/sentinel.v").exists(), "old output replaced");
+    let ok = gpuforge(&d, &["gen", "--check", "good.toml"]);
+    assert!(ok.status.success());
+    std::fs::write(d.join("rtl_out/bad/gpucc_cr.v"), "// edited\n").unwrap();
+    let stale = gpuforge(&d, &["gen", "--check", "good.toml"]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&stale.stderr).contains("gpucc_cr.v"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn sim_without_an_application_is_bad_input() {
+    let d = scratch("noapp");
+    std::fs::write(d.join("good.toml"), GOOD).unwrap();
+    let out = gpuforge(&d, &["sim", "good.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gpucc.app"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
