@@ -121,9 +121,12 @@ impl Frame {
     }
 
     /// Set field `i` (of `slot.field_width()` bits) to `v` (masked).
+    /// The value must fit the field: a wider value would reach the golden model
+    /// whole and the RTL truncated, so it is a stimulus bug (checked in debug builds).
     #[inline]
     pub fn set_field(&mut self, slot: &Slot, i: usize, v: u64) {
         let fw = slot.field_width() as usize;
+        debug_assert!(fw >= 64 || v >> fw == 0, "{}[{i}] = {v:#x} does not fit {fw} bits", slot.name);
         let bit = i * fw;
         set_bits(&mut self.words[slot.word..slot.word + slot.words], bit, fw, v);
     }
@@ -148,6 +151,7 @@ impl Frame {
     #[inline]
     pub fn set(&mut self, slot: &Slot, v: u64) {
         debug_assert!(slot.width <= 64);
+        debug_assert!(v & !slot.last_mask() == 0, "{} = {v:#x} does not fit {} bits", slot.name, slot.width);
         self.words[slot.word] = v & slot.last_mask();
     }
 

@@ -174,9 +174,11 @@ impl NetTraffic {
                 }
             }
         }
-        // a few writes to units that do not exist (rejected)
-        if self.rng.random_bool(0.2) {
-            let bad = self.n as u32 + self.rng.random_range(0..4);
+        // a few writes to units that do not exist (rejected), when the `cfg_unit`
+        // port is wide enough to name one
+        let port_max = (1u32 << bits_for(self.n)) - 1;
+        if self.rng.random_bool(0.2) && port_max >= self.n as u32 {
+            let bad = self.rng.random_range(self.n as u32..=port_max);
             self.writes.push((bad, self.rng.random_range(0..4), self.rng.random()));
         }
         // writes land in a random order
