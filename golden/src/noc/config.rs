@@ -1,20 +1,493 @@
-//! NoC configuration (`[noc]` table). Placeholder: being written.
+//! NoC configuration (`[noc]` table, spec §2.2, §4.2) and everything derived from it.
+//!
+//! One config describes either a MACRO-NoC (`kind = "macro"`: hinge-router reply
+//! plane + 1-VC wormhole request plane) or the baseline VC mesh
+//! (`kind = "baseline"`). Both carry the mesh size and the MC placement, which the
+//! traffic generator and the GPU model need either way.
+//!
+//! ```toml
+//! name = "noc_macro_4x4"
+//! [noc]
+//! kind = "macro"
+//! mesh = 4
+//! mcs = [[2, 3], [0, 2], [3, 1], [1, 0]]   # overlay order = list order
+//! gom = [2, 2]                               # default (N/2, N/2)
+//! [noc.reply]      # epoch = 10000, period = 1000, prologue = 32, t_min = 8, interval = 2, mux = true, reply_queue = 256
+//! [noc.request]    # flit_width = 64, vcs = 1, buf_depth = 8
+//! [noc.baseline]   # flit_width = 128, vcs = 3, buf_depth = 4, planes = 2
+//! [noc.traffic]    # pattern = "gpu", rate = 0.05, cycles = 20000, ...
+//! ```
+//!
+//! Everything derived (route ROMs, compatibility, window groups, the default window
+//! set) is computed here, once, and written into the generator's manifest.
 
 use serde::Deserialize;
 
-use crate::config::FieldError;
+use crate::config::{check_one_of, check_range, FieldError};
 
-/// Raw `[noc]` table as written in TOML.
+use super::route_rom::{self, RomRow};
+
+/// Which network the config describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NocKind {
+    /// MACRO-NoC: hinge-router reply plane + wormhole request plane.
+    Macro,
+    /// The baseline: 3-stage VC routers on every plane.
+    Baseline,
+}
+
+/// Dimension-order routing of a VC plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Routing {
+    Xy,
+    Yx,
+}
+
+/// Synthetic traffic patterns (spec §5, issue 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    /// Every node sends to a uniformly random other node (requests only).
+    Uniform,
+    /// (x, y) sends to (y, x).
+    Transpose,
+    /// A fraction of the traffic goes to one hotspot node.
+    Hotspot,
+    /// Cores send read requests to MCs; MCs answer with reply packets.
+    Gpu,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawNoc {}
+pub struct RawNoc {
+    kind: NocKind,
+    mesh: u32,
+    mcs: Vec<[i64; 2]>,
+    #[serde(default)]
+    gom: Option<[i64; 2]>,
+    #[serde(default)]
+    reply: RawReply,
+    #[serde(default)]
+    request: RawVc,
+    #[serde(default = "RawVc::baseline")]
+    baseline: RawVc,
+    #[serde(default)]
+    traffic: RawTraffic,
+}
 
-/// A validated NoC configuration.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawReply {
+    epoch: u32,
+    period: u32,
+    prologue: u32,
+    t_min: u32,
+    interval: u32,
+    mux: bool,
+    reply_queue: u32,
+    alpha: u32,
+    gamma: u32,
+}
+
+impl Default for RawReply {
+    fn default() -> Self {
+        RawReply {
+            epoch: 10_000,
+            period: 1000,
+            prologue: 32,
+            t_min: 8,
+            interval: 2,
+            mux: true,
+            reply_queue: 256,
+            alpha: 3,
+            gamma: 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawVc {
+    flit_width: u32,
+    vcs: u32,
+    buf_depth: u32,
+    routing: Routing,
+    planes: u32,
+}
+
+impl Default for RawVc {
+    fn default() -> Self {
+        RawVc { flit_width: 64, vcs: 1, buf_depth: 8, routing: Routing::Xy, planes: 1 }
+    }
+}
+
+impl RawVc {
+    fn baseline() -> Self {
+        RawVc { flit_width: 128, vcs: 3, buf_depth: 4, routing: Routing::Xy, planes: 2 }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawTraffic {
+    pattern: Pattern,
+    rate: f64,
+    cycles: u64,
+    warmup: u64,
+    line_bytes: u32,
+    mc_latency: u32,
+    hotspot: Option<[i64; 2]>,
+    hotspot_fraction: f64,
+}
+
+impl Default for RawTraffic {
+    fn default() -> Self {
+        RawTraffic {
+            pattern: Pattern::Gpu,
+            rate: 0.02,
+            cycles: 30_000,
+            warmup: 3_000,
+            line_bytes: 128,
+            mc_latency: 20,
+            hotspot: None,
+            hotspot_fraction: 0.2,
+        }
+    }
+}
+
+/// Reply-plane (hinge router / overlay / GOM) parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ReplyParams {
+    /// E: epoch length in cycles after the prologue.
+    pub epoch: u32,
+    /// K: period of the window set (sum of T over groups).
+    pub period: u32,
+    /// P: GOM prologue length.
+    pub prologue: u32,
+    pub t_min: u32,
+    /// 2 (pipelined) or 3 (non-pipelined).
+    pub interval: u32,
+    /// Overlay multiplexing enabled.
+    pub mux: bool,
+    /// REPLY_Q: MC reply-queue depth in flits.
+    pub reply_queue: u32,
+    /// Integer GOM weights: w = alpha*arr + gamma*occ (spec §1.9: 3 and 2 = 0.6/0.4).
+    pub alpha: u32,
+    pub gamma: u32,
+}
+
+/// A wormhole VC plane (request plane or baseline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct VcParams {
+    pub flit_width: u32,
+    pub vcs: u32,
+    pub buf_depth: u32,
+    pub routing: Routing,
+    pub planes: u32,
+}
+
+/// Synthetic traffic of `gpuforge sim`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct TrafficParams {
+    pub pattern: Pattern,
+    /// Offered load in flits/node/cycle (requests; for `gpu` the cores' request
+    /// flits, replies follow from the read ratio).
+    pub rate: f64,
+    pub cycles: u64,
+    pub warmup: u64,
+    pub line_bytes: u32,
+    /// Cycles between a request's arrival at an MC and its reply entering the MC's
+    /// reply queue (a fixed L2 hit time; our choice).
+    pub mc_latency: u32,
+    pub hotspot: (u32, u32),
+    pub hotspot_fraction: f64,
+}
+
+/// Supported reply-plane flit payload width (the GOMCFG/STATUS formats fill 64 bits).
+pub const REPLY_FLIT_W: u32 = 64;
+/// Window-length register width (T < 1000 < 2^10, spec §1.5).
+pub const TW: u32 = 10;
+/// Supported VC-plane payload widths (monomorphized in the HDL).
+pub const VC_FLIT_WIDTHS: [u32; 3] = [32, 64, 128];
+
+/// A validated NoC configuration and its derived tables.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct NocConfig {}
+pub struct NocConfig {
+    pub kind: NocKind,
+    /// N: the mesh is N x N.
+    pub n: u32,
+    /// MC coordinates (x, y); overlay i = MC i.
+    pub mcs: Vec<(u32, u32)>,
+    /// GOM node coordinates.
+    pub gom: (u32, u32),
+    pub reply: ReplyParams,
+    pub request: VcParams,
+    pub baseline: VcParams,
+    pub traffic: TrafficParams,
+    // ---- derived ----
+    /// Route ROM of every router, node id order (y*N + x): rows 0..m-1 overlays,
+    /// row m the GOM broadcast overlay.
+    pub roms: Vec<Vec<RomRow>>,
+    /// `compatible[i][j]`: overlays i and j may share a window (spec §1.8).
+    pub compatible: Vec<Vec<bool>>,
+    /// Window groups: members in phase order (1 or 2 MCs each), in window order.
+    pub groups: Vec<Vec<usize>>,
+    /// Group of each MC, and its phase in the group.
+    pub group_of: Vec<(usize, usize)>,
+    /// The window set of epoch 0 (equal split, remainder by index).
+    pub default_windows: Vec<u32>,
+}
+
+fn coord(field: &str, c: [i64; 2], n: u32) -> Result<(u32, u32), FieldError> {
+    let ok = |v: i64| v >= 0 && v < n as i64;
+    if !ok(c[0]) || !ok(c[1]) {
+        return Err(FieldError::new(
+            field,
+            format!("({}, {}) is off the {n}x{n} mesh", c[0], c[1]),
+            Some(format!("x and y in 0..={}", n - 1)),
+        ));
+    }
+    Ok((c[0] as u32, c[1] as u32))
+}
+
+fn vc_params(field: &str, r: &RawVc) -> Result<VcParams, FieldError> {
+    check_one_of(&format!("{field}.flit_width"), r.flit_width, &VC_FLIT_WIDTHS)?;
+    check_range(&format!("{field}.vcs"), r.vcs, 1, 4)?;
+    check_one_of(&format!("{field}.buf_depth"), r.buf_depth, &[2, 4, 8])?;
+    check_range(&format!("{field}.planes"), r.planes, 1, 2)?;
+    Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
+}
 
 impl NocConfig {
-    pub fn validate(_r: RawNoc) -> Result<Self, FieldError> {
-        Err(FieldError::new("noc", "NoC configs are not supported yet", None))
+    pub fn validate(r: RawNoc) -> Result<Self, FieldError> {
+        let n = check_range("noc.mesh", r.mesh, 2, 8)?;
+        check_range("noc.mcs (count)", r.mcs.len() as u32, 1, 8)?;
+        let mut mcs = Vec::new();
+        for (i, c) in r.mcs.iter().enumerate() {
+            let p = coord(&format!("noc.mcs[{i}]"), *c, n)?;
+            if let Some(j) = mcs.iter().position(|q| *q == p) {
+                return Err(FieldError::new(
+                    format!("noc.mcs[{i}]"),
+                    format!("({}, {}) is also MC {j}: duplicate MC", p.0, p.1),
+                    Some("distinct coordinates".into()),
+                ));
+            }
+            mcs.push(p);
+        }
+        if mcs.len() as u32 >= n * n {
+            return Err(FieldError::new("noc.mcs", "every node is an MC", Some(format!("at most {} MCs", n * n - 1))));
+        }
+        let gom = match r.gom {
+            Some(c) => coord("noc.gom", c, n)?,
+            None => (n / 2, n / 2),
+        };
+        if let Some(i) = mcs.iter().position(|p| *p == gom) {
+            return Err(FieldError::new(
+                "noc.gom",
+                format!("({}, {}) is MC {i}; the GOM must sit on a core node", gom.0, gom.1),
+                Some("a node that is not in noc.mcs".into()),
+            ));
+        }
+        let rr = &r.reply;
+        check_one_of("noc.reply.interval", rr.interval, &[2, 3])?;
+        check_range("noc.reply.prologue", rr.prologue, 32, 1024)?;
+        check_range("noc.reply.t_min", rr.t_min, 6, 1000)?;
+        check_range("noc.reply.period", rr.period, rr.t_min, 1000)?;
+        check_range("noc.reply.epoch", rr.epoch, rr.period, 65_535 - rr.prologue)?;
+        if rr.epoch % rr.period != 0 {
+            return Err(FieldError::new(
+                "noc.reply.epoch",
+                format!("period K = {} does not divide epoch E = {}", rr.period, rr.epoch),
+                Some("a multiple of noc.reply.period".into()),
+            ));
+        }
+        check_one_of("noc.reply.reply_queue", rr.reply_queue, &[4, 8, 16, 32, 64, 128, 256])?;
+        check_range("noc.reply.alpha", rr.alpha, 0, 15)?;
+        check_range("noc.reply.gamma", rr.gamma, 0, 15)?;
+        if rr.mux && rr.interval != 2 {
+            return Err(FieldError::new(
+                "noc.reply.mux",
+                "overlay multiplexing needs pipelined injection (interval 2)",
+                Some("mux = false, or interval = 2".into()),
+            ));
+        }
+        let reply = ReplyParams {
+            epoch: rr.epoch,
+            period: rr.period,
+            prologue: rr.prologue,
+            t_min: rr.t_min,
+            interval: rr.interval,
+            mux: rr.mux,
+            reply_queue: rr.reply_queue,
+            alpha: rr.alpha,
+            gamma: rr.gamma,
+        };
+        let request = vc_params("noc.request", &r.request)?;
+        let baseline = vc_params("noc.baseline", &r.baseline)?;
+        let t = &r.traffic;
+        if !(t.rate >= 0.0 && t.rate <= 1.0) {
+            return Err(FieldError::new("noc.traffic.rate", format!("{} is out of range", t.rate), Some("0 <= rate <= 1".into())));
+        }
+        check_range("noc.traffic.cycles", t.cycles, 1, 100_000_000)?;
+        check_range("noc.traffic.warmup", t.warmup, 0, t.cycles - 1)?;
+        check_one_of("noc.traffic.line_bytes", t.line_bytes, &[32, 64, 128, 256])?;
+        check_range("noc.traffic.mc_latency", t.mc_latency, 1, 10_000)?;
+        if !(t.hotspot_fraction >= 0.0 && t.hotspot_fraction <= 1.0) {
+            return Err(FieldError::new(
+                "noc.traffic.hotspot_fraction",
+                format!("{} is out of range", t.hotspot_fraction),
+                Some("0..=1".into()),
+            ));
+        }
+        let hotspot = match t.hotspot {
+            Some(c) => coord("noc.traffic.hotspot", c, n)?,
+            None => (n / 2, n / 2),
+        };
+        let traffic = TrafficParams {
+            pattern: t.pattern,
+            rate: t.rate,
+            cycles: t.cycles,
+            warmup: t.warmup,
+            line_bytes: t.line_bytes,
+            mc_latency: t.mc_latency,
+            hotspot,
+            hotspot_fraction: t.hotspot_fraction,
+        };
+
+        // ---- derived tables ----
+        let m = mcs.len();
+        let mut roms = Vec::new();
+        for y in 0..n {
+            for x in 0..n {
+                let mut rows: Vec<RomRow> = mcs.iter().map(|&src| route_rom::row(n, (x, y), src)).collect();
+                rows.push(route_rom::row(n, (x, y), gom));
+                for (i, row) in rows.iter().enumerate() {
+                    if let Err(e) = route_rom::check_legal(row) {
+                        return Err(FieldError::new("noc.mcs", format!("generator bug: router ({x},{y}) row {i}: {e}"), None));
+                    }
+                }
+                roms.push(rows);
+            }
+        }
+        let compatible: Vec<Vec<bool>> =
+            (0..m).map(|i| (0..m).map(|j| i != j && route_rom::compatible(&roms, i, j)).collect()).collect();
+        let groups = if reply.mux { route_rom::greedy_pairs(&mcs, &compatible, n) } else { (0..m).map(|i| vec![i]).collect() };
+        let mut group_of = vec![(0, 0); m];
+        for (g, mem) in groups.iter().enumerate() {
+            for (ph, &i) in mem.iter().enumerate() {
+                group_of[i] = (g, ph);
+            }
+        }
+        let ng = groups.len() as u32;
+        if ng * reply.t_min > reply.period {
+            return Err(FieldError::new(
+                "noc.reply.period",
+                format!("{ng} windows of at least t_min = {} cycles do not fit period K = {}", reply.t_min, reply.period),
+                Some(format!("K >= {} (windows x t_min), or a smaller t_min", ng * reply.t_min)),
+            ));
+        }
+        if reply.period > 1000 * ng {
+            return Err(FieldError::new(
+                "noc.reply.period",
+                format!("K = {} cannot be split into {ng} windows of at most 1000 cycles", reply.period),
+                Some(format!("K <= {}", 1000 * ng)),
+            ));
+        }
+        let default_windows = super::gom::window_lengths(&vec![0; ng as usize], reply.period, reply.t_min);
+        Ok(NocConfig { kind: r.kind, n, mcs, gom, reply, request, baseline, traffic, roms, compatible, groups, group_of, default_windows })
+    }
+
+    /// Number of MCs (overlays), m.
+    pub fn m(&self) -> usize {
+        self.mcs.len()
+    }
+
+    /// Number of window groups, G.
+    pub fn g(&self) -> usize {
+        self.groups.len()
+    }
+
+    pub fn nodes(&self) -> usize {
+        (self.n * self.n) as usize
+    }
+
+    pub fn node(&self, x: u32, y: u32) -> usize {
+        (y * self.n + x) as usize
+    }
+
+    pub fn xy(&self, id: usize) -> (u32, u32) {
+        (id as u32 % self.n, id as u32 / self.n)
+    }
+
+    /// MC index of node `id`, if it is an MC.
+    pub fn mc_at(&self, id: usize) -> Option<usize> {
+        let p = self.xy(id);
+        self.mcs.iter().position(|q| *q == p)
+    }
+
+    pub fn gom_node(&self) -> usize {
+        self.node(self.gom.0, self.gom.1)
+    }
+
+    /// CW = clog2(N): coordinate width.
+    pub fn cw(&self) -> u32 {
+        clog2(self.n)
+    }
+
+    /// SW = clog2(m): source (MC index) width, at least 1.
+    pub fn sw(&self) -> u32 {
+        clog2(self.m() as u32)
+    }
+
+    /// Reply-plane link width: valid, type(2), head, tail, src, dst_y, dst_x, payload.
+    pub fn link_w(&self) -> u32 {
+        1 + 2 + 1 + 1 + self.sw() + 2 * self.cw() + REPLY_FLIT_W
+    }
+
+    /// Epoch length including the prologue.
+    pub fn epoch_len(&self) -> u32 {
+        self.reply.prologue + self.reply.epoch
+    }
+
+    /// Reply packet length in flits on the 64-bit reply plane (1 header + data).
+    pub fn reply_flits(&self) -> u32 {
+        1 + self.traffic.line_bytes / 8
+    }
+
+    /// Reply packet length on a VC plane of `width` bits.
+    pub fn reply_flits_at(&self, width: u32) -> u32 {
+        1 + (self.traffic.line_bytes * 8).div_ceil(width)
+    }
+}
+
+/// ceil(log2(n)), at least 1.
+pub fn clog2(n: u32) -> u32 {
+    if n <= 2 {
+        1
+    } else {
+        32 - (n - 1).leading_zeros()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> RawNoc {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn paper_4x4_widths_and_groups() {
+        let c = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
+        assert_eq!(c.link_w(), 75);
+        assert_eq!(c.gom, (2, 2));
+        // spec 2.3: one compatible pair, ovl1 & ovl4
+        assert!(c.compatible[0][3] && c.compatible[3][0]);
+        assert_eq!(c.compatible.iter().flatten().filter(|b| **b).count(), 2);
+        assert_eq!(c.groups, vec![vec![0, 3], vec![1], vec![2]]);
+        assert_eq!(c.default_windows, vec![334, 333, 333]);
     }
 }
