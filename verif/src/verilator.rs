@@ -186,6 +186,44 @@ fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError
     Ok(())
 }
 
+/// Object files of the Verilator runtime, shared by every model build.
+const RUNTIME_OBJECTS: [&str; 3] = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+
+fn runtime_dir(root: &Path, v: &Verilator, flags: &str) -> PathBuf {
+    let mut h = Sha256::new();
+    h.update(v.version.as_bytes());
+    h.update(flags.as_bytes());
+    h.update(SHIM_ABI.to_le_bytes());
+    let hex: String = h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    root.join(format!("runtime-{hex}"))
+}
+
+/// Copy cached runtime objects into a fresh build directory; false if none cached.
+fn reuse_runtime(runtime: &Path, obj: &Path) -> Result<bool, BuildError> {
+    if !RUNTIME_OBJECTS.iter().all(|o| runtime.join(o).exists()) {
+        return Ok(false);
+    }
+    std::fs::create_dir_all(obj)?;
+    for o in RUNTIME_OBJECTS {
+        // a copy gets a new modification time: newer than the runtime's sources
+        std::fs::copy(runtime.join(o), obj.join(o))?;
+    }
+    Ok(true)
+}
+
+/// Keep the runtime objects of a successful build (best effort, atomic per file).
+fn save_runtime(runtime: &Path, obj: &Path) {
+    if std::fs::create_dir_all(runtime).is_err() {
+        return;
+    }
+    for o in RUNTIME_OBJECTS {
+        let tmp = runtime.join(format!("{o}.tmp-{}", std::process::id()));
+        if std::fs::copy(obj.join(o), &tmp).is_ok() {
+            let _ = std::fs::rename(&tmp, runtime.join(o));
+        }
+    }
+}
+
 /// Build (or fetch from the cache) the Verilator model of a design.
 pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
     let manifest = &design.manifest;
@@ -223,6 +261,11 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
     let shim_path = src.join("cosim_shim.cpp");
     std::fs::write(&shim_path, &shim)?;
     let obj = work.join("obj");
+    // The Verilator runtime (verilated.cpp, the VCD writer, threads) is the same for
+    // every design: compiled once per Verilator version and flags, then placed in the
+    // build directory with fresh timestamps so make takes it as up to date.
+    let runtime = runtime_dir(&root, &v, &flags);
+    let reused = reuse_runtime(&runtime, &obj)?;
     let mut cmd = Command::new("verilator");
     cmd.args(["--cc", "--exe", "--build", "-j", "2", "--output-split", "20000", "--trace"])
         .args(["--x-assign", "fast", "--x-initial", "fast", "--noassert"])
@@ -234,6 +277,9 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
         .args(&files)
         .arg(&shim_path);
     run_logged(cmd, "verilator build", &work.join("build.log"))?;
+    if !reused {
+        save_runtime(&runtime, &obj);
+    }
     let built = obj.join(format!("lib{}.so", manifest.top));
     let keep = work.join(format!("lib{}.so", manifest.top));
     std::fs::rename(&built, &keep)?;
