@@ -10,6 +10,7 @@
 //! next state current.
 
 pub mod config;
+pub mod gpu;
 pub mod gpucc;
 pub mod network;
 pub mod noc;

@@ -1,0 +1,73 @@
+//! Coalescing (GPGPU-Sim `memory_coalescing_arch`): a warp's global or local access is
+//! split into one access per distinct L1 line touched (the line size is the segment
+//! size, 128 B in every preset), in order of the lowest lane touching each line.
+
+use super::exec::{MemRecord, WARP};
+use super::memspace::LOCAL_WINDOW;
+
+/// One line-sized piece of a warp access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Line-aligned address.
+    pub line: u64,
+    /// Bytes of the line touched (bit i = byte i); lines are at most 128 B.
+    pub bytes: u128,
+    /// Active lanes in this segment.
+    pub lanes: u32,
+}
+
+/// Timing address of thread-private local memory (our choice): a region above the
+/// generic windows, one block per (SM, warp slot), with 4-byte words interleaved across
+/// the 32 lanes as CUDA lays out local memory, so same-offset accesses coalesce.
+pub fn local_timing_addr(sm: usize, warp_slot: usize, slots: usize, local_bytes: u64, lane: usize, off: u64) -> u64 {
+    let block = (sm * slots + warp_slot) as u64 * local_bytes.max(4) * WARP as u64;
+    LOCAL_WINDOW + (1 << 40) + block + (off & !3) * WARP as u64 + lane as u64 * 4 + (off & 3)
+}
+
+/// Split `rec` (addresses already in timing space) into line segments.
+pub fn coalesce(rec: &MemRecord, addrs: &[u64; WARP], line_bytes: u64, out: &mut Vec<Segment>) {
+    out.clear();
+    let mut m = rec.mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let a = addrs[l];
+        let line = a & !(line_bytes - 1);
+        let off = (a - line) as u32;
+        let n = rec.bytes.min(line_bytes as u32 - off);
+        let bits: u128 = if n >= 128 { u128::MAX } else { ((1u128 << n) - 1) << off };
+        match out.iter_mut().find(|s| s.line == line) {
+            Some(s) => {
+                s.bytes |= bits;
+                s.lanes |= 1 << l;
+            }
+            None => out.push(Segment { line, bytes: bits, lanes: 1 << l }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_stride_is_one_line_strided_is_many() {
+        let mut rec = MemRecord { mask: u32::MAX, bytes: 4, ..Default::default() };
+        let mut addrs = [0u64; WARP];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = 0x1000 + 4 * l as u64;
+        }
+        let mut out = Vec::new();
+        coalesce(&rec, &addrs, 128, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].bytes, u128::MAX);
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = 0x1000 + 128 * l as u64;
+        }
+        coalesce(&rec, &addrs, 128, &mut out);
+        assert_eq!(out.len(), 32);
+        rec.mask = 0b101;
+        coalesce(&rec, &addrs, 128, &mut out);
+        assert_eq!(out.len(), 2);
+    }
+}

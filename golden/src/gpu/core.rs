@@ -1,0 +1,1021 @@
+//! The SIMT core (SM, GPGPU-Sim `shader_core_ctx`; tfb_bdib.md §2.1 pipeline): fetch
+//! into per-warp I-buffers, scoreboard, warp schedulers, functional units, the LD/ST
+//! unit with shared memory and the L1D, drain barriers and fences, CTA residency.
+//!
+//! Per cycle (`cycle`), stages run back to front so each reads the state the previous
+//! cycle left, as a registered pipeline would (the sequential form of eval/commit):
+//! 1. completions due this cycle (L1 hits, shared-memory accesses) write back;
+//! 2. the LD/ST unit sends one access of the memory instruction it holds to the L1
+//!    (one tag port) — the instruction issued last cycle or earlier;
+//! 3. each scheduler issues up to `issue_width` instructions, in policy order;
+//! 4. fetch refills up to `fetch_width` empty I-buffers (usable next cycle; our choice:
+//!    a perfect instruction cache);
+//! 5. one packet of the miss queue is injected into the network.
+//!
+//! Replies from the network are handled before all of this (`receive`).
+//!
+//! Our choices, in one place:
+//! * warp slot `w` belongs to scheduler `w % schedulers`; schedulers arbitrate for shared
+//!   functional units in fixed order (scheduler 0 first) within a cycle;
+//! * one LD/ST unit per SM holds one memory instruction at a time: a global/local
+//!   instruction sends one line access per cycle (coalesced segments, [`super::coalesce`]),
+//!   a shared one occupies the shared-memory pipeline for its conflict degree;
+//! * one request packet per cycle leaves the SM; every arrived reply is taken each cycle;
+//! * packet sizes: read request 1 flit; write 1 + ceil(bytes / flit); atomic
+//!   1 + ceil(operand bytes / flit) both ways; read reply 1 + line / flit; write ack 1;
+//! * drain barrier (tfb_bdib.md §1.4, §2.3): a warp's ERF completes `erf_latency` after
+//!   its older loads, shared accesses and atomics have completed and the LD/ST unit has
+//!   accepted its older stores (CTA scope: a store accepted by the write-through L1 is
+//!   done, tfb_bdib.md §3.3); when every live warp of the CTA finished its ERF, all
+//!   resume `eaf_latency` after the last ERF;
+//! * `membar.cta` waits like an ERF then `fence_cta_latency`; `membar.gl`/`.sys` also
+//!   waits for the LLC's acknowledgement of older stores and atomics, then invalidates
+//!   the L1 (acquire) and waits `fence_gpu_latency`;
+//! * a warp whose lanes all exited retires when its memory operations (including store
+//!   acknowledgements) are done; a CTA retires with its last warp;
+//! * registers, predicates and local memory of a new warp start at zero.
+//!
+//! Timing definitions (used by the microbenchmark tests): an ALU result is ready
+//! `latency` cycles after issue; a load that hits the L1 is ready `1 + hit_latency`
+//! cycles after issue; a shared-memory load with conflict degree d is ready
+//! `latency + d - 1` cycles after issue and keeps the LD/ST unit busy d cycles; a miss
+//! is ready in the cycle its reply leaves the network.
+
+use std::collections::VecDeque;
+
+use crate::network::{Class, Network, Packet};
+
+use super::coalesce::{coalesce, local_timing_addr, Segment};
+use super::config::{GpuConfig, L1Config, SharedMemConfig, SyncConfig};
+use super::cta::KernelRun;
+use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
+use super::fu::FuPool;
+use super::l1::{ReadOutcome, L1D};
+use super::mapping::AddressMap;
+use super::mempart::flits_for;
+use super::memspace::DeviceMemory;
+use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
+use super::scheduler::WarpScheduler;
+use super::scoreboard::{Scoreboard, PENDING};
+use super::shmem::conflict_degree;
+use super::simt::SimtStack;
+use super::stats::{IssueStats, ShmemStats, SmReport, SyncStats};
+use super::txn::{Txn, TxnKind, TxnTable};
+
+/// No memory-instruction token.
+const NO_TOKEN: u32 = u32::MAX;
+
+/// Why a warp could not issue (also the stall statistics' categories, in precedence
+/// order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stall {
+    MemData = 0,
+    AluData = 1,
+    FuBusy = 2,
+    LsuBusy = 3,
+    Barrier = 4,
+    Fence = 5,
+    Fetch = 6,
+    Other = 7,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarpState {
+    Active,
+    /// Issued `bar.sync`, waiting for the CTA (drain barrier, tfb_bdib.md §1.4, §2.3).
+    Barrier,
+    /// Issued a fence, draining (tfb_bdib.md §2.2).
+    Fence(Scope),
+    /// All lanes exited; retiring once its memory operations are done.
+    Finished,
+}
+
+/// A hardware warp slot.
+#[derive(Debug, Clone)]
+pub struct Warp {
+    pub valid: bool,
+    pub cta: u16,
+    pub age: u64,
+    pub ids: WarpIds,
+    pub simt: SimtStack,
+    /// I-buffer: `ibuf_n` decoded instructions starting at `ibuf_pc`, usable from
+    /// cycle `ibuf_ready`.
+    pub ibuf_pc: u32,
+    pub ibuf_n: u32,
+    pub ibuf_ready: u64,
+    pub in_fetch_q: bool,
+    pub state: WarpState,
+    pub resume_at: u64,
+    pub sync_since: u64,
+    pub erf_done: bool,
+    /// Outstanding loads/atomics/shared accesses (instructions), global stores and
+    /// atomics-without-return awaiting their LLC ack, accesses still in the LD/ST unit.
+    pub pending_loads: u32,
+    pub pending_stores: u32,
+    pub lsu_pending: u32,
+    /// Cached "cannot issue before" and its reason (see `check`).
+    pub blocked_until: u64,
+    pub stall: Stall,
+}
+
+impl Warp {
+    fn empty() -> Self {
+        Warp {
+            valid: false,
+            cta: 0,
+            age: 0,
+            ids: WarpIds::default(),
+            simt: SimtStack::new(),
+            ibuf_pc: 0,
+            ibuf_n: 0,
+            ibuf_ready: 0,
+            in_fetch_q: false,
+            state: WarpState::Finished,
+            resume_at: 0,
+            sync_since: 0,
+            erf_done: false,
+            pending_loads: 0,
+            pending_stores: 0,
+            lsu_pending: 0,
+            blocked_until: 0,
+            stall: Stall::Other,
+        }
+    }
+}
+
+/// A resident CTA.
+#[derive(Debug, Clone, Default)]
+struct CtaSlot {
+    valid: bool,
+    warps: Vec<u16>,
+    /// Warps that have not executed `exit` / have not retired.
+    live: u32,
+    unretired: u32,
+    shared: Vec<u8>,
+    /// Warps whose ERF finished for the current barrier, and the cycle the last one did.
+    erf_count: u32,
+    release_at: u64,
+    /// Expected arrivals when `bar.sync` carried a thread count.
+    bar_expected: Option<u32>,
+}
+
+/// A memory instruction waiting for its accesses.
+#[derive(Debug, Clone, Copy)]
+struct MemInst {
+    warp: u16,
+    defs: [u16; 4],
+    n_def: u8,
+    remaining: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AccKind {
+    Read,
+    ReadBypass,
+    Write,
+    Atomic,
+}
+
+/// One line access waiting in the LD/ST unit.
+#[derive(Debug, Clone, Copy)]
+struct Access {
+    kind: AccKind,
+    line: u64,
+    mask: u128,
+    bytes: u32,
+    token: u32,
+    warp: u16,
+}
+
+/// What an SM needs from the rest of the GPU during a cycle.
+pub struct SmPorts<'a> {
+    pub now: u64,
+    pub run: &'a KernelRun,
+    pub gmem: &'a mut DeviceMemory,
+    pub txns: &'a mut TxnTable,
+    pub net: &'a mut dyn Network,
+    pub map: &'a AddressMap,
+    pub mem_nodes: &'a [usize],
+    pub flit_bytes: u32,
+}
+
+/// A functional fault with where it happened.
+#[derive(Debug, Clone)]
+pub struct CoreFault {
+    pub warp: usize,
+    pub line: u32,
+    pub message: String,
+}
+
+/// One SM.
+pub struct Sm {
+    pub id: usize,
+    pub node: usize,
+    nsms: u32,
+    l1cfg: L1Config,
+    shcfg: SharedMemConfig,
+    sync: SyncConfig,
+    issue_width: u32,
+    ibuffer_entries: u32,
+    fetch_width: u32,
+    int_latency: u32,
+    slots: usize,
+    // per-kernel register state
+    nregs: usize,
+    npreds: usize,
+    local_bytes: usize,
+    regs: Vec<u64>,
+    preds: Vec<u32>,
+    local: Vec<u8>,
+    pub warps: Vec<Warp>,
+    ctas: Vec<CtaSlot>,
+    pub resident_ctas: u32,
+    scoreboard: Scoreboard,
+    schedulers: Vec<WarpScheduler>,
+    /// Per scheduler: no warp can issue before this cycle unless an event (memory
+    /// completion, barrier/fence release, LD/ST unit free, CTA launch) wakes it; and the
+    /// stall reason to charge meanwhile. Exact: it skips scans whose outcome is known.
+    sched_sleep: Vec<u64>,
+    sched_why: Vec<Stall>,
+    fus: FuPool,
+    pub l1: L1D,
+    lsu: VecDeque<Access>,
+    shared_busy_until: u64,
+    mem_insts: Vec<MemInst>,
+    free_tokens: Vec<u32>,
+    /// (ready cycle, token): L1 hits and shared-memory accesses, in ready order.
+    l1_hits: VecDeque<(u64, u32)>,
+    shmem_done: VecDeque<(u64, u32)>,
+    miss_q: VecDeque<Packet>,
+    fetch_q: VecDeque<u16>,
+    next_age: u64,
+    next_packet_id: u64,
+    // scratch
+    rec: MemRecord,
+    taddr: [u64; WARP],
+    segs: Vec<Segment>,
+    order: Vec<u16>,
+    wake: Vec<u32>,
+    // statistics
+    pub issue: IssueStats,
+    pub shmem: ShmemStats,
+    pub syncs: SyncStats,
+    pub report: SmReport,
+}
+
+impl Sm {
+    pub fn new(id: usize, cfg: &GpuConfig) -> Self {
+        let c = &cfg.core;
+        let slots = c.warp_slots() as usize;
+        Sm {
+            id,
+            node: cfg.network.sm_nodes[id],
+            nsms: cfg.sms,
+            l1cfg: cfg.l1,
+            shcfg: c.shared_memory,
+            sync: c.sync,
+            issue_width: c.issue_width,
+            ibuffer_entries: c.ibuffer_entries,
+            fetch_width: c.fetch_width,
+            int_latency: c.units.int.latency,
+            slots,
+            nregs: 0,
+            npreds: 0,
+            local_bytes: 0,
+            regs: Vec::new(),
+            preds: Vec::new(),
+            local: Vec::new(),
+            warps: (0..slots).map(|_| Warp::empty()).collect(),
+            ctas: (0..c.max_ctas).map(|_| CtaSlot::default()).collect(),
+            resident_ctas: 0,
+            scoreboard: Scoreboard::default(),
+            schedulers: (0..c.schedulers).map(|_| WarpScheduler::new(c.scheduler)).collect(),
+            sched_sleep: vec![0; c.schedulers as usize],
+            sched_why: vec![Stall::Other; c.schedulers as usize],
+            fus: FuPool::new(&c.units),
+            l1: L1D::new(&cfg.l1),
+            lsu: VecDeque::new(),
+            shared_busy_until: 0,
+            mem_insts: Vec::new(),
+            free_tokens: Vec::new(),
+            l1_hits: VecDeque::new(),
+            shmem_done: VecDeque::new(),
+            miss_q: VecDeque::new(),
+            fetch_q: VecDeque::new(),
+            next_age: 0,
+            next_packet_id: (id as u64) << 40,
+            rec: MemRecord::default(),
+            taddr: [0; WARP],
+            segs: Vec::with_capacity(WARP),
+            order: Vec::with_capacity(slots),
+            wake: Vec::new(),
+            issue: IssueStats::default(),
+            shmem: ShmemStats::default(),
+            syncs: SyncStats::default(),
+            report: SmReport::default(),
+        }
+    }
+
+    /// Size the register files for a kernel (between kernels; the SM must be empty).
+    pub fn start_kernel(&mut self, k: &Kernel) {
+        debug_assert_eq!(self.resident_ctas, 0);
+        self.nregs = k.nregs as usize;
+        self.npreds = k.npreds as usize;
+        self.local_bytes = k.local_bytes as usize;
+        self.regs = vec![0; self.slots * self.nregs * WARP];
+        self.preds = vec![0; self.slots * self.npreds];
+        self.local = vec![0; self.slots * WARP * self.local_bytes];
+        self.scoreboard = Scoreboard::new(self.slots, self.nregs + self.npreds);
+        // our choice: L1s are invalidated at kernel boundaries
+        self.l1.invalidate_all();
+    }
+
+    /// Whether anything is resident.
+    #[inline]
+    pub fn busy(&self) -> bool {
+        self.resident_ctas > 0
+    }
+
+    pub fn has_room(&self, run: &KernelRun) -> bool {
+        self.resident_ctas < run.ctas_per_sm
+    }
+
+    /// Make CTA `cta_id` resident.
+    pub fn launch_cta(&mut self, run: &KernelRun, cta_id: u64, now: u64) {
+        let slot = self.ctas.iter().position(|c| !c.valid).expect("has_room checked");
+        let ctaid = run.ctaid(cta_id);
+        let mut warps = Vec::with_capacity(run.warps_per_cta as usize);
+        for k in 0..run.warps_per_cta {
+            let w = self.warps.iter().position(|w| !w.valid).expect("occupancy leaves warp slots");
+            let first = k * 32;
+            let n = (run.threads_per_cta - first).min(32);
+            let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let wp = &mut self.warps[w];
+            wp.valid = true;
+            wp.cta = slot as u16;
+            wp.age = self.next_age;
+            self.next_age += 1;
+            wp.ids = WarpIds {
+                first_tid: first,
+                ntid: run.block,
+                ctaid,
+                nctaid: run.grid,
+                warp_slot: w as u32,
+                nwarp_slots: self.slots as u32,
+                smid: self.id as u32,
+                nsmid: self.nsms,
+                clock: now,
+            };
+            wp.simt.reset(0, mask);
+            wp.ibuf_n = 0;
+            wp.ibuf_pc = 0;
+            wp.in_fetch_q = true;
+            wp.state = WarpState::Active;
+            wp.resume_at = 0;
+            wp.erf_done = false;
+            wp.pending_loads = 0;
+            wp.pending_stores = 0;
+            wp.lsu_pending = 0;
+            wp.blocked_until = 0;
+            wp.stall = Stall::Other;
+            self.fetch_q.push_back(w as u16);
+            let rb = w * self.nregs * WARP;
+            self.regs[rb..rb + self.nregs * WARP].fill(0);
+            let pb = w * self.npreds;
+            self.preds[pb..pb + self.npreds].fill(0);
+            let lb = w * WARP * self.local_bytes;
+            self.local[lb..lb + WARP * self.local_bytes].fill(0);
+            self.scoreboard.clear_warp(w);
+            let ns = self.schedulers.len();
+            self.schedulers[w % ns].add(w as u16);
+            self.sched_sleep[w % ns] = 0;
+            warps.push(w as u16);
+        }
+        let c = &mut self.ctas[slot];
+        c.valid = true;
+        c.live = warps.len() as u32;
+        c.unretired = warps.len() as u32;
+        c.warps = warps;
+        c.shared.clear();
+        c.shared.resize(run.shared_bytes as usize, 0);
+        c.erf_count = 0;
+        c.release_at = 0;
+        c.bar_expected = None;
+        self.resident_ctas += 1;
+        self.report.ctas += 1;
+    }
+
+    /// Something changed for warp `w`: its scheduler must look again.
+    #[inline]
+    fn wake(&mut self, w: usize) {
+        let ns = self.sched_sleep.len();
+        self.sched_sleep[w % ns] = 0;
+    }
+
+    // ---------------------------------------------------------------- memory side
+
+    fn alloc_token(&mut self, m: MemInst) -> u32 {
+        match self.free_tokens.pop() {
+            Some(t) => {
+                self.mem_insts[t as usize] = m;
+                t
+            }
+            None => {
+                self.mem_insts.push(m);
+                (self.mem_insts.len() - 1) as u32
+            }
+        }
+    }
+
+    /// One access of memory instruction `token` is done at `now`.
+    fn complete(&mut self, token: u32, now: u64) {
+        let m = &mut self.mem_insts[token as usize];
+        m.remaining -= 1;
+        if m.remaining > 0 {
+            return;
+        }
+        let m = *m;
+        self.free_tokens.push(token);
+        let w = m.warp as usize;
+        for &d in &m.defs[..m.n_def as usize] {
+            self.scoreboard.set(w, d, now);
+        }
+        let wp = &mut self.warps[w];
+        wp.pending_loads -= 1;
+        wp.blocked_until = 0;
+        self.wake(w);
+        self.progress(w, now);
+    }
+
+    /// A reply from the network.
+    pub fn receive(&mut self, p: Packet, txns: &mut TxnTable, now: u64) {
+        let tag = p.tag as u32;
+        let t = *txns.get(tag);
+        txns.release(tag);
+        match t.kind {
+            TxnKind::Read => {
+                let mut wake = std::mem::take(&mut self.wake);
+                wake.clear();
+                self.l1.fill(t.token, &mut wake);
+                for &tok in &wake {
+                    self.complete(tok, now);
+                }
+                self.wake = wake;
+            }
+            TxnKind::ReadBypass => self.complete(t.token, now),
+            TxnKind::Atomic if t.token != NO_TOKEN => self.complete(t.token, now),
+            TxnKind::Atomic | TxnKind::Write => {
+                let w = t.warp as usize;
+                self.warps[w].pending_stores -= 1;
+                self.progress(w, now);
+            }
+        }
+    }
+
+    /// Re-evaluate a warp waiting on memory (barrier ERF, fence, retirement).
+    fn progress(&mut self, w: usize, now: u64) {
+        match self.warps[w].state {
+            WarpState::Active => {}
+            WarpState::Barrier => self.try_erf(w, now),
+            WarpState::Fence(_) => self.try_fence(w, now),
+            WarpState::Finished => self.try_retire(w),
+        }
+    }
+
+    /// The LD/ST unit sends one access to the L1 (step 2).
+    fn lsu_step(&mut self, p: &mut SmPorts<'_>) {
+        let Some(&a) = self.lsu.front() else {
+            return;
+        };
+        let now = p.now;
+        let room = self.miss_q.len() < self.l1cfg.miss_queue as usize;
+        let fb = p.flit_bytes;
+        let mut send = |me: &mut Sm, kind: TxnKind, token: u32, flits: u32| {
+            let txn = p.txns.alloc(Txn { kind, sm: me.id as u32, warp: a.warp, token, line: a.line, mask: a.mask, bytes: a.bytes });
+            let dst = p.mem_nodes[p.map.node(a.line)];
+            me.next_packet_id += 1;
+            me.miss_q.push_back(Packet { id: me.next_packet_id, src: me.node, dst, class: Class::Request, flits, tag: txn as u64, injected_at: 0 });
+        };
+        let ok = match a.kind {
+            AccKind::Read => match self.l1.read(a.line, a.token, room) {
+                ReadOutcome::Hit => {
+                    self.l1_hits.push_back((now + self.l1cfg.hit_latency as u64, a.token));
+                    true
+                }
+                ReadOutcome::Merged => true,
+                ReadOutcome::Miss(idx) => {
+                    send(self, TxnKind::Read, idx, 1);
+                    true
+                }
+                ReadOutcome::Blocked => false,
+            },
+            AccKind::ReadBypass => {
+                if room {
+                    self.l1.stats.bypass_reads += 1;
+                    send(self, TxnKind::ReadBypass, a.token, 1);
+                    true
+                } else {
+                    self.l1.stats.reservation_fails += 1;
+                    false
+                }
+            }
+            AccKind::Write => {
+                if room {
+                    self.l1.write(a.line);
+                    self.warps[a.warp as usize].pending_stores += 1;
+                    send(self, TxnKind::Write, NO_TOKEN, flits_for(a.bytes, fb));
+                    true
+                } else {
+                    self.l1.stats.reservation_fails += 1;
+                    false
+                }
+            }
+            AccKind::Atomic => {
+                if room {
+                    self.l1.stats.atomics += 1;
+                    if a.token == NO_TOKEN {
+                        self.warps[a.warp as usize].pending_stores += 1;
+                    }
+                    send(self, TxnKind::Atomic, a.token, flits_for(a.bytes, fb));
+                    true
+                } else {
+                    self.l1.stats.reservation_fails += 1;
+                    false
+                }
+            }
+        };
+        if ok {
+            self.lsu.pop_front();
+            if self.lsu.is_empty() {
+                self.sched_sleep.fill(0);
+            }
+            let w = a.warp as usize;
+            self.warps[w].lsu_pending -= 1;
+            if self.warps[w].lsu_pending == 0 {
+                self.progress(w, now);
+            }
+        }
+    }
+
+    /// Timing side of a memory instruction just executed (its record is in `self.rec`).
+    fn mem_issue(&mut self, w: usize, inst: &super::ptx::Inst, p: &mut SmPorts<'_>) {
+        let now = p.now;
+        let rec_mask = self.rec.mask;
+        let (returns, bypass, kind) = match inst.op {
+            Op::Ld { cache, .. } => (true, cache == CacheOp::BypassL1, AccKind::Read),
+            Op::St { .. } => (false, false, AccKind::Write),
+            Op::Atom { .. } => (true, true, AccKind::Atomic),
+            Op::Red { .. } => (false, true, AccKind::Atomic),
+            _ => unreachable!("mem_issue on a non-memory instruction"),
+        };
+        if rec_mask == 0 {
+            return;
+        }
+        let mut defs = [0u16; 4];
+        let nd = if returns { inst.n_def as usize } else { 0 };
+        defs[..nd].copy_from_slice(&inst.sb_def[..nd]);
+        match self.rec.space {
+            Space::Param => {
+                // our choice: parameter loads are constant-cache hits with the integer
+                // ALU latency and do not occupy the LD/ST unit
+                self.scoreboard.set_defs(w, inst, now + self.int_latency as u64);
+            }
+            Space::Shared => {
+                let d = conflict_degree(&self.rec, self.shcfg.banks, self.shcfg.bank_bytes);
+                self.shmem.accesses += 1;
+                self.shmem.conflict_cycles += (d - 1) as u64;
+                self.shmem.max_degree = self.shmem.max_degree.max(d);
+                let tok = self.alloc_token(MemInst { warp: w as u16, defs, n_def: nd as u8, remaining: 1 });
+                let start = now.max(self.shared_busy_until);
+                self.shared_busy_until = start + d as u64;
+                self.shmem_done.push_back((start + self.shcfg.latency as u64 + d as u64 - 1, tok));
+                self.warps[w].pending_loads += 1;
+                for &r in &defs[..nd] {
+                    self.scoreboard.set(w, r, PENDING);
+                }
+            }
+            Space::Global | Space::Local => {
+                if self.rec.space == Space::Local {
+                    for l in 0..WARP {
+                        if rec_mask & (1 << l) != 0 {
+                            self.taddr[l] = local_timing_addr(self.id, w, self.slots, self.local_bytes as u64, l, self.rec.addr[l]);
+                        }
+                    }
+                } else {
+                    self.taddr = self.rec.addr;
+                }
+                let mut segs = std::mem::take(&mut self.segs);
+                coalesce(&self.rec, &self.taddr, self.l1cfg.line_bytes as u64, &mut segs);
+                let token = if returns {
+                    self.warps[w].pending_loads += 1;
+                    for &r in &defs[..nd] {
+                        self.scoreboard.set(w, r, PENDING);
+                    }
+                    self.alloc_token(MemInst { warp: w as u16, defs, n_def: nd as u8, remaining: segs.len() as u32 })
+                } else {
+                    NO_TOKEN
+                };
+                let kind = if kind == AccKind::Read && bypass { AccKind::ReadBypass } else { kind };
+                let cas = matches!(inst.op, Op::Atom { op: super::ptx::AtomOp::Cas, .. });
+                for s in &segs {
+                    let bytes = match kind {
+                        AccKind::Atomic => s.lanes.count_ones() * inst.ty.bytes() * if cas { 2 } else { 1 },
+                        _ => s.bytes.count_ones(),
+                    };
+                    self.lsu.push_back(Access { kind, line: s.line, mask: s.bytes, bytes, token, warp: w as u16 });
+                }
+                self.warps[w].lsu_pending += segs.len() as u32;
+                self.segs = segs;
+            }
+            Space::Generic => unreachable!("resolved by exec"),
+        }
+    }
+
+    // ---------------------------------------------------------------- sync
+
+    fn try_erf(&mut self, w: usize, now: u64) {
+        let wp = &mut self.warps[w];
+        if wp.state != WarpState::Barrier || wp.erf_done || wp.pending_loads > 0 || wp.lsu_pending > 0 {
+            return;
+        }
+        wp.erf_done = true;
+        let c = &mut self.ctas[wp.cta as usize];
+        c.erf_count += 1;
+        c.release_at = c.release_at.max(now + self.sync.erf_latency as u64);
+        let cta = wp.cta as usize;
+        self.check_release(cta);
+    }
+
+    /// Release the CTA's barrier when every live warp finished its ERF (drain barrier:
+    /// `start_exit_fence(TB) = AND over w of entry_fence_done(w)`, tfb_bdib.md §1.4).
+    fn check_release(&mut self, cta: usize) {
+        let c = &self.ctas[cta];
+        let expected = c.bar_expected.map_or(c.live, |e| e.min(c.live));
+        if c.erf_count == 0 || c.erf_count < expected {
+            return;
+        }
+        let resume = c.release_at + self.sync.eaf_latency as u64;
+        let warps = c.warps.clone();
+        for w in warps {
+            let wp = &mut self.warps[w as usize];
+            if wp.valid && wp.state == WarpState::Barrier && wp.erf_done {
+                wp.state = WarpState::Active;
+                wp.erf_done = false;
+                wp.resume_at = resume;
+                wp.blocked_until = resume;
+                wp.stall = Stall::Barrier;
+                self.syncs.barrier_wait_cycles += resume - wp.sync_since;
+                let ns = self.sched_sleep.len();
+                self.sched_sleep[w as usize % ns] = 0;
+            }
+        }
+        let c = &mut self.ctas[cta];
+        c.erf_count = 0;
+        c.release_at = 0;
+        c.bar_expected = None;
+        self.syncs.barriers_completed += 1;
+    }
+
+    fn try_fence(&mut self, w: usize, now: u64) {
+        let wp = &mut self.warps[w];
+        let WarpState::Fence(scope) = wp.state else {
+            return;
+        };
+        if wp.pending_loads > 0 || wp.lsu_pending > 0 || (scope != Scope::Cta && wp.pending_stores > 0) {
+            return;
+        }
+        let lat = if scope == Scope::Cta { self.sync.fence_cta_latency } else { self.sync.fence_gpu_latency };
+        wp.state = WarpState::Active;
+        wp.resume_at = now + lat as u64;
+        wp.blocked_until = wp.resume_at;
+        wp.stall = Stall::Fence;
+        self.syncs.fence_wait_cycles += wp.resume_at - wp.sync_since;
+        self.wake(w);
+        if scope != Scope::Cta {
+            // acquire at device scope: drop possibly stale L1 data
+            self.l1.invalidate_all();
+        }
+    }
+
+    fn try_retire(&mut self, w: usize) {
+        let wp = &mut self.warps[w];
+        if !wp.valid || wp.state != WarpState::Finished || wp.pending_loads > 0 || wp.pending_stores > 0 || wp.lsu_pending > 0 {
+            return;
+        }
+        wp.valid = false;
+        let cta = wp.cta as usize;
+        let ns = self.schedulers.len();
+        self.schedulers[w % ns].remove(w as u16);
+        let c = &mut self.ctas[cta];
+        c.unretired -= 1;
+        if c.unretired == 0 {
+            c.valid = false;
+            c.warps.clear();
+            self.resident_ctas -= 1;
+        }
+    }
+
+    // ---------------------------------------------------------------- issue
+
+    /// Whether warp `w` can issue now; caches time-known blocks in `blocked_until`.
+    #[inline]
+    fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<(), Stall> {
+        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+        let wp = &mut self.warps[w];
+        if now < wp.blocked_until {
+            return Err(wp.stall);
+        }
+        match wp.state {
+            WarpState::Active => {}
+            WarpState::Barrier => return Err(Stall::Barrier),
+            WarpState::Fence(_) => return Err(Stall::Fence),
+            WarpState::Finished => return Err(Stall::Other),
+        }
+        let pc = wp.simt.pc();
+        if wp.ibuf_n == 0 || wp.ibuf_pc != pc || now < wp.ibuf_ready {
+            return Err(Stall::Fetch);
+        }
+        let inst = &k.insts[pc as usize];
+        let ready = self.scoreboard.ready_cycle(w, inst);
+        if ready > now {
+            wp.blocked_until = ready;
+            wp.stall = if ready == PENDING { Stall::MemData } else { Stall::AluData };
+            return Err(wp.stall);
+        }
+        match inst.class {
+            OpClass::Mem => {
+                if !lsu_free {
+                    return Err(Stall::LsuBusy);
+                }
+            }
+            OpClass::Ctrl => {}
+            c => {
+                let f = self.fus.free_at(c);
+                if f > now {
+                    wp.blocked_until = f;
+                    wp.stall = Stall::FuBusy;
+                    return Err(Stall::FuBusy);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Issue warp `w`'s next instruction: execute it and update the timing state.
+    fn issue_warp(&mut self, w: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let run: &KernelRun = p.run;
+        let k: &Kernel = &run.kernel;
+        let pc = self.warps[w].simt.pc();
+        let inst = &k.insts[pc as usize];
+        let active = self.warps[w].simt.mask();
+        let pb = w * self.npreds;
+        let mask = if inst.guard != NO_PRED {
+            let g = self.preds[pb + inst.guard as usize];
+            active & if inst.guard_neg { !g } else { g }
+        } else {
+            active
+        };
+        self.warps[w].ids.clock = now;
+        let effect = {
+            let cta = self.warps[w].cta as usize;
+            let rb = w * self.nregs * WARP;
+            let lb = w * WARP * self.local_bytes;
+            let mut mem = MemCtx {
+                global: p.gmem,
+                shared: &mut self.ctas[cta].shared,
+                local: &mut self.local[lb..lb + WARP * self.local_bytes],
+                local_bytes: self.local_bytes as u32,
+                params: &run.params,
+            };
+            let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
+            ex.execute(inst, mask, &mut mem, &mut self.rec).map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?
+        };
+        self.issue.warp_insts += 1;
+        self.issue.thread_insts += mask.count_ones() as u64;
+        self.issue.by_class[inst.class.index()] += 1;
+        self.report.warp_insts += 1;
+        let next = pc + 1;
+        match effect {
+            Effect::Alu => {
+                let lat = self.fus.issue(inst.class, now);
+                self.scoreboard.set_defs(w, inst, now + lat as u64);
+                self.warps[w].simt.advance(next);
+            }
+            Effect::Branch { taken } => {
+                self.warps[w].simt.branch(taken, inst.target, next, inst.rpc);
+            }
+            Effect::Mem => {
+                self.mem_issue(w, inst, p);
+                self.warps[w].simt.advance(next);
+            }
+            Effect::Bar => {
+                self.warps[w].simt.advance(next);
+                let wp = &mut self.warps[w];
+                wp.state = WarpState::Barrier;
+                wp.sync_since = now;
+                self.syncs.barrier_warps += 1;
+                if let super::ptx::Src::Imm(n) = inst.a[0] {
+                    self.ctas[wp.cta as usize].bar_expected = Some((n / 32) as u32);
+                }
+                self.try_erf(w, now);
+            }
+            Effect::Membar(scope) => {
+                self.warps[w].simt.advance(next);
+                let wp = &mut self.warps[w];
+                wp.state = WarpState::Fence(scope);
+                wp.sync_since = now;
+                self.syncs.fences += 1;
+                self.try_fence(w, now);
+            }
+            Effect::Exit => {
+                let survivors = active & !mask;
+                let done = self.warps[w].simt.exit(mask);
+                if !done && survivors != 0 {
+                    self.warps[w].simt.advance(next);
+                }
+                if done {
+                    let wp = &mut self.warps[w];
+                    wp.state = WarpState::Finished;
+                    let cta = wp.cta as usize;
+                    self.ctas[cta].live -= 1;
+                    self.check_release(cta);
+                    self.try_retire(w);
+                    return Ok(());
+                }
+            }
+        }
+        // I-buffer
+        let wp = &mut self.warps[w];
+        wp.ibuf_pc = next;
+        wp.ibuf_n -= 1;
+        if wp.ibuf_n > 0 && wp.simt.pc() != wp.ibuf_pc {
+            wp.ibuf_n = 0;
+        }
+        if wp.ibuf_n == 0 && !wp.in_fetch_q {
+            wp.in_fetch_q = true;
+            self.fetch_q.push_back(w as u16);
+        }
+        Ok(())
+    }
+
+    fn issue_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let run = p.run;
+        let mut order = std::mem::take(&mut self.order);
+        for s in 0..self.schedulers.len() {
+            if self.schedulers[s].warps.is_empty() {
+                continue;
+            }
+            if now < self.sched_sleep[s] {
+                let n = self.issue_width as u64;
+                self.issue.issue_slots += n;
+                self.charge(self.sched_why[s], n);
+                continue;
+            }
+            self.schedulers[s].order(&mut order);
+            for slot in 0..self.issue_width {
+                self.issue.issue_slots += 1;
+                let mut why = Stall::Other;
+                let mut issued = None;
+                for &w in &order {
+                    match self.check(w as usize, &run.kernel, now) {
+                        Ok(()) => {
+                            issued = Some(w);
+                            break;
+                        }
+                        Err(r) => why = why.min(r),
+                    }
+                }
+                match issued {
+                    Some(w) => {
+                        self.schedulers[s].last = Some(w);
+                        self.issue_warp(w as usize, p)?;
+                    }
+                    None => {
+                        let unused = (self.issue_width - slot) as u64;
+                        self.issue.issue_slots += unused - 1;
+                        self.charge(why, unused);
+                        if slot == 0 {
+                            let mut wake = u64::MAX;
+                            for &w in &order {
+                                wake = wake.min(self.wake_time(w as usize, now));
+                            }
+                            if wake > now + 1 {
+                                self.sched_sleep[s] = wake;
+                                self.sched_why[s] = why;
+                            }
+                        }
+                        break;
+                    }
+                }
+                if self.schedulers[s].warps.is_empty() {
+                    break;
+                }
+            }
+        }
+        self.order = order;
+        Ok(())
+    }
+
+    fn charge(&mut self, why: Stall, n: u64) {
+        let st = &mut self.issue.stalls;
+        let c = match why {
+            Stall::MemData => &mut st.mem_data,
+            Stall::AluData => &mut st.alu_data,
+            Stall::FuBusy => &mut st.fu_busy,
+            Stall::LsuBusy => &mut st.lsu_busy,
+            Stall::Barrier => &mut st.barrier,
+            Stall::Fence => &mut st.fence,
+            Stall::Fetch => &mut st.fetch,
+            Stall::Other => &mut st.other,
+        };
+        *c += n;
+    }
+
+    /// Earliest cycle warp `w` (which just failed `check`) could issue without an event.
+    fn wake_time(&self, w: usize, now: u64) -> u64 {
+        let wp = &self.warps[w];
+        if wp.blocked_until > now {
+            return wp.blocked_until;
+        }
+        if wp.state != WarpState::Active {
+            return u64::MAX;
+        }
+        if wp.ibuf_n == 0 || wp.ibuf_pc != wp.simt.pc() || now < wp.ibuf_ready {
+            return now + 1;
+        }
+        // blocked by the LD/ST unit
+        if self.lsu.is_empty() {
+            self.shared_busy_until.max(now + 1)
+        } else {
+            u64::MAX
+        }
+    }
+
+    fn fetch_stage(&mut self, k: &Kernel, now: u64) {
+        let mut n = 0;
+        while n < self.fetch_width {
+            let Some(w) = self.fetch_q.pop_front() else {
+                break;
+            };
+            let wp = &mut self.warps[w as usize];
+            wp.in_fetch_q = false;
+            if !wp.valid || wp.ibuf_n > 0 || wp.simt.is_empty() {
+                continue;
+            }
+            let pc = wp.simt.pc();
+            wp.ibuf_pc = pc;
+            wp.ibuf_n = self.ibuffer_entries.min(k.insts.len() as u32 - pc);
+            wp.ibuf_ready = now + 1;
+            n += 1;
+        }
+    }
+
+    /// One core cycle (see the module docs for the stage order).
+    pub fn cycle(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        self.report.active_cycles += 1;
+        while let Some(&(t, tok)) = self.l1_hits.front() {
+            if t > now {
+                break;
+            }
+            self.l1_hits.pop_front();
+            self.complete(tok, t);
+        }
+        while let Some(&(t, tok)) = self.shmem_done.front() {
+            if t > now {
+                break;
+            }
+            self.shmem_done.pop_front();
+            self.complete(tok, t);
+        }
+        self.lsu_step(p);
+        self.issue_stage(p)?;
+        let run: &KernelRun = p.run;
+        self.fetch_stage(&run.kernel, now);
+        if let Some(pk) = self.miss_q.front() {
+            if p.net.can_inject(pk.src, Class::Request) {
+                let pk = self.miss_q.pop_front().expect("front exists");
+                p.net.inject(pk);
+            }
+        }
+        Ok(())
+    }
+
+    /// One entry per live warp: pc, state and outstanding memory (deadlock diagnostics).
+    pub fn describe_waits(&self) -> String {
+        let mut s = String::new();
+        for (i, w) in self.warps.iter().enumerate().filter(|(_, w)| w.valid) {
+            s.push_str(&format!(
+                "warp {i}: pc {} state {:?} loads {} stores {} lsu {}; ",
+                w.simt.pc(),
+                w.state,
+                w.pending_loads,
+                w.pending_stores,
+                w.lsu_pending
+            ));
+        }
+        s
+    }
+}

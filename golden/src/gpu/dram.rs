@@ -1,0 +1,265 @@
+//! DRAM channel at a memory node: banks with row buffers, open-page policy, FR-FCFS
+//! scheduling (Rixner et al., ISCA 2000), GDDR-style timing (llc_omni_compute.md §3,
+//! tom.md §1.3).
+//!
+//! The channel runs in its own clock domain (`dram.clock_mhz`); timing parameters are in
+//! its command-clock cycles. One command per command cycle. A line moves in
+//! `line_bytes / bus_bytes` bus cycles, so the peak is `bus_bytes x clock` per channel.
+//! FR-FCFS: the oldest request whose row is open and whose column timing is met gets
+//! the column command; otherwise the oldest request that needs a row command gets it
+//! (precharge only when no queued request hits the open row).
+//! Our choices: writes use tCL as their write latency; no refresh; no read/write
+//! turnaround penalty; the controller pipeline (`ctrl_latency`, core cycles) is added
+//! to every read's return.
+
+use std::collections::VecDeque;
+
+use super::config::DramConfig;
+use super::stats::DramStats;
+
+#[derive(Debug, Clone, Copy)]
+struct Req {
+    line: u64,
+    bank: u32,
+    row: u64,
+    write: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Bank {
+    open: Option<u64>,
+    /// Earliest column command (ACT + tRCD).
+    col_ready: u64,
+    /// Earliest precharge (ACT + tRAS, write data + tWR).
+    pre_ready: u64,
+    /// Earliest activate (PRE + tRP).
+    act_ready: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct DramChannel {
+    t: DramConfig,
+    burst: u64,
+    core_mhz: u64,
+    acc: u64,
+    /// Command-clock cycle count.
+    now: u64,
+    queue: VecDeque<Req>,
+    banks: Vec<Bank>,
+    last_act: Option<u64>,
+    last_col: Option<u64>,
+    bus_free: u64,
+    /// No command can issue before this command cycle (set when a cycle issued nothing;
+    /// cleared by a new request). Exact: nothing else changes the channel meanwhile.
+    idle_until: u64,
+    /// (data-done command cycle, line) of reads on the bus.
+    in_flight: VecDeque<(u64, u64)>,
+    /// (core cycle, line) of reads returned to the LLC side.
+    returns: VecDeque<(u64, u64)>,
+    pub stats: DramStats,
+}
+
+impl DramChannel {
+    pub fn new(t: &DramConfig, line_bytes: u32, core_mhz: u32) -> Self {
+        DramChannel {
+            t: *t,
+            burst: (line_bytes / t.bus_bytes) as u64,
+            core_mhz: core_mhz as u64,
+            acc: 0,
+            now: 0,
+            queue: VecDeque::with_capacity(t.queue as usize),
+            banks: vec![Bank::default(); t.banks as usize],
+            last_act: None,
+            last_col: None,
+            bus_free: 0,
+            idle_until: 0,
+            in_flight: VecDeque::new(),
+            returns: VecDeque::new(),
+            stats: DramStats::default(),
+        }
+    }
+
+    pub fn can_accept(&self) -> bool {
+        self.queue.len() < self.t.queue as usize
+    }
+
+    /// Queue a line read or write (caller checked [`Self::can_accept`]).
+    pub fn push(&mut self, line: u64, bank: u32, row: u64, write: bool) {
+        self.queue.push_back(Req { line, bank, row, write });
+        self.idle_until = 0;
+    }
+
+    pub fn idle(&self) -> bool {
+        self.queue.is_empty() && self.in_flight.is_empty() && self.returns.is_empty()
+    }
+
+    /// Advance to the end of core cycle `core_now`.
+    pub fn cycle(&mut self, core_now: u64) {
+        self.acc += self.t.clock_mhz as u64;
+        while self.acc >= self.core_mhz {
+            self.acc -= self.core_mhz;
+            self.command_cycle();
+            self.now += 1;
+            self.stats.dram_cycles += 1;
+        }
+        while let Some(&(done, line)) = self.in_flight.front() {
+            if done > self.now {
+                break;
+            }
+            self.in_flight.pop_front();
+            self.returns.push_back((core_now + self.t.ctrl_latency as u64, line));
+        }
+    }
+
+    /// Next line whose read data is back by core cycle `core_now`.
+    pub fn pop_return(&mut self, core_now: u64) -> Option<u64> {
+        match self.returns.front() {
+            Some(&(t, line)) if t <= core_now => {
+                self.returns.pop_front();
+                Some(line)
+            }
+            _ => None,
+        }
+    }
+
+    fn command_cycle(&mut self) {
+        if self.queue.is_empty() || self.now < self.idle_until {
+            return;
+        }
+        let now = self.now;
+        let t = self.t;
+        let ccd_ok = self.last_col.is_none_or(|c| now >= c + t.t_ccd as u64);
+        let bus_ok = self.bus_free <= now + t.t_cl as u64;
+        let col_ok = ccd_ok && bus_ok;
+        // one pass: the oldest ready row hit, and which banks have a queued hit on their
+        // open row (such a bank must not be precharged)
+        let mut hit: Option<usize> = None;
+        let mut open_hit = 0u64;
+        for (i, r) in self.queue.iter().enumerate() {
+            let b = &self.banks[r.bank as usize];
+            if b.open == Some(r.row) {
+                open_hit |= 1 << (r.bank % 64);
+                if col_ok && hit.is_none() && now >= b.col_ready {
+                    hit = Some(i);
+                }
+            }
+        }
+        // first ready: the oldest row hit whose timing is met
+        if let Some(i) = hit {
+            let r = self.queue.remove(i).expect("index valid");
+            let start = now + t.t_cl as u64;
+            let end = start + self.burst;
+            self.bus_free = end;
+            self.last_col = Some(now);
+            self.stats.bus_busy_cycles += self.burst;
+            let b = &mut self.banks[r.bank as usize];
+            if r.write {
+                b.pre_ready = b.pre_ready.max(end + t.t_wr as u64);
+                self.stats.writes += 1;
+            } else {
+                self.in_flight.push_back((end, r.line));
+                self.stats.reads += 1;
+            }
+            return;
+        }
+        // then the oldest request needing a row command
+        let rrd_ok = self.last_act.is_none_or(|a| now >= a + t.t_rrd as u64);
+        for i in 0..self.queue.len() {
+            let r = self.queue[i];
+            let b = self.banks[r.bank as usize];
+            match b.open {
+                Some(row) if row == r.row => continue,
+                None => {
+                    if rrd_ok && now >= b.act_ready {
+                        let bm = &mut self.banks[r.bank as usize];
+                        bm.open = Some(r.row);
+                        bm.col_ready = now + t.t_rcd as u64;
+                        bm.pre_ready = bm.pre_ready.max(now + t.t_ras as u64);
+                        self.last_act = Some(now);
+                        self.stats.activates += 1;
+                        return;
+                    }
+                }
+                Some(_) => {
+                    if open_hit & (1 << (r.bank % 64)) == 0 && now >= b.pre_ready {
+                        let bm = &mut self.banks[r.bank as usize];
+                        bm.open = None;
+                        bm.act_ready = now + t.t_rp as u64;
+                        self.stats.precharges += 1;
+                        return;
+                    }
+                }
+            }
+        }
+        // nothing issued: sleep until the earliest timer that could enable a command
+        let col_at = self.last_col.map_or(0, |c| c + t.t_ccd as u64).max(self.bus_free.saturating_sub(t.t_cl as u64));
+        let act_at = self.last_act.map_or(0, |a| a + t.t_rrd as u64);
+        let mut wake = u64::MAX;
+        for r in &self.queue {
+            let b = &self.banks[r.bank as usize];
+            let at = match b.open {
+                Some(row) if row == r.row => b.col_ready.max(col_at),
+                None => b.act_ready.max(act_at),
+                Some(_) if open_hit & (1 << (r.bank % 64)) == 0 => b.pre_ready,
+                Some(_) => u64::MAX,
+            };
+            wake = wake.min(at);
+        }
+        self.idle_until = wake.max(now + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> DramConfig {
+        DramConfig {
+            clock_mhz: 1000,
+            banks: 4,
+            row_bytes: 2048,
+            bus_bytes: 32,
+            queue: 16,
+            t_rcd: 5,
+            t_rp: 6,
+            t_cl: 7,
+            t_ras: 10,
+            t_ccd: 2,
+            t_rrd: 1,
+            t_wr: 3,
+            ctrl_latency: 0,
+        }
+    }
+
+    fn run_until_return(ch: &mut DramChannel, start: u64) -> u64 {
+        let mut now = start;
+        loop {
+            ch.cycle(now);
+            if ch.pop_return(now).is_some() {
+                return now;
+            }
+            now += 1;
+        }
+    }
+
+    #[test]
+    fn closed_bank_then_row_hit_then_conflict() {
+        // same clock as the core: command cycle k runs in core cycle k
+        let mut ch = DramChannel::new(&cfg(), 128, 1000);
+        ch.push(0, 0, 0, false);
+        // ACT at 0, RD at tRCD = 5, data on the bus in cycles 12..=15 (tCL 7, burst 4):
+        // back to the LLC in core cycle 15
+        let t = run_until_return(&mut ch, 0);
+        assert_eq!(t, 15);
+        ch.push(128, 0, 0, false);
+        let t2 = run_until_return(&mut ch, t + 1);
+        // row hit: RD at 16, data in 23..=26
+        assert_eq!(t2, 26);
+        ch.push(256, 0, 9, false);
+        let t3 = run_until_return(&mut ch, t2 + 1);
+        // conflict: PRE at 27, ACT at 33 (tRP 6), RD at 38 (tRCD 5), data in 45..=48
+        assert_eq!(t3, 48);
+        assert_eq!(ch.stats.activates, 2);
+        assert_eq!(ch.stats.precharges, 1);
+    }
+}

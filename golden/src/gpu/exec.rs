@@ -1,0 +1,877 @@
+//! Functional execution of one warp instruction over the active lanes.
+//!
+//! Our choice (as GPGPU-Sim): instructions execute functionally at issue; the timing
+//! model then decides when results become visible to dependent instructions (the
+//! scoreboard) and how long memory accesses take. Memory is therefore sequentially
+//! consistent in issue order, which is stronger than PTX requires, so race-free kernels
+//! compute exactly what they compute on hardware. Lanes of one atomic execute in
+//! increasing lane order.
+//!
+//! Registers of a warp are one flat `[reg][lane]` array of u64 (values normalized to
+//! the register's width); predicates are one u32 lane mask each.
+//!
+//! Our choices for what PTX leaves open: `.approx` transcendental and division forms
+//! compute the Rust (correctly rounded or libm) result, so results are deterministic and
+//! reproducible by the Rust references; integer division by zero gives all ones and
+//! remainder by zero the dividend; `fma`/`mad.f32` are truly fused.
+
+use super::memspace::{load_le, resolve_generic, store_le, DeviceMemory, GenericTarget, LOCAL_WINDOW, SHARED_WINDOW};
+use super::ptx::*;
+
+pub const WARP: usize = 32;
+
+/// Identity of a warp's threads, for special registers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WarpIds {
+    /// Linear thread index (within the CTA) of lane 0.
+    pub first_tid: u32,
+    pub ntid: [u32; 3],
+    pub ctaid: [u32; 3],
+    pub nctaid: [u32; 3],
+    /// Hardware warp slot, warp slots per SM, SM id, SM count.
+    pub warp_slot: u32,
+    pub nwarp_slots: u32,
+    pub smid: u32,
+    pub nsmid: u32,
+    pub clock: u64,
+}
+
+/// The memory spaces one warp can touch.
+pub struct MemCtx<'a> {
+    pub global: &'a mut DeviceMemory,
+    /// The CTA's shared memory.
+    pub shared: &'a mut [u8],
+    /// The warp's local memory: lane `l` owns `[l * local_bytes, (l + 1) * local_bytes)`.
+    pub local: &'a mut [u8],
+    pub local_bytes: u32,
+    pub params: &'a [u8],
+}
+
+/// What the timing model must do after functional execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Register-only instruction.
+    Alu,
+    /// Branch: lanes that take it.
+    Branch { taken: u32 },
+    /// Memory access described in the [`MemRecord`].
+    Mem,
+    Bar,
+    Membar(Scope),
+    /// Lanes that exit.
+    Exit,
+}
+
+/// Per-lane addresses of a memory instruction, in its resolved space.
+#[derive(Debug, Clone)]
+pub struct MemRecord {
+    pub space: Space,
+    pub mask: u32,
+    /// Bytes per lane (vector width x element size).
+    pub bytes: u32,
+    pub write: bool,
+    pub atomic: bool,
+    /// Shared: byte offset in the CTA's shared memory; Local: byte offset in the
+    /// thread's local memory; Global: device address.
+    pub addr: [u64; WARP],
+}
+
+impl Default for MemRecord {
+    fn default() -> Self {
+        MemRecord { space: Space::Global, mask: 0, bytes: 0, write: false, atomic: false, addr: [0; WARP] }
+    }
+}
+
+/// A functional fault: out-of-bounds or misaligned access and the like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault(pub String);
+
+type Lanes = [u64; WARP];
+
+#[inline(always)]
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+
+#[inline(always)]
+fn f32b(f: f32) -> u64 {
+    f.to_bits() as u64
+}
+
+#[inline(always)]
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+#[inline(always)]
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - bits;
+        ((v << s) as i64) >> s
+    }
+}
+
+/// Value of `v` (of type `ty`) as i128: signed types sign-extended, others zero-extended.
+#[inline(always)]
+fn int_val(v: u64, ty: Ty) -> i128 {
+    if ty.is_signed() {
+        sext(v, ty.bits()) as i128
+    } else {
+        (v & ty.mask()) as i128
+    }
+}
+
+#[inline(always)]
+fn ftz32(f: f32, on: bool) -> f32 {
+    if on && f.is_subnormal() {
+        0.0f32.copysign(f)
+    } else {
+        f
+    }
+}
+
+#[inline(always)]
+fn ftz64(f: f64, on: bool) -> f64 {
+    if on && f.is_subnormal() {
+        0.0f64.copysign(f)
+    } else {
+        f
+    }
+}
+
+#[inline(always)]
+fn sat01_32(f: f32) -> f32 {
+    if f.is_nan() {
+        0.0
+    } else {
+        f.clamp(0.0, 1.0)
+    }
+}
+
+#[inline(always)]
+fn sat01_64(f: f64) -> f64 {
+    if f.is_nan() {
+        0.0
+    } else {
+        f.clamp(0.0, 1.0)
+    }
+}
+
+#[inline(always)]
+fn map1(a: &Lanes, out: &mut Lanes, f: impl Fn(u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l]);
+    }
+}
+
+#[inline(always)]
+fn map2(a: &Lanes, b: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l], b[l]);
+    }
+}
+
+#[inline(always)]
+fn map3(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64, u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l], b[l], c[l]);
+    }
+}
+
+/// Float op on f32 lanes with `.ftz` on inputs/outputs and `.sat`.
+macro_rules! f32op {
+    ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
+        let (ftz, sat) = ($inst.ftz, $inst.sat);
+        map2($a, $b, $out, |p, q| {
+            let $x = ftz32(f32v(p), ftz);
+            let $y = ftz32(f32v(q), ftz);
+            let r = ftz32($e, ftz);
+            f32b(if sat { sat01_32(r) } else { r })
+        })
+    }};
+}
+
+macro_rules! f64op {
+    ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
+        let (ftz, sat) = ($inst.ftz, $inst.sat);
+        map2($a, $b, $out, |p, q| {
+            let $x = ftz64(f64v(p), ftz);
+            let $y = ftz64(f64v(q), ftz);
+            let r = ftz64($e, ftz);
+            (if sat { sat01_64(r) } else { r }).to_bits()
+        })
+    }};
+}
+
+/// One warp's architectural state and identity, borrowed for one instruction.
+pub struct WarpExec<'a> {
+    pub regs: &'a mut [u64],
+    pub preds: &'a mut [u32],
+    pub ids: &'a WarpIds,
+}
+
+impl<'a> WarpExec<'a> {
+    #[inline(always)]
+    fn reg(&self, r: u16) -> &[u64] {
+        let base = r as usize * WARP;
+        &self.regs[base..base + WARP]
+    }
+
+    /// Materialize a source operand for all lanes.
+    #[inline]
+    fn fetch(&self, s: Src, out: &mut Lanes) {
+        match s {
+            Src::Reg(r) => out.copy_from_slice(self.reg(r)),
+            Src::Imm(v) => out.fill(v),
+            Src::Pred(p, neg) => {
+                let m = self.preds[p as usize] ^ if neg { u32::MAX } else { 0 };
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = ((m >> l) & 1) as u64;
+                }
+            }
+            Src::Special(sp) => {
+                let ids = self.ids;
+                for (l, o) in out.iter_mut().enumerate() {
+                    let lin = ids.first_tid + l as u32;
+                    let [nx, ny, _] = ids.ntid;
+                    *o = match sp {
+                        Special::Tid(0) => (lin % nx) as u64,
+                        Special::Tid(1) => ((lin / nx) % ny) as u64,
+                        Special::Tid(_) => (lin / (nx * ny)) as u64,
+                        Special::Ntid(c) => ids.ntid[c as usize] as u64,
+                        Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
+                        Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
+                        Special::LaneId => l as u64,
+                        Special::WarpId => ids.warp_slot as u64,
+                        Special::NWarpId => ids.nwarp_slots as u64,
+                        Special::SmId => ids.smid as u64,
+                        Special::NSmId => ids.nsmid as u64,
+                        Special::Clock => ids.clock & 0xffff_ffff,
+                        Special::Clock64 => ids.clock,
+                    };
+                }
+            }
+            Src::None => out.fill(0),
+        }
+    }
+
+    #[inline]
+    fn write(&mut self, d: u16, mask: u32, dmask: u64, vals: &Lanes) {
+        let base = d as usize * WARP;
+        let dst = &mut self.regs[base..base + WARP];
+        if mask == u32::MAX {
+            for l in 0..WARP {
+                dst[l] = vals[l] & dmask;
+            }
+        } else {
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                dst[l] = vals[l] & dmask;
+                m &= m - 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn write_pred(&mut self, p: u16, mask: u32, vals: u32) {
+        let cur = &mut self.preds[p as usize];
+        *cur = (*cur & !mask) | (vals & mask);
+    }
+
+    /// Execute `inst` for the lanes in `mask` (active lanes already filtered by the
+    /// guard predicate). Memory instructions fill `rec`.
+    pub fn execute(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<Effect, Fault> {
+        let mut a: Lanes = [0; WARP];
+        let mut b: Lanes = [0; WARP];
+        let mut c: Lanes = [0; WARP];
+        let mut r: Lanes = [0; WARP];
+        let ty = inst.ty;
+        match inst.op {
+            Op::Bra => {
+                return Ok(Effect::Branch { taken: mask });
+            }
+            Op::Ret | Op::Exit => return Ok(Effect::Exit),
+            Op::Bar => return Ok(Effect::Bar),
+            Op::Membar(s) => return Ok(Effect::Membar(s)),
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
+                self.memory(inst, mask, mem, rec)?;
+                return Ok(Effect::Mem);
+            }
+            Op::Setp(cmp, bop) => {
+                self.fetch(inst.a[0], &mut a);
+                self.fetch(inst.a[1], &mut b);
+                let mut res = 0u32;
+                for l in 0..WARP {
+                    if compare(cmp, ty, a[l], b[l], inst.ftz) {
+                        res |= 1 << l;
+                    }
+                }
+                let cm = match inst.a[2] {
+                    Src::Pred(p, neg) => self.preds[p as usize] ^ if neg { u32::MAX } else { 0 },
+                    _ => 0,
+                };
+                let comb = |x: u32| match bop {
+                    BoolOp::None => x,
+                    BoolOp::And => x & cm,
+                    BoolOp::Or => x | cm,
+                    BoolOp::Xor => x ^ cm,
+                };
+                self.write_pred(inst.d[0], mask, comb(res));
+                if inst.nd == 2 {
+                    self.write_pred(inst.d[1], mask, comb(!res));
+                }
+                return Ok(Effect::Alu);
+            }
+            _ => {}
+        }
+        // predicate-typed logic and moves
+        if ty == Ty::Pred {
+            let pv = |s: Src, preds: &[u32]| match s {
+                Src::Pred(p, neg) => preds[p as usize] ^ if neg { u32::MAX } else { 0 },
+                Src::Imm(v) if v != 0 => u32::MAX,
+                _ => 0,
+            };
+            let x = pv(inst.a[0], self.preds);
+            let y = pv(inst.a[1], self.preds);
+            let v = match inst.op {
+                Op::And => x & y,
+                Op::Or => x | y,
+                Op::Xor => x ^ y,
+                Op::Not => !x,
+                _ => x,
+            };
+            self.write_pred(inst.d[0], mask, v);
+            return Ok(Effect::Alu);
+        }
+        for k in 0..inst.na as usize {
+            let dst = match k {
+                0 => &mut a,
+                1 => &mut b,
+                _ => &mut c,
+            };
+            self.fetch(inst.a[k], dst);
+        }
+        let bits = ty.bits();
+        let tm = ty.mask();
+        match (inst.op, ty) {
+            (Op::Add, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x + y),
+            (Op::Add, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x + y),
+            (Op::Add, Ty::S32) if inst.sat => {
+                map2(&a, &b, &mut r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+            }
+            (Op::Add, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_add(y) & tm),
+            (Op::Sub, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x - y),
+            (Op::Sub, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x - y),
+            (Op::Sub, Ty::S32) if inst.sat => {
+                map2(&a, &b, &mut r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+            }
+            (Op::Sub, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_sub(y) & tm),
+            (Op::Mul, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x * y),
+            (Op::Mul, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x * y),
+            (Op::Mul, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_mul(y) & tm),
+            (Op::MulHi, _) => map2(&a, &b, &mut r, |x, y| ((int_val(x, ty) * int_val(y, ty)) >> bits) as u64 & tm),
+            (Op::MulWide, _) => map2(&a, &b, &mut r, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64),
+            (Op::Mad, _) => map3(&a, &b, &c, &mut r, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & tm),
+            (Op::MadHi, _) => {
+                map3(&a, &b, &c, &mut r, |x, y, z| (((int_val(x, ty) * int_val(y, ty)) >> bits) as u64).wrapping_add(z) & tm)
+            }
+            (Op::MadWide, _) => {
+                let wm = if bits >= 32 { u64::MAX } else { (1u64 << (2 * bits)) - 1 };
+                map3(&a, &b, &c, &mut r, |x, y, z| ((int_val(x, ty) * int_val(y, ty)) as u64).wrapping_add(z) & wm)
+            }
+            (Op::Fma, Ty::F32) => {
+                let (ftz, sat) = (inst.ftz, inst.sat);
+                map3(&a, &b, &c, &mut r, |x, y, z| {
+                    let v = ftz32(ftz32(f32v(x), ftz).mul_add(ftz32(f32v(y), ftz), ftz32(f32v(z), ftz)), ftz);
+                    f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
+            (Op::Fma, _) => map3(&a, &b, &c, &mut r, |x, y, z| f64v(x).mul_add(f64v(y), f64v(z)).to_bits()),
+            (Op::Div, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x / y),
+            (Op::Div, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x / y),
+            (Op::Div, _) => map2(&a, &b, &mut r, |x, y| {
+                let (x, y) = (int_val(x, ty), int_val(y, ty));
+                // our choice: x / 0 = all ones (what NVIDIA hardware returns for unsigned)
+                if y == 0 {
+                    tm
+                } else {
+                    (x / y) as u64 & tm
+                }
+            }),
+            (Op::Rem, _) => map2(&a, &b, &mut r, |x, y| {
+                let (xv, yv) = (int_val(x, ty), int_val(y, ty));
+                if yv == 0 {
+                    x & tm
+                } else {
+                    (xv % yv) as u64 & tm
+                }
+            }),
+            (Op::Min, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x.min(y)),
+            (Op::Min, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x.min(y)),
+            (Op::Min, _) => map2(&a, &b, &mut r, |x, y| if int_val(x, ty) <= int_val(y, ty) { x } else { y }),
+            (Op::Max, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x.max(y)),
+            (Op::Max, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x.max(y)),
+            (Op::Max, _) => map2(&a, &b, &mut r, |x, y| if int_val(x, ty) >= int_val(y, ty) { x } else { y }),
+            (Op::Abs, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).abs())),
+            (Op::Abs, Ty::F64) => map1(&a, &mut r, |x| f64v(x).abs().to_bits()),
+            (Op::Abs, _) => map1(&a, &mut r, |x| (int_val(x, ty).unsigned_abs() as u64) & tm),
+            (Op::Neg, Ty::F32) => map1(&a, &mut r, |x| f32b(-ftz32(f32v(x), inst.ftz))),
+            (Op::Neg, Ty::F64) => map1(&a, &mut r, |x| (-f64v(x)).to_bits()),
+            (Op::Neg, _) => map1(&a, &mut r, |x| x.wrapping_neg() & tm),
+            (Op::And, _) => map2(&a, &b, &mut r, |x, y| x & y),
+            (Op::Or, _) => map2(&a, &b, &mut r, |x, y| x | y),
+            (Op::Xor, _) => map2(&a, &b, &mut r, |x, y| x ^ y),
+            (Op::Not, _) => map1(&a, &mut r, |x| !x & tm),
+            (Op::Cnot, _) => map1(&a, &mut r, |x| (x & tm == 0) as u64),
+            (Op::Shl, _) => map2(&a, &b, &mut r, |x, s| if (s as u32) >= bits { 0 } else { (x << s) & tm }),
+            (Op::Shr, _) if ty.is_signed() => {
+                map2(&a, &b, &mut r, |x, s| (sext(x, bits) >> (s as u32).min(bits - 1)) as u64 & tm)
+            }
+            (Op::Shr, _) => map2(&a, &b, &mut r, |x, s| if (s as u32) >= bits { 0 } else { (x & tm) >> s }),
+            (Op::Popc, _) => map1(&a, &mut r, |x| (x & tm).count_ones() as u64),
+            (Op::Clz, _) => map1(&a, &mut r, |x| ((x & tm).leading_zeros() - (64 - bits)) as u64),
+            (Op::Brev, _) => map1(&a, &mut r, |x| (x & tm).reverse_bits() >> (64 - bits)),
+            (Op::Selp, _) => map3(&a, &b, &c, &mut r, |x, y, p| if p != 0 { x } else { y }),
+            (Op::Mov, _) => r = a,
+            (Op::Cvt { from, rnd }, _) => {
+                let (ftz, sat) = (inst.ftz, inst.sat);
+                map1(&a, &mut r, |x| convert(x, from, ty, rnd, ftz, sat))
+            }
+            (Op::Cvta { dir, space }, _) => {
+                let window = match space {
+                    Space::Shared => SHARED_WINDOW,
+                    Space::Local => LOCAL_WINDOW,
+                    _ => 0,
+                };
+                match dir {
+                    CvtaDir::ToGeneric => map1(&a, &mut r, |x| x.wrapping_add(window) & tm),
+                    CvtaDir::FromGeneric => map1(&a, &mut r, |x| x.wrapping_sub(window) & tm),
+                }
+            }
+            (Op::Sqrt, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Sqrt, _) => map1(&a, &mut r, |x| f64v(x).sqrt().to_bits()),
+            (Op::Rsqrt, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Rsqrt, _) => map1(&a, &mut r, |x| (1.0 / f64v(x).sqrt()).to_bits()),
+            (Op::Rcp, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz), inst.ftz))),
+            (Op::Rcp, _) => map1(&a, &mut r, |x| (1.0 / f64v(x)).to_bits()),
+            (Op::Ex2, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).exp2(), inst.ftz))),
+            (Op::Ex2, _) => map1(&a, &mut r, |x| f64v(x).exp2().to_bits()),
+            (Op::Lg2, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).log2(), inst.ftz))),
+            (Op::Lg2, _) => map1(&a, &mut r, |x| f64v(x).log2().to_bits()),
+            (Op::Sin, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).sin())),
+            (Op::Sin, _) => map1(&a, &mut r, |x| f64v(x).sin().to_bits()),
+            (Op::Cos, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).cos())),
+            (Op::Cos, _) => map1(&a, &mut r, |x| f64v(x).cos().to_bits()),
+            (op, t) => return Err(Fault(format!("no semantics for {op:?} on .{}", t.name()))),
+        }
+        self.write(inst.d[0], mask, inst.dmask, &r);
+        Ok(Effect::Alu)
+    }
+
+    /// Resolve lane addresses, do the access functionally, fill `rec`.
+    fn memory(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<(), Fault> {
+        let (space, vec, write, atomic) = match inst.op {
+            Op::Ld { space, vec, .. } => (space, vec as u32, false, None),
+            Op::St { space, vec, .. } => (space, vec as u32, true, None),
+            Op::Atom { space, op } => (space, 1, true, Some((op, true))),
+            Op::Red { space, op } => (space, 1, true, Some((op, false))),
+            _ => unreachable!("memory() on a non-memory instruction"),
+        };
+        let ty = inst.ty;
+        let esz = ty.bytes();
+        let bytes = esz * vec;
+        rec.mask = mask;
+        rec.bytes = bytes;
+        rec.write = write;
+        rec.atomic = atomic.is_some();
+        // addresses
+        let mut base: Lanes = [0; WARP];
+        if let AddrBase::Reg(r) = inst.addr.base {
+            base.copy_from_slice(self.reg(r));
+        }
+        let off = inst.addr.offset as u64;
+        let mut resolved = None;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let va = base[l].wrapping_add(off);
+            let (sp, a) = match space {
+                Space::Generic => match resolve_generic(va) {
+                    GenericTarget::Global(a) => (Space::Global, a),
+                    GenericTarget::Shared(a) => (Space::Shared, a),
+                    GenericTarget::Local(a) => (Space::Local, a),
+                },
+                s => (s, va),
+            };
+            match resolved {
+                None => resolved = Some(sp),
+                Some(s) if s != sp => {
+                    return Err(Fault(format!(
+                        "generic access at line {} mixes state spaces within one warp (not supported)",
+                        inst.line
+                    )))
+                }
+                _ => {}
+            }
+            if a % bytes as u64 != 0 {
+                return Err(Fault(format!("misaligned {bytes}-byte access to {} address {a:#x} (lane {l})", space_name(sp))));
+            }
+            rec.addr[l] = a;
+        }
+        let sp = resolved.unwrap_or(match space {
+            Space::Generic => Space::Global,
+            s => s,
+        });
+        rec.space = sp;
+        // data
+        let dmask = inst.dmask;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = rec.addr[l];
+            let lb = mem.local_bytes as u64;
+            let slice: &mut [u8] = match sp {
+                Space::Global => {
+                    let len = bytes as usize;
+                    // device memory is borrowed per access below
+                    if mem.global.read(a, len).is_none() {
+                        return Err(Fault(format!("out-of-bounds global access at {a:#x} ({bytes} bytes, lane {l})")));
+                    }
+                    &mut []
+                }
+                Space::Shared => {
+                    let end = a + bytes as u64;
+                    if end > mem.shared.len() as u64 {
+                        return Err(Fault(format!(
+                            "out-of-bounds shared access at offset {a:#x} (CTA has {} bytes, lane {l})",
+                            mem.shared.len()
+                        )));
+                    }
+                    &mut mem.shared[a as usize..end as usize]
+                }
+                Space::Local => {
+                    if a + bytes as u64 > lb {
+                        return Err(Fault(format!("out-of-bounds local access at offset {a:#x} (thread has {lb} bytes, lane {l})")));
+                    }
+                    let s = l as u64 * lb + a;
+                    &mut mem.local[s as usize..(s + bytes as u64) as usize]
+                }
+                Space::Param => {
+                    if write {
+                        return Err(Fault("store to .param space".into()));
+                    }
+                    let end = a + bytes as u64;
+                    if end > mem.params.len() as u64 {
+                        return Err(Fault(format!("parameter access at offset {a} past the {} parameter bytes", mem.params.len())));
+                    }
+                    for k in 0..vec as usize {
+                        let s = a as usize + k * esz as usize;
+                        let v = load_le(&mem.params[s..s + esz as usize]);
+                        self.set_loaded(inst, k, l, v, dmask);
+                    }
+                    continue;
+                }
+                Space::Generic => unreachable!(),
+            };
+            let is_global = sp == Space::Global;
+            match atomic {
+                None if !write => {
+                    for k in 0..vec as usize {
+                        let s = k * esz as usize;
+                        let v = if is_global {
+                            load_le(mem.global.read(a + s as u64, esz as usize).expect("checked"))
+                        } else {
+                            load_le(&slice[s..s + esz as usize])
+                        };
+                        self.set_loaded(inst, k, l, v, dmask);
+                    }
+                }
+                None => {
+                    let mut buf = [0u8; 32];
+                    for k in 0..vec as usize {
+                        let v = match inst.a[k] {
+                            Src::Reg(r) => self.regs[r as usize * WARP + l],
+                            Src::Imm(v) => v,
+                            _ => 0,
+                        };
+                        store_le(v, &mut buf[k * esz as usize..(k + 1) * esz as usize]);
+                    }
+                    if is_global {
+                        mem.global.write(a, &buf[..bytes as usize]).expect("checked");
+                    } else {
+                        slice.copy_from_slice(&buf[..bytes as usize]);
+                    }
+                }
+                Some((op, ret)) => {
+                    let old = if is_global { load_le(mem.global.read(a, esz as usize).expect("checked")) } else { load_le(slice) };
+                    let bv = self.operand_lane(inst.a[0], l);
+                    let cv = self.operand_lane(inst.a[1], l);
+                    let new = atomic_apply(op, ty, old, bv, cv);
+                    let mut buf = [0u8; 8];
+                    store_le(new, &mut buf[..esz as usize]);
+                    if is_global {
+                        mem.global.write(a, &buf[..esz as usize]).expect("checked");
+                    } else {
+                        slice.copy_from_slice(&buf[..esz as usize]);
+                    }
+                    if ret {
+                        self.regs[inst.d[0] as usize * WARP + l] = old & dmask;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn operand_lane(&self, s: Src, l: usize) -> u64 {
+        match s {
+            Src::Reg(r) => self.regs[r as usize * WARP + l],
+            Src::Imm(v) => v,
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn set_loaded(&mut self, inst: &Inst, k: usize, l: usize, v: u64, dmask: u64) {
+        let d = inst.d[k];
+        if d != NO_PRED {
+            let v = if inst.ty.is_signed() { sext(v, inst.ty.bits()) as u64 } else { v };
+            self.regs[d as usize * WARP + l] = v & dmask;
+        }
+    }
+}
+
+fn space_name(s: Space) -> &'static str {
+    match s {
+        Space::Global => "global",
+        Space::Shared => "shared",
+        Space::Local => "local",
+        Space::Param => "param",
+        Space::Generic => "generic",
+    }
+}
+
+/// `setp` comparison.
+#[inline(always)]
+fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
+    if ty.is_float() {
+        let (x, y) = if ty == Ty::F32 {
+            (ftz32(f32v(a), ftz) as f64, ftz32(f32v(b), ftz) as f64)
+        } else {
+            (f64v(a), f64v(b))
+        };
+        let un = x.is_nan() || y.is_nan();
+        return match cmp {
+            Cmp::Eq => x == y,
+            Cmp::Ne => !un && x != y,
+            Cmp::Lt => x < y,
+            Cmp::Le => x <= y,
+            Cmp::Gt => x > y,
+            Cmp::Ge => x >= y,
+            Cmp::Equ => un || x == y,
+            Cmp::Neu => un || x != y,
+            Cmp::Ltu => un || x < y,
+            Cmp::Leu => un || x <= y,
+            Cmp::Gtu => un || x > y,
+            Cmp::Geu => un || x >= y,
+            Cmp::Num => !un,
+            Cmp::Nan => un,
+            Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
+        };
+    }
+    let (x, y) = (int_val(a, ty), int_val(b, ty));
+    let (ux, uy) = (a & ty.mask(), b & ty.mask());
+    match cmp {
+        Cmp::Eq => x == y,
+        Cmp::Ne => x != y,
+        Cmp::Lt => x < y,
+        Cmp::Le => x <= y,
+        Cmp::Gt => x > y,
+        Cmp::Ge => x >= y,
+        Cmp::Lo => ux < uy,
+        Cmp::Ls => ux <= uy,
+        Cmp::Hi => ux > uy,
+        Cmp::Hs => ux >= uy,
+        _ => false,
+    }
+}
+
+/// Round-toward-zero correction: step `r` (rounded to nearest) one ulp toward zero
+/// when its magnitude exceeds the exact value's.
+fn f32_toward_zero(r: f32, exact_gt: bool) -> f32 {
+    if exact_gt && r.is_finite() && r != 0.0 {
+        f32::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
+}
+
+/// `cvt` semantics.
+pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 {
+    let tm = to.mask();
+    match (from.is_float(), to.is_float()) {
+        (false, false) => {
+            let v = int_val(x, from);
+            if sat {
+                let (lo, hi) = if to.is_signed() {
+                    (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1)
+                } else {
+                    (0, (1i128 << to.bits()) - 1)
+                };
+                (v.clamp(lo, hi) as u64) & tm
+            } else if to.is_signed() {
+                // sign-extend from the smaller of the two widths
+                (v as u64) & tm
+            } else {
+                (v as u64) & tm
+            }
+        }
+        (false, true) => {
+            let v = int_val(x, from);
+            if to == Ty::F32 {
+                let r = v as f32;
+                let r = if rnd == Rnd::Rz { f32_toward_zero(r, (r as i128).abs() > v.abs()) } else { r };
+                let r = if sat { sat01_32(r) } else { r };
+                f32b(r)
+            } else {
+                let r = v as f64;
+                let r = if rnd == Rnd::Rz && (r as i128).abs() > v.abs() && r != 0.0 { f64::from_bits(r.to_bits() - 1) } else { r };
+                (if sat { sat01_64(r) } else { r }).to_bits()
+            }
+        }
+        (true, false) => {
+            let f = if from == Ty::F32 { ftz32(f32v(x), ftz) as f64 } else { f64v(x) };
+            let f = match rnd {
+                Rnd::Rni => f.round_ties_even(),
+                Rnd::Rzi => f.trunc(),
+                Rnd::Rmi => f.floor(),
+                Rnd::Rpi => f.ceil(),
+                _ => f.trunc(),
+            };
+            if f.is_nan() {
+                return 0;
+            }
+            let (lo, hi) = if to.is_signed() {
+                (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1)
+            } else {
+                (0, (1i128 << to.bits()) - 1)
+            };
+            let v = if f >= hi as f64 { hi } else if f <= lo as f64 { lo } else { f as i128 };
+            (v.clamp(lo, hi) as u64) & tm
+        }
+        (true, true) => {
+            let fi = |f: f64| match rnd {
+                Rnd::Rni => f.round_ties_even(),
+                Rnd::Rzi => f.trunc(),
+                Rnd::Rmi => f.floor(),
+                Rnd::Rpi => f.ceil(),
+                _ => f,
+            };
+            if to == Ty::F32 {
+                let r = if from == Ty::F32 {
+                    fi(ftz32(f32v(x), ftz) as f64) as f32
+                } else {
+                    let e = fi(f64v(x));
+                    let r = e as f32;
+                    if rnd == Rnd::Rz {
+                        f32_toward_zero(r, (r as f64).abs() > e.abs())
+                    } else {
+                        r
+                    }
+                };
+                let r = ftz32(r, ftz);
+                f32b(if sat { sat01_32(r) } else { r })
+            } else {
+                let e = if from == Ty::F32 { fi(ftz32(f32v(x), ftz) as f64) } else { fi(f64v(x)) };
+                (if sat { sat01_64(e) } else { e }).to_bits()
+            }
+        }
+    }
+}
+
+/// New memory value of an atomic.
+fn atomic_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
+    let m = ty.mask();
+    match op {
+        AtomOp::Add => match ty {
+            Ty::F32 => f32b(f32v(old) + f32v(b)),
+            Ty::F64 => (f64v(old) + f64v(b)).to_bits(),
+            _ => old.wrapping_add(b) & m,
+        },
+        AtomOp::Min => {
+            if int_val(b, ty) < int_val(old, ty) {
+                b & m
+            } else {
+                old
+            }
+        }
+        AtomOp::Max => {
+            if int_val(b, ty) > int_val(old, ty) {
+                b & m
+            } else {
+                old
+            }
+        }
+        AtomOp::Inc => {
+            if (old & m) >= (b & m) {
+                0
+            } else {
+                (old + 1) & m
+            }
+        }
+        AtomOp::Dec => {
+            if (old & m) == 0 || (old & m) > (b & m) {
+                b & m
+            } else {
+                (old - 1) & m
+            }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Exch => b & m,
+        AtomOp::Cas => {
+            if old & m == b & m {
+                c & m
+            } else {
+                old
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions() {
+        assert_eq!(convert(f32b(2.5), Ty::F32, Ty::S32, Rnd::Rni, false, false), 2);
+        assert_eq!(convert(f32b(-2.5), Ty::F32, Ty::S32, Rnd::Rzi, false, false), (-2i32) as u32 as u64);
+        assert_eq!(convert(f32b(1e20), Ty::F32, Ty::S32, Rnd::Rzi, false, false), i32::MAX as u64);
+        assert_eq!(convert(f32b(f32::NAN), Ty::F32, Ty::U32, Rnd::Rzi, false, false), 0);
+        assert_eq!(convert(0xffff_ffff, Ty::S32, Ty::S64, Rnd::Default, false, false), u64::MAX);
+        assert_eq!(convert(0xffff_ffff, Ty::U32, Ty::U64, Rnd::Default, false, false), 0xffff_ffff);
+        assert_eq!(convert(300, Ty::U32, Ty::U8, Rnd::Default, false, true), 255);
+        // 2^24 + 1 is not representable: rn rounds to even (2^24), rz too; 2^24 + 3 -> rn 2^24+4, rz 2^24+2
+        let v = (1u64 << 24) + 3;
+        assert_eq!(f32v(convert(v, Ty::U32, Ty::F32, Rnd::Rn, false, false)), 16_777_220.0);
+        assert_eq!(f32v(convert(v, Ty::U32, Ty::F32, Rnd::Rz, false, false)), 16_777_218.0);
+        assert_eq!(f32v(convert(f32b(1.7), Ty::F32, Ty::F32, Rnd::Default, false, true)), 1.0);
+    }
+
+    #[test]
+    fn atomics() {
+        assert_eq!(atomic_apply(AtomOp::Inc, Ty::U32, 5, 5, 0), 0);
+        assert_eq!(atomic_apply(AtomOp::Inc, Ty::U32, 4, 5, 0), 5);
+        assert_eq!(atomic_apply(AtomOp::Dec, Ty::U32, 0, 5, 0), 5);
+        assert_eq!(atomic_apply(AtomOp::Cas, Ty::B32, 7, 7, 9), 9);
+        assert_eq!(atomic_apply(AtomOp::Min, Ty::S32, 3, 0xffff_ffff, 0), 0xffff_ffff);
+    }
+}

@@ -1,0 +1,192 @@
+//! LLC slice at a memory node (GPGPU-Sim `l2_cache` in a memory partition): tags with
+//! LRU, MSHRs merging misses to the same line, a fixed tag-pipeline latency.
+//!
+//! Our choices (llc_omni_compute.md §3, tagged OC there): write-back, write-allocate without fetch
+//! (a per-byte valid mask; a read needing bytes the line lacks is a miss and merges the
+//! DRAM data under the written bytes), allocate on fill, atomics executed at the LLC
+//! (they need the line, like a read, and leave it dirty).
+
+use super::config::LlcConfig;
+use super::stats::LlcStats;
+
+#[derive(Debug, Clone)]
+struct Mshr {
+    valid: bool,
+    line: u64,
+    /// Transactions waiting for the line.
+    waiters: Vec<u32>,
+    /// Bytes written while the line was being fetched, and whether an atomic waits.
+    dirty_on_fill: bool,
+    write_mask: u128,
+}
+
+/// Outcome of a read-like access (read, bypass read, atomic).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlcRead {
+    Hit,
+    /// New miss: fetch the line from DRAM.
+    Miss,
+    Merged,
+    Blocked,
+}
+
+#[derive(Debug, Clone)]
+pub struct LlcSlice {
+    sets: u64,
+    ways: usize,
+    full: u128,
+    tags: Vec<u64>,
+    stamp: Vec<u64>,
+    valid: Vec<u128>,
+    dirty: Vec<bool>,
+    clock: u64,
+    mshrs: Vec<Mshr>,
+    free_mshrs: usize,
+    merge: usize,
+    pub stats: LlcStats,
+}
+
+impl LlcSlice {
+    pub fn new(c: &LlcConfig, line_bytes: u32) -> Self {
+        let sets = (c.size_bytes / (c.ways * line_bytes)) as u64;
+        let n = sets as usize * c.ways as usize;
+        LlcSlice {
+            sets,
+            ways: c.ways as usize,
+            full: if line_bytes >= 128 { u128::MAX } else { (1u128 << line_bytes) - 1 },
+            tags: vec![u64::MAX; n],
+            stamp: vec![0; n],
+            valid: vec![0; n],
+            dirty: vec![false; n],
+            clock: 0,
+            mshrs: (0..c.mshrs).map(|_| Mshr { valid: false, line: 0, waiters: Vec::new(), dirty_on_fill: false, write_mask: 0 }).collect(),
+            free_mshrs: c.mshrs as usize,
+            merge: c.mshr_merge as usize,
+            stats: LlcStats::default(),
+        }
+    }
+
+    /// Index of the set is computed from the node-local line number so that all sets
+    /// are used although only every n-th line maps to this node.
+    #[inline]
+    fn set_of(&self, local_line: u64) -> usize {
+        (local_line % self.sets) as usize
+    }
+
+    fn find(&mut self, line: u64, local_line: u64) -> Option<usize> {
+        let s = self.set_of(local_line) * self.ways;
+        (s..s + self.ways).find(|&w| self.tags[w] == line).inspect(|&w| {
+            self.clock += 1;
+            self.stamp[w] = self.clock;
+        })
+    }
+
+    /// Allocate a way for `line`; returns the evicted dirty line, if any.
+    fn allocate(&mut self, line: u64, local_line: u64) -> (usize, Option<u64>) {
+        let s = self.set_of(local_line) * self.ways;
+        let w = (s..s + self.ways).min_by_key(|&w| if self.tags[w] == u64::MAX { 0 } else { self.stamp[w] }).expect("ways >= 1");
+        let evicted = (self.tags[w] != u64::MAX && self.dirty[w]).then_some(self.tags[w]);
+        if evicted.is_some() {
+            self.stats.writebacks += 1;
+        }
+        self.clock += 1;
+        self.tags[w] = line;
+        self.stamp[w] = self.clock;
+        self.valid[w] = 0;
+        self.dirty[w] = false;
+        (w, evicted)
+    }
+
+    /// A read-like access to `line` by transaction `txn`.
+    pub fn read(&mut self, line: u64, local_line: u64, txn: u32, atomic: bool) -> LlcRead {
+        if let Some(w) = self.find(line, local_line) {
+            if self.valid[w] == self.full {
+                if atomic {
+                    self.dirty[w] = true;
+                    self.stats.atomics += 1;
+                } else {
+                    self.stats.reads += 1;
+                }
+                self.stats.read_hits += 1;
+                return LlcRead::Hit;
+            }
+        }
+        if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
+            if m.waiters.len() >= self.merge {
+                self.stats.blocked += 1;
+                return LlcRead::Blocked;
+            }
+            m.waiters.push(txn);
+            m.dirty_on_fill |= atomic;
+            self.stats.mshr_merges += 1;
+            self.count_miss(atomic);
+            return LlcRead::Merged;
+        }
+        if self.free_mshrs == 0 {
+            self.stats.blocked += 1;
+            return LlcRead::Blocked;
+        }
+        let m = self.mshrs.iter_mut().find(|m| !m.valid).expect("free MSHR");
+        m.valid = true;
+        m.line = line;
+        m.waiters.clear();
+        m.waiters.push(txn);
+        m.dirty_on_fill = atomic;
+        m.write_mask = 0;
+        self.free_mshrs -= 1;
+        self.count_miss(atomic);
+        LlcRead::Miss
+    }
+
+    fn count_miss(&mut self, atomic: bool) {
+        if atomic {
+            self.stats.atomics += 1;
+        } else {
+            self.stats.reads += 1;
+        }
+        self.stats.read_misses += 1;
+    }
+
+    /// A write of the bytes in `mask`; returns an evicted dirty line to write back.
+    pub fn write(&mut self, line: u64, local_line: u64, mask: u128) -> Option<u64> {
+        self.stats.writes += 1;
+        if let Some(w) = self.find(line, local_line) {
+            self.valid[w] |= mask;
+            self.dirty[w] = true;
+            self.stats.write_hits += 1;
+            return None;
+        }
+        if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
+            m.write_mask |= mask;
+            return None;
+        }
+        let (w, ev) = self.allocate(line, local_line);
+        self.valid[w] = mask;
+        self.dirty[w] = true;
+        ev
+    }
+
+    /// DRAM data for `line` arrived: install it, hand the waiting transactions to `out`,
+    /// return an evicted dirty line.
+    pub fn fill(&mut self, line: u64, local_line: u64, out: &mut Vec<u32>) -> Option<u64> {
+        let i = self.mshrs.iter().position(|m| m.valid && m.line == line)?;
+        let (dirty, wmask) = (self.mshrs[i].dirty_on_fill, self.mshrs[i].write_mask);
+        out.extend_from_slice(&self.mshrs[i].waiters);
+        self.mshrs[i].valid = false;
+        self.mshrs[i].waiters.clear();
+        self.free_mshrs += 1;
+        self.stats.fills += 1;
+        let (w, ev) = match self.find(line, local_line) {
+            Some(w) => (w, None),
+            None => self.allocate(line, local_line),
+        };
+        let was_dirty = self.dirty[w];
+        self.valid[w] = self.full;
+        self.dirty[w] = was_dirty || dirty || wmask != 0;
+        ev
+    }
+
+    pub fn mshrs_in_use(&self) -> usize {
+        self.mshrs.len() - self.free_mshrs
+    }
+}

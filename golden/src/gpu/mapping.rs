@@ -1,0 +1,124 @@
+//! Address mapping: which memory node owns an address, and where it sits in that node's
+//! DRAM (bank, row). Interleaving across nodes in `interleave_bytes` chunks
+//! (llc_omni_compute.md §3: 128 B chunks, node = (addr >> 7) mod 8; macro_noc.md §2.1:
+//! 256 B), optionally XOR-hashed (tom.md §1.4: permutation-based interleaving).
+//! Inside a node (our choice, in the spirit of GPGPU-Sim's GDDR mappings that put bank
+//! bits low): node-local addresses rotate over the banks every `bank_interleave_bytes`,
+//! and a row of a bank collects `row_bytes / bank_interleave_bytes` such chunks, so a
+//! stream keeps every bank busy (activations overlap other banks' transfers) while still
+//! hitting open rows. `bank_interleave_bytes = row_bytes` gives the row-major layout.
+
+use super::config::{DramConfig, InterleaveHash, MappingConfig};
+
+#[derive(Debug, Clone)]
+pub struct AddressMap {
+    interleave: u64,
+    nodes: u64,
+    node_bits: u32,
+    hash: InterleaveHash,
+    bank_chunk: u64,
+    row_span: u64,
+    banks: u64,
+}
+
+/// Location of a line inside a node's DRAM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DramLoc {
+    pub bank: u32,
+    pub row: u64,
+}
+
+impl AddressMap {
+    pub fn new(m: &MappingConfig, d: &DramConfig, nodes: u32) -> Self {
+        AddressMap {
+            interleave: m.interleave_bytes as u64,
+            nodes: nodes as u64,
+            node_bits: nodes.trailing_zeros(),
+            hash: m.hash,
+            bank_chunk: m.bank_interleave_bytes as u64,
+            row_span: d.row_bytes as u64 * d.banks as u64,
+            banks: d.banks as u64,
+        }
+    }
+
+    /// Memory node owning `addr`.
+    #[inline]
+    pub fn node(&self, addr: u64) -> usize {
+        let chunk = addr / self.interleave;
+        let base = chunk % self.nodes;
+        match self.hash {
+            InterleaveHash::None => base as usize,
+            InterleaveHash::Xor => {
+                if self.node_bits == 0 {
+                    return 0;
+                }
+                let mut upper = chunk / self.nodes;
+                let mut f = 0u64;
+                while upper != 0 {
+                    f ^= upper & (self.nodes - 1);
+                    upper >>= self.node_bits;
+                }
+                (base ^ f) as usize
+            }
+        }
+    }
+
+    /// Byte address inside the owning node's memory (the node-select digits removed).
+    #[inline]
+    pub fn local(&self, addr: u64) -> u64 {
+        let chunk = addr / self.interleave;
+        (chunk / self.nodes) * self.interleave + addr % self.interleave
+    }
+
+    /// Bank and row of a node-local address.
+    #[inline]
+    pub fn dram_loc(&self, local: u64) -> DramLoc {
+        DramLoc { bank: ((local / self.bank_chunk) % self.banks) as u32, row: local / self.row_span }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(nodes: u32, hash: InterleaveHash) -> AddressMap {
+        let m = MappingConfig { interleave_bytes: 256, hash, bank_interleave_bytes: 1024 };
+        let d = DramConfig {
+            clock_mhz: 1000,
+            banks: 4,
+            row_bytes: 1024,
+            bus_bytes: 32,
+            queue: 8,
+            t_rcd: 1,
+            t_rp: 1,
+            t_cl: 1,
+            t_ras: 1,
+            t_ccd: 1,
+            t_rrd: 1,
+            t_wr: 1,
+            ctrl_latency: 0,
+        };
+        AddressMap::new(&m, &d, nodes)
+    }
+
+    #[test]
+    fn mapping_is_a_bijection() {
+        for hash in [InterleaveHash::None, InterleaveHash::Xor] {
+            let m = map(4, hash);
+            let mut seen = std::collections::BTreeSet::new();
+            for line in 0..4096u64 {
+                let a = line * 128;
+                assert!(seen.insert((m.node(a), m.local(a))), "{hash:?} collides at {a:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_then_banks_when_the_bank_chunk_is_a_row() {
+        let m = map(1, InterleaveHash::None);
+        assert_eq!(m.dram_loc(0), DramLoc { bank: 0, row: 0 });
+        assert_eq!(m.dram_loc(1023), DramLoc { bank: 0, row: 0 });
+        assert_eq!(m.dram_loc(1024), DramLoc { bank: 1, row: 0 });
+        assert_eq!(m.dram_loc(4096), DramLoc { bank: 0, row: 1 });
+    }
+}

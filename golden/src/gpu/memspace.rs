@@ -1,0 +1,104 @@
+//! Functional state of the memory spaces: device (global) memory and the generic
+//! address windows of `.shared` and `.local`.
+//!
+//! Our choice: caches and DRAM are timing-only; data lives here. Device memory is one
+//! flat byte array starting at [`GLOBAL_BASE`] (buffers are laid out from there, 256 B
+//! aligned), so address 0 and small integers fault like a null pointer would. Generic
+//! addresses of shared and local storage live in two windows far above device memory:
+//! `cvta.shared` adds [`SHARED_WINDOW`], `cvta.local` adds [`LOCAL_WINDOW`].
+
+/// First device-memory address handed to buffers.
+pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// Alignment of buffers in device memory.
+pub const BUFFER_ALIGN: u64 = 256;
+/// Generic address of shared-memory offset 0.
+pub const SHARED_WINDOW: u64 = 0x7f00_0000_0000;
+/// Generic address of local-memory offset 0.
+pub const LOCAL_WINDOW: u64 = 0x7e00_0000_0000;
+/// Size of each window.
+pub const WINDOW_BYTES: u64 = 1 << 32;
+
+/// The space a generic address falls in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenericTarget {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+}
+
+pub fn resolve_generic(addr: u64) -> GenericTarget {
+    if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_BYTES).contains(&addr) {
+        GenericTarget::Shared(addr - SHARED_WINDOW)
+    } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&addr) {
+        GenericTarget::Local(addr - LOCAL_WINDOW)
+    } else {
+        GenericTarget::Global(addr)
+    }
+}
+
+/// Device memory: all buffers of a launch, back to back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeviceMemory {
+    data: Vec<u8>,
+}
+
+impl DeviceMemory {
+    pub fn new() -> Self {
+        DeviceMemory { data: Vec::new() }
+    }
+
+    /// Reserve `bytes` (aligned to [`BUFFER_ALIGN`]) and return the buffer's address.
+    pub fn alloc(&mut self, bytes: u64) -> u64 {
+        let off = (self.data.len() as u64).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN;
+        let end = off + bytes.max(1);
+        self.data.resize(end as usize, 0);
+        GLOBAL_BASE + off
+    }
+
+    /// One past the last allocated address.
+    pub fn end(&self) -> u64 {
+        GLOBAL_BASE + self.data.len() as u64
+    }
+
+    #[inline]
+    fn range(&self, addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
+        let off = addr.checked_sub(GLOBAL_BASE)? as usize;
+        let end = off.checked_add(len)?;
+        (end <= self.data.len()).then_some(off..end)
+    }
+
+    #[inline]
+    pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let r = self.range(addr, len)?;
+        Some(&self.data[r])
+    }
+
+    #[inline]
+    pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
+        let r = self.range(addr, bytes.len())?;
+        self.data[r].copy_from_slice(bytes);
+        Some(())
+    }
+
+    pub fn bytes(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        self.read(addr, len)
+    }
+}
+
+/// Read `len` (1, 2, 4 or 8) little-endian bytes as a u64.
+#[inline]
+pub fn load_le(b: &[u8]) -> u64 {
+    match b.len() {
+        1 => b[0] as u64,
+        2 => u16::from_le_bytes([b[0], b[1]]) as u64,
+        4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    }
+}
+
+/// Write the low `out.len()` bytes of `v`, little-endian.
+#[inline]
+pub fn store_le(v: u64, out: &mut [u8]) {
+    let b = v.to_le_bytes();
+    out.copy_from_slice(&b[..out.len()]);
+}

@@ -1,0 +1,118 @@
+//! Control-flow graph of a decoded kernel and immediate post-dominators: the SIMT
+//! reconvergence points of divergent branches (Fung et al., MICRO 2007; the
+//! GPGPU-Sim "PDOM" stack).
+
+use super::inst::{Inst, Op, NO_PRED, RPC_EXIT};
+
+/// Fill `rpc` of every branch with the first instruction of the immediate
+/// post-dominator of its basic block ([`RPC_EXIT`] when that is the kernel exit or the
+/// block cannot reach the exit).
+pub fn assign_reconvergence(insts: &mut [Inst]) {
+    let n = insts.len();
+    if n == 0 {
+        return;
+    }
+    // leaders
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    for (pc, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::Bra => {
+                leader[i.target as usize] = true;
+                leader[pc + 1] = true;
+            }
+            Op::Ret | Op::Exit => leader[pc + 1] = true,
+            _ => {}
+        }
+    }
+    let starts: Vec<usize> = (0..n).filter(|&pc| leader[pc]).collect();
+    let nb = starts.len();
+    let exit = nb; // virtual exit node
+    let mut block_of = vec![0usize; n];
+    for (b, &s) in starts.iter().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(n);
+        for slot in block_of.iter_mut().take(end).skip(s) {
+            *slot = b;
+        }
+    }
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for (b, sb) in succ.iter_mut().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(n);
+        let last = &insts[end - 1];
+        let fall = if end < n { block_of[end] } else { exit };
+        let guarded = last.guard != NO_PRED;
+        match last.op {
+            Op::Bra => {
+                sb.push(block_of[last.target as usize]);
+                if guarded {
+                    sb.push(fall);
+                }
+            }
+            Op::Ret | Op::Exit => {
+                sb.push(exit);
+                if guarded {
+                    sb.push(fall);
+                }
+            }
+            _ => sb.push(fall),
+        }
+        sb.sort_unstable();
+        sb.dedup();
+    }
+    // post-dominator sets as bitsets over nb + 1 nodes
+    let words = (nb + 1).div_ceil(64);
+    let full: Vec<u64> = {
+        let mut v = vec![u64::MAX; words];
+        let extra = words * 64 - (nb + 1);
+        if extra > 0 {
+            v[words - 1] >>= extra;
+        }
+        v
+    };
+    let mut pdom: Vec<Vec<u64>> = vec![full.clone(); nb + 1];
+    pdom[exit] = vec![0; words];
+    pdom[exit][exit / 64] |= 1 << (exit % 64);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut acc = full.clone();
+            for &s in &succ[b] {
+                for (a, p) in acc.iter_mut().zip(&pdom[s]) {
+                    *a &= *p;
+                }
+            }
+            acc[b / 64] |= 1 << (b % 64);
+            if acc != pdom[b] {
+                pdom[b] = acc;
+                changed = true;
+            }
+        }
+    }
+    let count = |v: &Vec<u64>| v.iter().map(|w| w.count_ones()).sum::<u32>();
+    let reaches_exit = |b: usize| pdom[b][exit / 64] & (1 << (exit % 64)) != 0;
+    let ipdom_pc = |b: usize| -> u32 {
+        if !reaches_exit(b) {
+            return RPC_EXIT;
+        }
+        // closest strict post-dominator: the one with the most post-dominators
+        let mut best: Option<(u32, usize)> = None;
+        for d in 0..=nb {
+            if d != b && pdom[b][d / 64] & (1 << (d % 64)) != 0 {
+                let c = count(&pdom[d]);
+                if best.is_none_or(|(bc, _)| c > bc) {
+                    best = Some((c, d));
+                }
+            }
+        }
+        match best {
+            Some((_, d)) if d != exit => starts[d] as u32,
+            _ => RPC_EXIT,
+        }
+    };
+    for pc in 0..n {
+        if insts[pc].op == Op::Bra {
+            insts[pc].rpc = ipdom_pc(block_of[pc]);
+        }
+    }
+}

@@ -1,0 +1,589 @@
+//! PTX parser: tokens to [`ModuleAst`]. Accepts the module layout `nvcc -ptx` writes
+//! (header, `.visible .entry`, `.param` lists, performance directives, `.reg`
+//! declarations, labels, nested `{}` scopes, `.loc`/`.file`/`.pragma` lines) and reports
+//! anything else with file, line and column.
+
+use std::path::Path;
+
+use super::ast::*;
+use super::lexer::{tokenize, Tok, Token};
+use super::PtxError;
+
+/// Special registers with `.x/.y/.z` components.
+const VECTOR_SPECIALS: [&str; 4] = ["%tid", "%ntid", "%ctaid", "%nctaid"];
+
+struct Parser<'a> {
+    file: &'a Path,
+    toks: Vec<Token>,
+    i: usize,
+}
+
+/// Parse PTX text into a module syntax tree.
+pub fn parse(file: &Path, text: &str) -> Result<ModuleAst, PtxError> {
+    let toks = tokenize(file, text)?;
+    let mut p = Parser { file, toks, i: 0 };
+    p.module()
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn pos(&self) -> Pos {
+        let t = &self.toks[self.i];
+        Pos { line: t.line, col: t.col }
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.i].clone();
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+        t
+    }
+
+    fn err_at(&self, pos: Pos, msg: impl Into<String>) -> PtxError {
+        PtxError::new(self.file, pos.line, pos.col, msg.into())
+    }
+
+    fn err(&self, msg: impl Into<String>) -> PtxError {
+        self.err_at(self.pos(), msg)
+    }
+
+    fn describe(t: &Tok) -> String {
+        match t {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Dot(s) => format!("`.{s}`"),
+            Tok::Int(v) => format!("`{v}`"),
+            Tok::F32Bits(v) => format!("`0f{v:08X}`"),
+            Tok::F64Bits(v) => format!("`0d{v:016X}`"),
+            Tok::Float(v) => format!("`{v}`"),
+            Tok::Str(s) => format!("\"{s}\""),
+            Tok::Punct(c) => format!("`{c}`"),
+            Tok::Eof => "end of file".into(),
+        }
+    }
+
+    fn expect_punct(&mut self, c: char) -> Result<(), PtxError> {
+        if *self.peek() == Tok::Punct(c) {
+            self.bump();
+            Ok(())
+        } else {
+            Err(self.err(format!("expected `{c}`, found {}", Self::describe(self.peek()))))
+        }
+    }
+
+    fn eat_punct(&mut self, c: char) -> bool {
+        if *self.peek() == Tok::Punct(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_ident(&mut self, what: &str) -> Result<(String, Pos), PtxError> {
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.bump();
+                Ok((s, pos))
+            }
+            t => Err(self.err(format!("expected {what}, found {}", Self::describe(&t)))),
+        }
+    }
+
+    fn expect_uint(&mut self, what: &str) -> Result<u64, PtxError> {
+        match self.peek().clone() {
+            Tok::Int(v) => {
+                self.bump();
+                Ok(v)
+            }
+            t => Err(self.err(format!("expected {what}, found {}", Self::describe(&t)))),
+        }
+    }
+
+    /// Skip the rest of the current source line (for `.loc`, `.file`).
+    fn skip_line(&mut self, line: u32) {
+        while self.toks[self.i].line == line && *self.peek() != Tok::Eof {
+            self.bump();
+        }
+    }
+
+    fn module(&mut self) -> Result<ModuleAst, PtxError> {
+        let mut m = ModuleAst::default();
+        loop {
+            let pos = self.pos();
+            match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Dot(d) => match d.as_str() {
+                    "version" => {
+                        self.bump();
+                        let v = match self.bump().tok {
+                            Tok::Float(f) => format!("{f:?}"),
+                            Tok::Int(i) => format!("{i}"),
+                            t => return Err(self.err_at(pos, format!("bad .version {}", Self::describe(&t)))),
+                        };
+                        m.version = Some(v);
+                    }
+                    "target" => {
+                        self.bump();
+                        loop {
+                            let (t, _) = self.expect_ident("target name")?;
+                            m.target.push(t);
+                            if !self.eat_punct(',') {
+                                break;
+                            }
+                        }
+                    }
+                    "address_size" => {
+                        self.bump();
+                        let v = self.expect_uint("address size")?;
+                        if v != 64 {
+                            return Err(self.err_at(pos, format!(".address_size {v} is not supported (only 64)")));
+                        }
+                        m.address_size = Some(v as u32);
+                    }
+                    "file" | "loc" => {
+                        self.bump();
+                        self.skip_line(pos.line);
+                    }
+                    "pragma" => {
+                        self.bump();
+                        while !self.eat_punct(';') {
+                            if *self.peek() == Tok::Eof {
+                                return Err(self.err("unterminated .pragma"));
+                            }
+                            self.bump();
+                        }
+                    }
+                    "visible" | "weak" | "extern" | "entry" | "func" | "shared" | "global" | "const" => {
+                        self.top_level_decl(&mut m)?;
+                    }
+                    other => {
+                        return Err(self.err_at(pos, format!("unsupported directive `.{other}` at module scope")));
+                    }
+                },
+                t => return Err(self.err_at(pos, format!("expected a directive, found {}", Self::describe(&t)))),
+            }
+        }
+        Ok(m)
+    }
+
+    fn top_level_decl(&mut self, m: &mut ModuleAst) -> Result<(), PtxError> {
+        let start = self.pos();
+        let mut is_extern = false;
+        loop {
+            match self.peek().clone() {
+                Tok::Dot(d) if d == "visible" || d == "weak" => {
+                    self.bump();
+                }
+                Tok::Dot(d) if d == "extern" => {
+                    is_extern = true;
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Dot(d) if d == "entry" => {
+                self.bump();
+                let e = self.entry()?;
+                m.entries.push(e);
+                Ok(())
+            }
+            Tok::Dot(d) if d == "func" => {
+                Err(self.err_at(pos, "device functions (`.func`) are not in the supported PTX subset; inline them"))
+            }
+            Tok::Dot(d) if d == "shared" => {
+                let v = self.var_decl(is_extern)?;
+                m.vars.push(v);
+                Ok(())
+            }
+            Tok::Dot(d) if d == "global" || d == "const" => Err(self.err_at(
+                pos,
+                format!("module-scope `.{d}` variables are not in the supported PTX subset; pass buffers as parameters"),
+            )),
+            t => Err(self.err_at(start, format!("expected `.entry` or a variable after linkage, found {}", Self::describe(&t)))),
+        }
+    }
+
+    /// `.shared/.local [.align N] .type name[N];` (the space token is current).
+    fn var_decl(&mut self, is_extern: bool) -> Result<VarDecl, PtxError> {
+        let pos = self.pos();
+        let space = match self.bump().tok {
+            Tok::Dot(d) => d,
+            _ => unreachable!("var_decl called on a space token"),
+        };
+        let mut align = None;
+        let mut ty = None;
+        while let Tok::Dot(d) = self.peek().clone() {
+            self.bump();
+            if d == "align" {
+                align = Some(self.expect_uint("alignment")? as u32);
+            } else if d == "v2" || d == "v4" {
+                return Err(self.err_at(pos, "vector-typed variables are not in the supported PTX subset"));
+            } else {
+                ty = Some(d);
+            }
+        }
+        let ty = ty.ok_or_else(|| self.err("expected a type for the variable"))?;
+        let (name, _) = self.expect_ident("variable name")?;
+        let mut array = None;
+        if self.eat_punct('[') {
+            if self.eat_punct(']') {
+                array = Some(None);
+            } else {
+                let n = self.expect_uint("array length")?;
+                self.expect_punct(']')?;
+                array = Some(Some(n));
+            }
+        }
+        if *self.peek() == Tok::Punct('=') {
+            return Err(self.err("initialized variables are not in the supported PTX subset"));
+        }
+        self.expect_punct(';')?;
+        Ok(VarDecl { space, is_extern, align, ty, name, array, pos })
+    }
+
+    fn entry(&mut self) -> Result<EntryAst, PtxError> {
+        let (name, pos) = self.expect_ident("entry name")?;
+        let mut params = Vec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                params.push(self.param()?);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        let mut maxnreg = None;
+        // performance-tuning directives
+        while let Tok::Dot(d) = self.peek().clone() {
+            let dpos = self.pos();
+            match d.as_str() {
+                "maxntid" | "reqntid" | "minnctapersm" | "maxnctapersm" | "maxclusterrank" | "reqnctapercluster" => {
+                    self.bump();
+                    loop {
+                        self.expect_uint("a number")?;
+                        if !self.eat_punct(',') {
+                            break;
+                        }
+                    }
+                }
+                "maxnreg" => {
+                    self.bump();
+                    maxnreg = Some(self.expect_uint("register count")? as u32);
+                }
+                "noreturn" => {
+                    self.bump();
+                }
+                "pragma" => {
+                    self.bump();
+                    while !self.eat_punct(';') {
+                        self.bump();
+                    }
+                }
+                other => return Err(self.err_at(dpos, format!("unsupported entry directive `.{other}`"))),
+            }
+        }
+        if *self.peek() != Tok::Punct('{') {
+            return Err(self.err(format!("expected `{{` to open the body of `{name}`")));
+        }
+        let mut body = Vec::new();
+        self.block(&mut body)?;
+        Ok(EntryAst { name, pos, params, maxnreg, body })
+    }
+
+    fn param(&mut self) -> Result<ParamDecl, PtxError> {
+        let pos = self.pos();
+        match self.bump().tok {
+            Tok::Dot(d) if d == "param" => {}
+            t => return Err(self.err_at(pos, format!("expected `.param`, found {}", Self::describe(&t)))),
+        }
+        let mut align = None;
+        let mut ty = None;
+        while let Tok::Dot(d) = self.peek().clone() {
+            self.bump();
+            match d.as_str() {
+                "align" => align = Some(self.expect_uint("alignment")? as u32),
+                "ptr" | "global" | "const" | "local" | "shared" => {}
+                _ => ty = Some(d),
+            }
+        }
+        let ty = ty.ok_or_else(|| self.err_at(pos, "parameter without a type"))?;
+        let (name, _) = self.expect_ident("parameter name")?;
+        let mut array = None;
+        if self.eat_punct('[') {
+            array = Some(self.expect_uint("array length")? as u32);
+            self.expect_punct(']')?;
+        }
+        Ok(ParamDecl { name, ty, align, array, pos })
+    }
+
+    /// `{ stmt* }`; nested scopes are flattened into `out`.
+    fn block(&mut self, out: &mut Vec<Stmt>) -> Result<(), PtxError> {
+        self.expect_punct('{')?;
+        loop {
+            let pos = self.pos();
+            match self.peek().clone() {
+                Tok::Punct('}') => {
+                    self.bump();
+                    return Ok(());
+                }
+                Tok::Punct('{') => self.block(out)?,
+                Tok::Eof => return Err(self.err("unexpected end of file inside an entry body (missing `}`)")),
+                Tok::Dot(d) => match d.as_str() {
+                    "reg" => out.push(Stmt::Reg(self.reg_decl()?)),
+                    "shared" | "local" => out.push(Stmt::Var(self.var_decl(false)?)),
+                    "loc" | "file" => {
+                        self.bump();
+                        self.skip_line(pos.line);
+                    }
+                    "pragma" => {
+                        self.bump();
+                        while !self.eat_punct(';') {
+                            if *self.peek() == Tok::Eof {
+                                return Err(self.err("unterminated .pragma"));
+                            }
+                            self.bump();
+                        }
+                    }
+                    "param" => {
+                        return Err(self.err_at(pos, "`.param` declarations inside a body (function calls) are not in the supported PTX subset"))
+                    }
+                    other => return Err(self.err_at(pos, format!("unsupported directive `.{other}` in an entry body"))),
+                },
+                Tok::Ident(name) if *self.peek_at(1) == Tok::Punct(':') && !name.starts_with('%') => {
+                    self.bump();
+                    self.bump();
+                    out.push(Stmt::Label(name, pos));
+                }
+                Tok::Ident(_) | Tok::Punct('@') => out.push(Stmt::Inst(self.instruction()?)),
+                t => return Err(self.err_at(pos, format!("expected an instruction, found {}", Self::describe(&t)))),
+            }
+        }
+    }
+
+    fn reg_decl(&mut self) -> Result<RegDecl, PtxError> {
+        let pos = self.pos();
+        self.bump(); // .reg
+        let ty = match self.peek().clone() {
+            Tok::Dot(d) if d == "v2" || d == "v4" => {
+                return Err(self.err("vector registers (`.reg .v4 ...`) are not in the supported PTX subset"))
+            }
+            Tok::Dot(d) => {
+                self.bump();
+                d
+            }
+            t => return Err(self.err(format!("expected a register type, found {}", Self::describe(&t)))),
+        };
+        let mut names = Vec::new();
+        loop {
+            let (name, npos) = self.expect_ident("register name")?;
+            let mut count = None;
+            if self.eat_punct('<') {
+                count = Some(self.expect_uint("register count")? as u32);
+                self.expect_punct('>')?;
+            }
+            names.push((name, count, npos));
+            if !self.eat_punct(',') {
+                break;
+            }
+        }
+        self.expect_punct(';')?;
+        Ok(RegDecl { ty, names, pos })
+    }
+
+    fn instruction(&mut self) -> Result<InstAst, PtxError> {
+        let pos = self.pos();
+        let mut guard = None;
+        if self.eat_punct('@') {
+            let neg = self.eat_punct('!');
+            let (p, ppos) = self.expect_ident("guard predicate")?;
+            guard = Some((p, neg, ppos));
+        }
+        let ipos = self.pos();
+        let (opcode, _) = self.expect_ident("an instruction")?;
+        let mut mods = Vec::new();
+        while let Tok::Dot(d) = self.peek().clone() {
+            self.bump();
+            // `.shared::cta`, `.param::entry`
+            if let (Tok::Punct(':'), Tok::Punct(':'), Tok::Ident(sub)) = (self.peek().clone(), self.peek_at(1).clone(), self.peek_at(2).clone()) {
+                self.bump();
+                self.bump();
+                self.bump();
+                mods.push(format!("{d}::{sub}"));
+                continue;
+            }
+            mods.push(d);
+        }
+        let mut operands = Vec::new();
+        if !self.eat_punct(';') {
+            loop {
+                operands.push(self.operand()?);
+                if self.eat_punct(';') {
+                    break;
+                }
+                if !self.eat_punct(',') {
+                    return Err(self.err(format!("expected `,` or `;` after an operand, found {}", Self::describe(self.peek()))));
+                }
+            }
+        }
+        let _ = pos;
+        Ok(InstAst { guard, opcode, mods, operands, pos: ipos })
+    }
+
+    fn number(&mut self, neg: bool) -> Result<OperandAst, PtxError> {
+        let pos = self.pos();
+        let t = self.bump().tok;
+        Ok(match t {
+            Tok::Int(v) => OperandAst::Int(if neg { -(v as i128) } else { v as i128 }, pos),
+            Tok::Float(f) => OperandAst::Float(if neg { -f } else { f }, pos),
+            Tok::F32Bits(b) => OperandAst::F32Bits(if neg { b ^ 0x8000_0000 } else { b }, pos),
+            Tok::F64Bits(b) => OperandAst::F64Bits(if neg { b ^ (1 << 63) } else { b }, pos),
+            t => return Err(self.err_at(pos, format!("expected a number, found {}", Self::describe(&t)))),
+        })
+    }
+
+    fn operand(&mut self) -> Result<OperandAst, PtxError> {
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Punct('[') => {
+                self.bump();
+                let mut base = None;
+                let mut offset: i64 = 0;
+                match self.peek().clone() {
+                    Tok::Ident(s) => {
+                        self.bump();
+                        base = Some(s);
+                        loop {
+                            if self.eat_punct('+') {
+                                let neg = self.eat_punct('-');
+                                let v = self.expect_uint("address offset")? as i64;
+                                offset += if neg { -v } else { v };
+                            } else if self.eat_punct('-') {
+                                offset -= self.expect_uint("address offset")? as i64;
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                    Tok::Int(v) => {
+                        self.bump();
+                        offset = v as i64;
+                    }
+                    t => return Err(self.err(format!("expected an address, found {}", Self::describe(&t)))),
+                }
+                self.expect_punct(']')?;
+                Ok(OperandAst::Addr { base, offset, pos })
+            }
+            Tok::Punct('{') => {
+                self.bump();
+                let mut v = Vec::new();
+                loop {
+                    v.push(self.operand()?);
+                    if self.eat_punct('}') {
+                        break;
+                    }
+                    self.expect_punct(',')?;
+                }
+                Ok(OperandAst::Vector(v, pos))
+            }
+            Tok::Punct('!') => {
+                self.bump();
+                let inner = self.operand()?;
+                Ok(OperandAst::Not(Box::new(inner), pos))
+            }
+            Tok::Punct('-') => {
+                self.bump();
+                self.number(true)
+            }
+            Tok::Int(_) | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_) => self.number(false),
+            Tok::Ident(s) => {
+                self.bump();
+                if s == "_" {
+                    return Ok(OperandAst::Sink(pos));
+                }
+                if VECTOR_SPECIALS.contains(&s.as_str()) {
+                    if let Tok::Dot(c) = self.peek().clone() {
+                        if c == "x" || c == "y" || c == "z" {
+                            self.bump();
+                            return Ok(OperandAst::Name(format!("{s}.{c}"), pos));
+                        }
+                    }
+                    return Err(self.err_at(pos, format!("special register `{s}` needs a component (.x, .y or .z)")));
+                }
+                if *self.peek() == Tok::Punct('|') {
+                    self.bump();
+                    let (q, _) = self.expect_ident("second predicate")?;
+                    return Ok(OperandAst::PredPair(s, q, pos));
+                }
+                Ok(OperandAst::Name(s, pos))
+            }
+            t => Err(self.err(format!("expected an operand, found {}", Self::describe(&t)))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_an_nvcc_entry() {
+        let src = r#"
+//
+// Generated by NVIDIA NVVM Compiler
+.version 8.0
+.target sm_52
+.address_size 64
+
+	// .globl	_Z6vecaddPKfS0_Pfi
+.visible .entry _Z6vecaddPKfS0_Pfi(
+	.param .u64 _Z6vecaddPKfS0_Pfi_param_0,
+	.param .u32 _Z6vecaddPKfS0_Pfi_param_1
+)
+.maxntid 256, 1, 1
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<11>;
+
+	ld.param.u64 	%rd1, [_Z6vecaddPKfS0_Pfi_param_0];
+	mov.u32 	%r3, %ctaid.x;
+	@!%p1 bra 	$L__BB0_2;
+	ld.global.v4.f32 {%r1, %r2, %r3, %r4}, [%rd1+-16];
+	setp.lt.and.s32 %p1|%p2, %r1, -3, !%p0;
+$L__BB0_2:
+	ret;
+}
+"#;
+        let m = parse(Path::new("v.ptx"), src).unwrap();
+        assert_eq!(m.version.as_deref(), Some("8.0"));
+        assert_eq!(m.target, vec!["sm_52"]);
+        let e = &m.entries[0];
+        assert_eq!(e.params.len(), 2);
+        let insts: Vec<&InstAst> = e.body.iter().filter_map(|s| if let Stmt::Inst(i) = s { Some(i) } else { None }).collect();
+        assert_eq!(insts.len(), 6);
+        assert_eq!(insts[1].operands[1], OperandAst::Name("%ctaid.x".into(), Pos { line: 20, col: 16 }));
+        assert_eq!(insts[2].guard.as_ref().map(|g| g.1), Some(true));
+        assert!(matches!(&insts[3].operands[1], OperandAst::Addr { offset: -16, .. }));
+        assert!(matches!(&insts[4].operands[0], OperandAst::PredPair(..)));
+        assert!(matches!(&insts[4].operands[2], OperandAst::Int(-3, _)));
+    }
+
+    #[test]
+    fn func_is_rejected_with_position() {
+        let e = parse(Path::new("f.ptx"), ".version 7.0\n.func foo()\n{ ret; }").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.message.contains(".func"), "{e}");
+    }
+}

@@ -1,0 +1,429 @@
+//! The GPU top level: SMs, memory partitions and the network, the per-cycle loop, and
+//! [`run`], which executes a [`Launch`] and returns a [`GpuReport`].
+//!
+//! Our choices: one clock for SMs, LLC and network (DRAM has its own, [`super::dram`]);
+//! L1s are invalidated between kernels, the LLC keeps its contents; the run ends when the
+//! last CTA of the last kernel retires (dirty LLC lines are not flushed).
+//!
+//! Per GPU cycle (our order): (1) every memory partition runs a cycle (taking requests
+//! that arrived, replying); (2) every SM takes the replies that arrived; (3) every SM
+//! with resident CTAs runs a cycle (issuing requests); (4) the CTA dispatcher hands out
+//! CTAs; (5) the network steps once. SMs without resident CTAs are skipped (exact: they
+//! have no state that changes). Kernels of a launch run back to back in order (stream
+//! semantics); each starts when the previous one's last CTA retired.
+
+use std::sync::Arc;
+
+use crate::network::Network;
+
+use super::config::GpuConfig;
+use super::core::{Sm, SmPorts};
+use super::cta::{occupancy, CtaDispatcher, KernelRun};
+use super::launch::{Arg, HostBuffer, HostBuffers, Launch};
+use super::mapping::AddressMap;
+use super::mempart::MemPartition;
+use super::memspace::DeviceMemory;
+use super::net::{build, NetError};
+use super::stats::*;
+use super::txn::TxnTable;
+use super::workloads;
+
+/// Why a run failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Network(#[from] NetError),
+    #[error("kernel `{kernel}` cannot run on this GPU: {reason}")]
+    DoesNotFit { kernel: String, reason: String },
+    #[error("{file}:{line}: kernel `{kernel}`, SM {sm}, warp slot {warp}, cycle {cycle}: {message}")]
+    Fault { file: String, line: u32, kernel: String, sm: usize, warp: usize, cycle: u64, message: String },
+    #[error("no progress for {idle} cycles at cycle {cycle} in kernel `{kernel}` (deadlock?): {detail}")]
+    Deadlock { kernel: String, cycle: u64, idle: u64, detail: String },
+    #[error("cycle limit of {0} cycles reached")]
+    CycleLimit(u64),
+    #[error("launch `{launch}`: {message}")]
+    Launch { launch: String, message: String },
+    #[error("reference `{name}`: {message}")]
+    Reference { name: String, message: String },
+}
+
+/// Options of one run.
+pub struct RunOptions<'a> {
+    /// Seed for buffer generators without their own seed.
+    pub seed: u64,
+    /// Called every `progress_every` cycles with (cycles, warp instructions so far).
+    pub progress: Option<&'a mut dyn FnMut(u64, u64)>,
+    pub progress_every: u64,
+    /// Stop with [`SimError::CycleLimit`] after this many cycles.
+    pub max_cycles: Option<u64>,
+    /// Cycles without an issued instruction or a delivered packet before
+    /// [`SimError::Deadlock`].
+    pub watchdog: u64,
+    /// Compare outputs with the reference named in the launch's `[check]`.
+    pub check: bool,
+}
+
+impl Default for RunOptions<'_> {
+    fn default() -> Self {
+        RunOptions { seed: 1, progress: None, progress_every: 4096, max_cycles: None, watchdog: 1_000_000, check: true }
+    }
+}
+
+/// A GPU built from a config.
+pub struct Gpu {
+    pub cfg: GpuConfig,
+    pub sms: Vec<Sm>,
+    pub parts: Vec<MemPartition>,
+    pub net: Box<dyn Network>,
+    pub txns: TxnTable,
+    pub map: AddressMap,
+    pub mem: DeviceMemory,
+    pub now: u64,
+    kernels: Vec<KernelReport>,
+}
+
+impl Gpu {
+    pub fn new(cfg: &GpuConfig) -> Result<Gpu, SimError> {
+        Self::with_network(cfg, build(&cfg.network)?)
+    }
+
+    /// Build with a given network (for tests and for networks built elsewhere).
+    pub fn with_network(cfg: &GpuConfig, net: Box<dyn Network>) -> Result<Gpu, SimError> {
+        if net.nodes() < cfg.network.nodes {
+            return Err(NetError::Invalid(format!("network has {} nodes, the placement needs {}", net.nodes(), cfg.network.nodes)).into());
+        }
+        Ok(Gpu {
+            cfg: cfg.clone(),
+            sms: (0..cfg.sms as usize).map(|i| Sm::new(i, cfg)).collect(),
+            parts: (0..cfg.mem_nodes as usize).map(|i| MemPartition::new(i, cfg)).collect(),
+            net,
+            txns: TxnTable::default(),
+            map: AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes),
+            mem: DeviceMemory::new(),
+            now: 0,
+            kernels: Vec::new(),
+        })
+    }
+
+    fn warp_insts(&self) -> u64 {
+        self.sms.iter().map(|s| s.issue.warp_insts).sum()
+    }
+
+    /// Run one kernel launch to completion.
+    pub fn run_kernel(&mut self, run: &KernelRun, opts: &mut RunOptions<'_>) -> Result<(), SimError> {
+        let start = self.now;
+        let insts_before = self.warp_insts();
+        for sm in &mut self.sms {
+            sm.start_kernel(&run.kernel);
+        }
+        let mut disp = CtaDispatcher::new(run.total_ctas());
+        let sm_nodes = self.cfg.network.sm_nodes.clone();
+        let mem_nodes = self.cfg.network.mem_nodes.clone();
+        let flit_bytes = self.cfg.network.flit_bytes;
+        let mut last_progress = self.now;
+        let mut last_insts = insts_before;
+        let mut last_delivered = self.net.stats().packets_delivered;
+        loop {
+            let now = self.now;
+            for p in &mut self.parts {
+                p.cycle(now, self.net.as_mut(), &self.txns, &self.map, &sm_nodes);
+            }
+            for sm in &mut self.sms {
+                while let Some(pk) = self.net.eject(sm.node) {
+                    sm.receive(pk, &mut self.txns, now);
+                }
+            }
+            for sm in &mut self.sms {
+                if !sm.busy() {
+                    continue;
+                }
+                let mut ports = SmPorts {
+                    now,
+                    run,
+                    gmem: &mut self.mem,
+                    txns: &mut self.txns,
+                    net: self.net.as_mut(),
+                    map: &self.map,
+                    mem_nodes: &mem_nodes,
+                    flit_bytes,
+                };
+                sm.cycle(&mut ports).map_err(|f| SimError::Fault {
+                    file: run.kernel.file.display().to_string(),
+                    line: f.line,
+                    kernel: run.kernel.name.clone(),
+                    sm: sm.id,
+                    warp: f.warp,
+                    cycle: now,
+                    message: f.message,
+                })?;
+            }
+            let sms = &mut self.sms;
+            disp.cycle(sms.len(), |i, id| {
+                if sms[i].has_room(run) {
+                    sms[i].launch_cta(run, id, now);
+                    true
+                } else {
+                    false
+                }
+            });
+            self.net.step();
+            self.now += 1;
+            if disp.done() && self.sms.iter().all(|s| !s.busy()) {
+                break;
+            }
+            // progress, limits, watchdog
+            if self.now.is_multiple_of(256) {
+                let insts = self.warp_insts();
+                let delivered = self.net.stats().packets_delivered;
+                if insts != last_insts || delivered != last_delivered {
+                    last_progress = self.now;
+                    last_insts = insts;
+                    last_delivered = delivered;
+                } else if self.now - last_progress > opts.watchdog {
+                    let detail = self.sms.iter().filter(|s| s.busy()).take(2).map(|s| format!("SM {}: {}", s.id, s.describe_waits())).collect::<Vec<_>>().join(" | ");
+                    return Err(SimError::Deadlock { kernel: run.kernel.name.clone(), cycle: self.now, idle: self.now - last_progress, detail });
+                }
+            }
+            if let Some(m) = opts.max_cycles {
+                if self.now >= m {
+                    return Err(SimError::CycleLimit(m));
+                }
+            }
+            if opts.progress_every > 0 && self.now.is_multiple_of(opts.progress_every) {
+                if let Some(cb) = opts.progress.as_mut() {
+                    cb(self.now, self.warp_insts());
+                }
+            }
+        }
+        self.kernels.push(KernelReport {
+            name: run.kernel.name.clone(),
+            grid: run.grid,
+            block: run.block,
+            ctas: run.total_ctas(),
+            ctas_per_sm: run.ctas_per_sm,
+            occupancy_limit: run.limit.name().to_string(),
+            start_cycle: start,
+            cycles: self.now - start,
+            warp_insts: self.warp_insts() - insts_before,
+        });
+        Ok(())
+    }
+
+    /// Assemble the report.
+    pub fn report(&self, launch: &str, seed: u64, checks: Vec<CheckReport>) -> GpuReport {
+        let mut r = GpuReport {
+            config: self.cfg.name.clone(),
+            launch: launch.to_string(),
+            seed,
+            sms: self.cfg.sms,
+            mem_nodes: self.cfg.mem_nodes,
+            clock_mhz: self.cfg.clock_mhz,
+            cycles: self.now,
+            kernels: self.kernels.clone(),
+            checks,
+            ..Default::default()
+        };
+        for sm in &self.sms {
+            let i = &sm.issue;
+            r.issue.warp_insts += i.warp_insts;
+            r.issue.thread_insts += i.thread_insts;
+            for k in 0..6 {
+                r.issue.by_class[k] += i.by_class[k];
+            }
+            r.issue.issue_slots += i.issue_slots;
+            let (a, b) = (&mut r.issue.stalls, &i.stalls);
+            a.mem_data += b.mem_data;
+            a.alu_data += b.alu_data;
+            a.fu_busy += b.fu_busy;
+            a.lsu_busy += b.lsu_busy;
+            a.barrier += b.barrier;
+            a.fence += b.fence;
+            a.fetch += b.fetch;
+            a.other += b.other;
+            let l = &sm.l1.stats;
+            r.l1.read_accesses += l.read_accesses;
+            r.l1.read_hits += l.read_hits;
+            r.l1.read_misses += l.read_misses;
+            r.l1.mshr_merges += l.mshr_merges;
+            r.l1.reservation_fails += l.reservation_fails;
+            r.l1.writes += l.writes;
+            r.l1.write_hits += l.write_hits;
+            r.l1.bypass_reads += l.bypass_reads;
+            r.l1.atomics += l.atomics;
+            r.l1.fills += l.fills;
+            r.shmem.accesses += sm.shmem.accesses;
+            r.shmem.conflict_cycles += sm.shmem.conflict_cycles;
+            r.shmem.max_degree = r.shmem.max_degree.max(sm.shmem.max_degree);
+            let s = &sm.syncs;
+            r.sync.barrier_warps += s.barrier_warps;
+            r.sync.barriers_completed += s.barriers_completed;
+            r.sync.barrier_wait_cycles += s.barrier_wait_cycles;
+            r.sync.fences += s.fences;
+            r.sync.fence_wait_cycles += s.fence_wait_cycles;
+            let mut sr = sm.report.clone();
+            sr.l1_read_hits = l.read_hits;
+            sr.l1_read_misses = l.read_misses;
+            r.per_sm.push(sr);
+        }
+        for p in &self.parts {
+            let l = &p.llc.stats;
+            r.llc.reads += l.reads;
+            r.llc.atomics += l.atomics;
+            r.llc.read_hits += l.read_hits;
+            r.llc.read_misses += l.read_misses;
+            r.llc.mshr_merges += l.mshr_merges;
+            r.llc.writes += l.writes;
+            r.llc.write_hits += l.write_hits;
+            r.llc.writebacks += l.writebacks;
+            r.llc.fills += l.fills;
+            r.llc.blocked += l.blocked;
+            let d = &p.dram.stats;
+            r.dram.reads += d.reads;
+            r.dram.writes += d.writes;
+            r.dram.activates += d.activates;
+            r.dram.precharges += d.precharges;
+            r.dram.bus_busy_cycles += d.bus_busy_cycles;
+            r.dram.dram_cycles += d.dram_cycles;
+        }
+        let ns = self.net.stats();
+        r.noc = NocReport { description: self.net.describe(), mean_latency: ns.mean_latency(), mean_hops: ns.mean_hops(), stats: ns };
+        r.warp_insts = r.issue.warp_insts;
+        r.thread_insts = r.issue.thread_insts;
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        r.ipc = ratio(r.warp_insts, r.cycles);
+        r.l1_hit_rate = ratio(r.l1.read_hits, r.l1.read_accesses);
+        r.llc_hit_rate = ratio(r.llc.read_hits, r.llc.reads + r.llc.atomics);
+        let line = self.cfg.l1.line_bytes as f64;
+        let col = r.dram.reads + r.dram.writes;
+        r.dram_bandwidth_gbps = if r.cycles == 0 { 0.0 } else { col as f64 * line * self.cfg.clock_mhz as f64 / (r.cycles as f64 * 1000.0) };
+        r.dram_peak_gbps = self.cfg.mem_nodes as f64 * self.cfg.dram.bus_bytes as f64 * self.cfg.dram.clock_mhz as f64 / 1000.0;
+        r.dram_utilization = ratio(r.dram.bus_busy_cycles, r.dram.dram_cycles);
+        r.dram_row_hit_rate = if col == 0 { 0.0 } else { 1.0 - r.dram.activates as f64 / col as f64 };
+        r
+    }
+}
+
+/// Encode the parameter buffer of a kernel launch.
+fn param_bytes(spec: &super::launch::KernelSpec, addrs: &[u64], iter: u64) -> Vec<u8> {
+    let k = &spec.kernel;
+    let mut out = vec![0u8; k.param_bytes as usize];
+    for (a, p) in spec.args.iter().zip(&k.params) {
+        let v = match a {
+            Arg::Buffer(i) => addrs[*i],
+            Arg::Iter => iter,
+            Arg::Scalar(v) => *v,
+        };
+        let n = (p.size as usize).min(8);
+        out[p.offset as usize..p.offset as usize + n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+    out
+}
+
+/// Run `launch` on the GPU described by `cfg`.
+pub fn run(cfg: &GpuConfig, launch: &Launch, opts: RunOptions<'_>) -> Result<GpuReport, SimError> {
+    let gpu = Gpu::new(cfg)?;
+    run_on(gpu, launch, opts)
+}
+
+/// Run `launch` on an already built GPU (e.g. one with a custom network).
+pub fn run_on(gpu: Gpu, launch: &Launch, opts: RunOptions<'_>) -> Result<GpuReport, SimError> {
+    run_capture(gpu, launch, opts).map(|(r, _)| r)
+}
+
+/// Like [`run_on`], also returning every buffer's final contents.
+pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> Result<(GpuReport, HostBuffers), SimError> {
+    let host = launch.materialize(opts.seed);
+    let mut addrs = Vec::new();
+    for b in &launch.buffers {
+        let h = &host[&b.name];
+        let a = gpu.mem.alloc(h.data.len() as u64);
+        gpu.mem.write(a, &h.data).expect("just allocated");
+        addrs.push(a);
+    }
+    for spec in &launch.kernels {
+        let k = &spec.kernel;
+        let threads = spec.block.iter().product::<u32>();
+        let shared = if k.uses_dynamic_shared { k.dynamic_shared_offset + spec.dynamic_shared } else { k.shared_static_bytes };
+        let (ctas_per_sm, limit) = occupancy(&gpu.cfg.core, threads, spec.regs_per_thread, shared)
+            .map_err(|reason| SimError::DoesNotFit { kernel: k.name.clone(), reason })?;
+        let iterations = if spec.loop_while.is_some() { spec.max_iterations } else { spec.repeat };
+        for iter in 0..iterations as u64 {
+            if let Some(f) = spec.loop_while {
+                gpu.mem.write(addrs[f], &0u32.to_le_bytes()).expect("flag buffer");
+            }
+            let run = KernelRun {
+                kernel: Arc::clone(k),
+                params: param_bytes(spec, &addrs, iter),
+                grid: spec.grid,
+                block: spec.block,
+                threads_per_cta: threads,
+                warps_per_cta: threads.div_ceil(32),
+                shared_bytes: shared,
+                regs_per_thread: spec.regs_per_thread,
+                ctas_per_sm,
+                limit,
+            };
+            gpu.run_kernel(&run, &mut opts)?;
+            if let Some(f) = spec.loop_while {
+                let v = gpu.mem.read(addrs[f], 4).expect("flag buffer");
+                if v == [0, 0, 0, 0] {
+                    break;
+                }
+                if iter + 1 == iterations as u64 {
+                    return Err(SimError::Launch {
+                        launch: launch.name.clone(),
+                        message: format!("`{}` still set after max_iterations = {iterations}", launch.buffers[f].name),
+                    });
+                }
+            }
+        }
+    }
+    // checks
+    let mut checks = Vec::new();
+    if let (true, Some(c)) = (opts.check, &launch.check) {
+        let expected = workloads::reference(&c.reference, &host, &c.params).map_err(|message| SimError::Reference { name: c.reference.clone(), message })?;
+        for &bi in &c.outputs {
+            let b = &launch.buffers[bi];
+            let got = HostBuffer { name: b.name.clone(), elem: b.elem, data: gpu.mem.read(addrs[bi], b.len * b.elem.bytes()).expect("buffer").to_vec() };
+            let want = expected.get(&b.name).ok_or_else(|| SimError::Reference { name: c.reference.clone(), message: format!("produces no buffer `{}`", b.name) })?;
+            checks.push(compare(&got, want, c.rtol, c.atol));
+        }
+    }
+    let mut finals = HostBuffers::new();
+    for (b, &a) in launch.buffers.iter().zip(&addrs) {
+        let data = gpu.mem.read(a, b.len * b.elem.bytes()).expect("buffer").to_vec();
+        finals.insert(b.name.clone(), HostBuffer { name: b.name.clone(), elem: b.elem, data });
+    }
+    Ok((gpu.report(&launch.name, opts.seed, checks), finals))
+}
+
+/// Compare a buffer with its expected contents.
+pub fn compare(got: &HostBuffer, want: &HostBuffer, rtol: f64, atol: f64) -> CheckReport {
+    let n = got.len().min(want.len());
+    let mut r = CheckReport { buffer: got.name.clone(), elements: got.len() as u64, passed: true, ..Default::default() };
+    if got.len() != want.len() {
+        r.passed = false;
+        r.first_mismatch = Some(format!("length {} vs expected {}", got.len(), want.len()));
+    }
+    let float = got.elem.is_float();
+    for i in 0..n {
+        let (g, w) = (got.get(i), want.get(i));
+        let ok = if float {
+            let err = (g - w).abs();
+            if err.is_finite() {
+                r.max_abs_error = r.max_abs_error.max(err);
+            }
+            g == w || (g.is_nan() && w.is_nan()) || err <= atol + rtol * w.abs()
+        } else {
+            got.data[i * got.elem.bytes()..(i + 1) * got.elem.bytes()] == want.data[i * want.elem.bytes()..(i + 1) * want.elem.bytes()]
+        };
+        if !ok {
+            r.mismatches += 1;
+            if r.first_mismatch.is_none() {
+                r.first_mismatch = Some(format!("[{i}] = {g}, expected {w}"));
+            }
+            r.passed = false;
+        }
+    }
+    r
+}

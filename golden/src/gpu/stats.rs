@@ -1,0 +1,252 @@
+//! Statistics and the run report. Every struct serializes with a fixed field order
+//! (no maps), so identical runs give byte-identical JSON.
+
+use std::fmt;
+
+use crate::network::NetStats;
+
+/// Issue-stage counters of one SM (or summed over SMs).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct IssueStats {
+    pub warp_insts: u64,
+    /// Thread instructions: active lanes (after the guard) summed over warp instructions.
+    pub thread_insts: u64,
+    /// Warp instructions per functional-unit class: int, fp32, fp64, sfu, mem, ctrl.
+    pub by_class: [u64; 6],
+    /// Scheduler issue slots (cycles with live warps x schedulers x issue width).
+    pub issue_slots: u64,
+    /// Why a scheduler issue slot went unused (each unused slot counted once, under the
+    /// first applicable reason in this order).
+    pub stalls: StallStats,
+}
+
+/// Unused issue slots by cause.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct StallStats {
+    /// A warp's next instruction waits for a load/atomic result.
+    pub mem_data: u64,
+    /// Waits for an ALU/SFU result (pipeline latency).
+    pub alu_data: u64,
+    /// Functional unit busy (initiation interval).
+    pub fu_busy: u64,
+    /// LD/ST unit busy (previous memory instruction still sending, L1 back-pressure,
+    /// shared-memory bank conflicts).
+    pub lsu_busy: u64,
+    /// Warps waiting at a barrier.
+    pub barrier: u64,
+    /// Warps waiting on a fence.
+    pub fence: u64,
+    /// I-buffer empty.
+    pub fetch: u64,
+    /// All of the scheduler's warps finished, waiting for memory to drain or another
+    /// slot of this cycle already used the ready warps.
+    pub other: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct L1Stats {
+    pub read_accesses: u64,
+    pub read_hits: u64,
+    pub read_misses: u64,
+    pub mshr_merges: u64,
+    /// Accesses refused (MSHRs or miss queue full), retried later.
+    pub reservation_fails: u64,
+    pub writes: u64,
+    pub write_hits: u64,
+    pub bypass_reads: u64,
+    pub atomics: u64,
+    pub fills: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct ShmemStats {
+    pub accesses: u64,
+    /// Sum over accesses of (conflict degree - 1).
+    pub conflict_cycles: u64,
+    pub max_degree: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct LlcStats {
+    pub reads: u64,
+    pub atomics: u64,
+    pub read_hits: u64,
+    pub read_misses: u64,
+    pub mshr_merges: u64,
+    pub writes: u64,
+    pub write_hits: u64,
+    pub writebacks: u64,
+    pub fills: u64,
+    /// Tag accesses refused (MSHRs full or merge limit), retried.
+    pub blocked: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct DramStats {
+    pub reads: u64,
+    pub writes: u64,
+    pub activates: u64,
+    pub precharges: u64,
+    /// Command-clock cycles with data on the bus.
+    pub bus_busy_cycles: u64,
+    pub dram_cycles: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct SyncStats {
+    /// `bar.sync` executions (warp level) and completed CTA barriers.
+    pub barrier_warps: u64,
+    pub barriers_completed: u64,
+    /// Warp-cycles spent between issuing `bar.sync` and resuming.
+    pub barrier_wait_cycles: u64,
+    pub fences: u64,
+    pub fence_wait_cycles: u64,
+}
+
+/// One kernel launch (one iteration of a repeated kernel counts separately).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct KernelReport {
+    pub name: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub ctas: u64,
+    /// CTAs resident per SM at most (occupancy) and which limit set it.
+    pub ctas_per_sm: u32,
+    pub occupancy_limit: String,
+    pub start_cycle: u64,
+    pub cycles: u64,
+    pub warp_insts: u64,
+}
+
+/// A buffer compared against the Rust reference.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct CheckReport {
+    pub buffer: String,
+    pub elements: u64,
+    pub mismatches: u64,
+    /// First mismatch: (index, got, expected) as text.
+    pub first_mismatch: Option<String>,
+    pub max_abs_error: f64,
+    pub passed: bool,
+}
+
+/// Per-SM summary.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct SmReport {
+    pub warp_insts: u64,
+    pub ctas: u64,
+    pub active_cycles: u64,
+    pub l1_read_hits: u64,
+    pub l1_read_misses: u64,
+}
+
+/// Network summary.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct NocReport {
+    pub description: String,
+    pub mean_latency: f64,
+    pub mean_hops: f64,
+    pub stats: NetStats,
+}
+
+/// Everything a run measured.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct GpuReport {
+    pub config: String,
+    pub launch: String,
+    pub seed: u64,
+    pub sms: u32,
+    pub mem_nodes: u32,
+    pub clock_mhz: u32,
+    pub cycles: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    /// Warp instructions per cycle, whole GPU.
+    pub ipc: f64,
+    pub l1_hit_rate: f64,
+    pub llc_hit_rate: f64,
+    /// Achieved DRAM bandwidth, GB/s, and the configured peak.
+    pub dram_bandwidth_gbps: f64,
+    pub dram_peak_gbps: f64,
+    /// Fraction of DRAM command cycles with data on the bus, over all channels.
+    pub dram_utilization: f64,
+    /// 1 - activates / column accesses.
+    pub dram_row_hit_rate: f64,
+    pub kernels: Vec<KernelReport>,
+    pub issue: IssueStats,
+    pub l1: L1Stats,
+    pub shmem: ShmemStats,
+    pub llc: LlcStats,
+    pub dram: DramStats,
+    pub sync: SyncStats,
+    pub noc: NocReport,
+    pub per_sm: Vec<SmReport>,
+    pub checks: Vec<CheckReport>,
+}
+
+impl GpuReport {
+    /// Whether every reference check passed (true when there were none).
+    pub fn checks_passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+
+    /// JSON of all statistics (deterministic).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("report serializes")
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+impl fmt::Display for GpuReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "gpuforge sim: {} on {} ({} SMs, {} memory nodes, {} MHz)", self.launch, self.config, self.sms, self.mem_nodes, self.clock_mhz)?;
+        for k in &self.kernels {
+            writeln!(
+                f,
+                "  kernel {:<24} grid {:?} block {:?}: {} cycles, {} warp insts, {} CTAs/SM ({})",
+                k.name, k.grid, k.block, k.cycles, k.warp_insts, k.ctas_per_sm, k.occupancy_limit
+            )?;
+        }
+        writeln!(f, "cycles            {}", self.cycles)?;
+        writeln!(f, "warp instructions {} ({} thread instructions)", self.warp_insts, self.thread_insts)?;
+        writeln!(f, "IPC               {:.3} warp instructions/cycle", self.ipc)?;
+        writeln!(f, "L1D hit rate      {} ({} reads, {} MSHR merges, {} writes)", pct(self.l1_hit_rate), self.l1.read_accesses, self.l1.mshr_merges, self.l1.writes)?;
+        writeln!(f, "LLC hit rate      {} ({} reads, {} writes, {} write-backs)", pct(self.llc_hit_rate), self.llc.reads, self.llc.writes, self.llc.writebacks)?;
+        writeln!(
+            f,
+            "DRAM              {:.1} GB/s of {:.1} GB/s peak ({} busy), row-buffer hit rate {}",
+            self.dram_bandwidth_gbps,
+            self.dram_peak_gbps,
+            pct(self.dram_utilization),
+            pct(self.dram_row_hit_rate)
+        )?;
+        writeln!(f, "NoC               {}: mean latency {:.1} cycles, mean hops {:.2}, {} packets", self.noc.description, self.noc.mean_latency, self.noc.mean_hops, self.noc.stats.packets_delivered)?;
+        writeln!(f, "shared memory     {} accesses, {} conflict cycles", self.shmem.accesses, self.shmem.conflict_cycles)?;
+        let s = &self.issue.stalls;
+        let slots = self.issue.issue_slots.max(1) as f64;
+        writeln!(
+            f,
+            "issue slots       {} used {} | stalls: mem data {} alu data {} fu {} lsu {} barrier {} fence {} fetch {} other {}",
+            self.issue.issue_slots,
+            pct(self.issue.warp_insts as f64 / slots),
+            pct(s.mem_data as f64 / slots),
+            pct(s.alu_data as f64 / slots),
+            pct(s.fu_busy as f64 / slots),
+            pct(s.lsu_busy as f64 / slots),
+            pct(s.barrier as f64 / slots),
+            pct(s.fence as f64 / slots),
+            pct(s.fetch as f64 / slots),
+            pct(s.other as f64 / slots)
+        )?;
+        for c in &self.checks {
+            match &c.first_mismatch {
+                None => writeln!(f, "check {:<12} ok ({} elements)", c.buffer, c.elements)?,
+                Some(m) => writeln!(f, "check {:<12} FAILED: {} of {} elements differ, first {}", c.buffer, c.mismatches, c.elements, m)?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,263 @@
+//! Rust reference implementations of the shipped workloads (`workloads/*`), used by a
+//! launch file's `[check]` to validate the simulated kernels. Each computes, from the
+//! launch's initial buffers and `[check.params]`, the expected contents of the output
+//! buffers, with the same floating-point operation order as the PTX (so most checks are
+//! exact: `fma.rn` is `mul_add`, `ex2.approx` is `exp2`, `rcp.rn` is `1.0 / x`).
+
+use std::collections::BTreeMap;
+
+use super::launch::{HostBuffer, HostBuffers};
+
+/// Names a `[check] reference = "..."` may use.
+pub const REFERENCES: &[&str] = &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "prodcons"];
+
+type Params = BTreeMap<String, f64>;
+
+fn buf<'a>(b: &'a HostBuffers, name: &str) -> Result<&'a HostBuffer, String> {
+    b.get(name).ok_or_else(|| format!("the reference needs a buffer named `{name}`"))
+}
+
+fn f32s(b: &HostBuffers, name: &str) -> Result<Vec<f32>, String> {
+    Ok(buf(b, name)?.f32s())
+}
+
+fn u32s(b: &HostBuffers, name: &str) -> Result<Vec<u32>, String> {
+    Ok(buf(b, name)?.u32s())
+}
+
+fn param(p: &Params, name: &str) -> Result<f64, String> {
+    p.get(name).copied().ok_or_else(|| format!("the reference needs `check.params.{name}`"))
+}
+
+fn uparam(p: &Params, name: &str) -> Result<usize, String> {
+    let v = param(p, name)?;
+    if v < 0.0 || v.fract() != 0.0 {
+        return Err(format!("`check.params.{name}` = {v} must be a non-negative integer"));
+    }
+    Ok(v as usize)
+}
+
+fn need(len: usize, want: usize, name: &str) -> Result<(), String> {
+    if len < want {
+        Err(format!("buffer `{name}` has {len} elements, the reference needs {want}"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Run reference `name`; returns the expected output buffers.
+pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers, String> {
+    let mut out = BTreeMap::new();
+    let mut put = |h: HostBuffer| {
+        out.insert(h.name.clone(), h);
+    };
+    match name {
+        // c[i] = a[i] + b[i]
+        "vecadd" => {
+            let n = uparam(p, "n")?;
+            let (a, bb, mut c) = (f32s(b, "a")?, f32s(b, "b")?, f32s(b, "c")?);
+            need(a.len().min(bb.len()).min(c.len()), n, "a/b/c")?;
+            for i in 0..n {
+                c[i] = a[i] + bb[i];
+            }
+            put(HostBuffer::from_f32("c", &c));
+        }
+        // y[i] = alpha * x[i] + y[i] (fused)
+        "saxpy" => {
+            let n = uparam(p, "n")?;
+            let alpha = param(p, "alpha")? as f32;
+            let (x, mut y) = (f32s(b, "x")?, f32s(b, "y")?);
+            need(x.len().min(y.len()), n, "x/y")?;
+            for i in 0..n {
+                y[i] = alpha.mul_add(x[i], y[i]);
+            }
+            put(HostBuffer::from_f32("y", &y));
+        }
+        // STREAM triad: a[i] = b[i] + s * c[i] (fused)
+        "triad" => {
+            let n = uparam(p, "n")?;
+            let s = param(p, "s")? as f32;
+            let (mut a, bb, c) = (f32s(b, "a")?, f32s(b, "b")?, f32s(b, "c")?);
+            need(a.len().min(bb.len()).min(c.len()), n, "a/b/c")?;
+            for i in 0..n {
+                a[i] = s.mul_add(c[i], bb[i]);
+            }
+            put(HostBuffer::from_f32("a", &a));
+        }
+        // out[i] = in[i * stride]
+        "copy" => {
+            let n = uparam(p, "n")?;
+            let stride = uparam(p, "stride")?;
+            let (src, mut dst) = (u32s(b, "src")?, u32s(b, "dst")?);
+            need(dst.len(), n, "dst")?;
+            need(src.len(), (n.max(1) - 1) * stride + 1, "src")?;
+            for i in 0..n {
+                dst[i] = src[i * stride];
+            }
+            put(HostBuffer::from_u32("dst", &dst));
+        }
+        // per-CTA tree reduction in shared memory: partial[cta] (same order as the PTX)
+        "reduce" => {
+            let n = uparam(p, "n")?;
+            let block = uparam(p, "block")?;
+            let input = f32s(b, "input")?;
+            need(input.len(), n, "input")?;
+            let ctas = n.div_ceil(block);
+            let mut partial = f32s(b, "partial")?;
+            need(partial.len(), ctas, "partial")?;
+            for c in 0..ctas {
+                let mut s: Vec<f32> = (0..block).map(|t| if c * block + t < n { input[c * block + t] } else { 0.0 }).collect();
+                let mut half = block / 2;
+                while half > 0 {
+                    for t in 0..half {
+                        s[t] += s[t + half];
+                    }
+                    half /= 2;
+                }
+                partial[c] = s[0];
+            }
+            put(HostBuffer::from_f32("partial", &partial));
+        }
+        // out[x * height + y] = in[y * width + x]
+        "transpose" => {
+            let (w, h) = (uparam(p, "width")?, uparam(p, "height")?);
+            let (src, mut dst) = (u32s(b, "src")?, u32s(b, "dst")?);
+            need(src.len().min(dst.len()), w * h, "src/dst")?;
+            for y in 0..h {
+                for x in 0..w {
+                    dst[x * h + y] = src[y * w + x];
+                }
+            }
+            put(HostBuffer::from_u32("dst", &dst));
+        }
+        // zero-padded (2r+1)^2 convolution, taps in row-major order, fused accumulate
+        "conv2d" => {
+            let (w, h, r) = (uparam(p, "width")?, uparam(p, "height")?, uparam(p, "radius")?);
+            let (img, wts, mut dst) = (f32s(b, "image")?, f32s(b, "weights")?, f32s(b, "out")?);
+            let k = 2 * r + 1;
+            need(img.len().min(dst.len()), w * h, "image/out")?;
+            need(wts.len(), k * k, "weights")?;
+            for y in 0..h as i64 {
+                for x in 0..w as i64 {
+                    let mut acc = 0.0f32;
+                    for dy in -(r as i64)..=r as i64 {
+                        for dx in -(r as i64)..=r as i64 {
+                            let (yy, xx) = (y + dy, x + dx);
+                            if yy >= 0 && yy < h as i64 && xx >= 0 && xx < w as i64 {
+                                let wv = wts[((dy + r as i64) * k as i64 + dx + r as i64) as usize];
+                                acc = img[(yy * w as i64 + xx) as usize].mul_add(wv, acc);
+                            }
+                        }
+                    }
+                    dst[(y * w as i64 + x) as usize] = acc;
+                }
+            }
+            put(HostBuffer::from_f32("out", &dst));
+        }
+        // y[r] = sum_j A[r * cols + j] * x[j], fused, j ascending
+        "matvec" => {
+            let (rows, cols) = (uparam(p, "rows")?, uparam(p, "cols")?);
+            let (a, x, mut y) = (f32s(b, "a")?, f32s(b, "x")?, f32s(b, "y")?);
+            need(a.len(), rows * cols, "a")?;
+            need(x.len(), cols, "x")?;
+            need(y.len(), rows, "y")?;
+            for r in 0..rows {
+                let mut acc = 0.0f32;
+                for j in 0..cols {
+                    acc = a[r * cols + j].mul_add(x[j], acc);
+                }
+                y[r] = acc;
+            }
+            put(HostBuffer::from_f32("y", &y));
+        }
+        // BFS levels from node 0 (0xffffffff = unreached)
+        "bfs" => {
+            let n = uparam(p, "nodes")?;
+            let (off, cols) = (u32s(b, "row_offsets")?, u32s(b, "columns")?);
+            need(off.len(), n + 1, "row_offsets")?;
+            let mut level = vec![u32::MAX; n];
+            let mut frontier = vec![0usize];
+            level[0] = 0;
+            let mut d = 0;
+            while !frontier.is_empty() {
+                let mut next = Vec::new();
+                for &v in &frontier {
+                    for &c in &cols[off[v] as usize..off[v + 1] as usize] {
+                        let u = c as usize;
+                        if level[u] == u32::MAX {
+                            level[u] = d + 1;
+                            next.push(u);
+                        }
+                    }
+                }
+                frontier = next;
+                d += 1;
+            }
+            put(HostBuffer::from_u32("levels", &level));
+        }
+        // membership[p] = argmin_c sum_f (features[f * points + p] - centroids[c * nf + f])^2
+        "kmeans" => {
+            let (np, nf, k) = (uparam(p, "points")?, uparam(p, "features")?, uparam(p, "clusters")?);
+            let (feat, cent, mut mem) = (f32s(b, "features")?, f32s(b, "centroids")?, u32s(b, "membership")?);
+            need(feat.len(), np * nf, "features")?;
+            need(cent.len(), k * nf, "centroids")?;
+            need(mem.len(), np, "membership")?;
+            for pt in 0..np {
+                let mut best = f32::MAX;
+                let mut idx = 0u32;
+                for c in 0..k {
+                    let mut dist = 0.0f32;
+                    for f in 0..nf {
+                        let d = feat[f * np + pt] - cent[c * nf + f];
+                        dist = d.mul_add(d, dist);
+                    }
+                    if dist < best {
+                        best = dist;
+                        idx = c as u32;
+                    }
+                }
+                mem[pt] = idx;
+            }
+            put(HostBuffer::from_u32("membership", &mem));
+        }
+        // out[j] = sigmoid(bias[j] + sum_i in[i] * w[i * nout + j]); sigmoid via ex2 and rcp
+        "backprop" => {
+            let (nin, nout) = (uparam(p, "inputs")?, uparam(p, "outputs")?);
+            let (inp, w, bias, mut out) = (f32s(b, "input")?, f32s(b, "weights")?, f32s(b, "bias")?, f32s(b, "output")?);
+            need(inp.len(), nin, "input")?;
+            need(w.len(), nin * nout, "weights")?;
+            need(bias.len().min(out.len()), nout, "bias/output")?;
+            let neg_log2e = f32::from_bits(0xBFB8_AA3B);
+            for j in 0..nout {
+                let mut acc = bias[j];
+                for i in 0..nin {
+                    acc = inp[i].mul_add(w[i * nout + j], acc);
+                }
+                let e = (acc * neg_log2e).exp2();
+                out[j] = 1.0 / (e + 1.0);
+            }
+            put(HostBuffer::from_f32("output", &out));
+        }
+        // producers: data[i] = 3 * in[i] + 1; consumers: out[i] = data[i] ^ (data[i] >> 3),
+        // count = n, every flag set
+        "prodcons" => {
+            let n = uparam(p, "n")?;
+            let (inp, mut data, mut outv) = (u32s(b, "input")?, u32s(b, "data")?, u32s(b, "out")?);
+            need(inp.len().min(data.len()).min(outv.len()), n, "input/data/out")?;
+            let mut flags = u32s(b, "flags")?;
+            for i in 0..n {
+                data[i] = inp[i].wrapping_mul(3).wrapping_add(1);
+                outv[i] = data[i] ^ (data[i] >> 3);
+            }
+            for f in flags.iter_mut() {
+                *f = 1;
+            }
+            put(HostBuffer::from_u32("data", &data));
+            put(HostBuffer::from_u32("out", &outv));
+            put(HostBuffer::from_u32("flags", &flags));
+            put(HostBuffer::from_u32("count", &[n as u32]));
+        }
+        other => return Err(format!("no reference implementation `{other}`")),
+    }
+    Ok(out)
+}

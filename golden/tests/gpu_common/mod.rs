@@ -1,0 +1,67 @@
+//! Helpers shared by the GPU-model tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use golden::gpu::{GpuConfig, Launch};
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+pub fn config_path(name: &str) -> PathBuf {
+    root().join("configs/gpu").join(format!("{name}.toml"))
+}
+
+pub fn config(name: &str) -> GpuConfig {
+    GpuConfig::load(&config_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Set `key = value` inside `[table]` of TOML text (the key must exist there).
+pub fn set(text: &str, table: &str, key: &str, value: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_table = table.is_empty();
+    let mut done = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_table = t == format!("[{table}]");
+        }
+        if in_table && !done && t.split('=').next().map(str::trim) == Some(key) && t.contains('=') {
+            out.push(format!("{key} = {value}"));
+            done = true;
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    assert!(done, "no `{key}` in [{table}]");
+    out.join("\n") + "\n"
+}
+
+/// A preset with edits `(table, key, value)` applied to its text.
+pub fn config_with(name: &str, edits: &[(&str, &str, &str)]) -> GpuConfig {
+    let path = config_path(name);
+    let mut text = std::fs::read_to_string(&path).expect("preset");
+    for (t, k, v) in edits {
+        text = set(&text, t, k, v);
+    }
+    GpuConfig::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn launch(path: &str) -> Launch {
+    Launch::load(&root().join("workloads").join(path)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A launch from text, resolved as if it were the file `workloads/<path>`.
+pub fn launch_text(path: &str, text: &str) -> Launch {
+    Launch::parse(&root().join("workloads").join(path), text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `measured` is within `tol` (absolute) of `expected`.
+pub fn within(what: &str, measured: f64, expected: f64, tol: f64) -> Result<(), String> {
+    if (measured - expected).abs() <= tol {
+        Ok(())
+    } else {
+        Err(format!("{what}: measured {measured}, expected {expected} +- {tol}"))
+    }
+}
