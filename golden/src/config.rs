@@ -160,12 +160,15 @@ struct RawFile {
 
 /// Turn a toml/serde error into a one-line [`ConfigError`]: the field is the dotted
 /// path of the key the error points at (when it points at a key) plus its line.
-fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
+/// Shared by every TOML input (block configs, GPU configs, launch files).
+pub(crate) fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
     let field = match err.span() {
         Some(span) => {
             let (line, col) = line_col(text, span.start);
-            let key = text.get(span.clone()).unwrap_or("").trim().trim_matches('"');
-            let is_key = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            let raw = text.get(span.clone()).unwrap_or("").trim();
+            let key = raw.trim_matches('"');
+            // a quoted span is a string value, not a key
+            let is_key = !raw.starts_with('"') && !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
             let table = enclosing_table(text, span.start);
             match (is_key, table) {
                 (true, Some(t)) => format!("{t}.{key} (line {line})"),

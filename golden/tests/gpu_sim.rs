@@ -4,7 +4,6 @@
 
 mod gpu_common;
 
-use golden::gpu::config::NetworkKind;
 use golden::gpu::launch::{Elem, HostBuffer};
 use golden::gpu::net::NetError;
 use golden::gpu::sim::{compare, Gpu};
@@ -53,15 +52,35 @@ fn network_latency_changes_timing_not_results() {
     }
 }
 
+/// Acceptance 4: the same kernels on the ideal network, the baseline VC mesh and
+/// MACRO-NoC give identical results and different timing.
 #[test]
-fn mesh_and_macro_networks_are_not_wired_yet() {
-    for kind in ["mesh", "macro"] {
-        let c = config_with("macro_16", &[("network", "kind", &format!("\"{kind}\""))]);
-        assert_eq!(c.network.kind, if kind == "mesh" { NetworkKind::Mesh } else { NetworkKind::Macro });
-        let e = run(&c, &launch("vecadd/vecadd.toml"), RunOptions::default()).unwrap_err();
-        assert!(matches!(e, SimError::Network(NetError::NotAvailable(_))), "{e}");
-        assert!(e.to_string().contains("not available yet"), "{e}");
+fn ideal_mesh_and_macro_networks_give_identical_results_and_different_timing() {
+    for w in ["vecadd/vecadd.toml", "reduce/reduce.toml", "prodcons/prodcons.toml"] {
+        let l = launch(w);
+        let mut runs = Vec::new();
+        for kind in ["ideal", "mesh", "macro"] {
+            let c = config_with("macro_16", &[("network", "kind", &format!("\"{kind}\""))]);
+            let (r, bufs) = golden::gpu::sim::run_capture(Gpu::new(&c).unwrap(), &l, RunOptions::default()).unwrap();
+            assert!(r.checks_passed(), "{w} on {kind}: {r}");
+            assert!(r.noc.stats.packets_delivered > 0, "{w} on {kind}: no traffic");
+            runs.push((kind, r.cycles, r.noc.mean_latency, bufs));
+        }
+        let (_, _, _, ref first) = runs[0];
+        for (kind, _, _, bufs) in &runs[1..] {
+            assert_eq!(bufs, first, "{w}: results on {kind} differ from the ideal network");
+        }
+        let cycles: Vec<u64> = runs.iter().map(|r| r.1).collect();
+        assert!(cycles[0] != cycles[1] && cycles[1] != cycles[2], "{w}: timing should differ: {cycles:?}");
     }
+}
+
+#[test]
+fn unsupported_router_knobs_are_config_errors() {
+    let c = config_with("macro_16", &[("network", "kind", "\"mesh\""), ("network.router", "vcs", "9")]);
+    let e = run(&c, &launch("vecadd/vecadd.toml"), RunOptions::default()).unwrap_err();
+    assert!(matches!(e, SimError::Network(NetError::Invalid(_))), "{e}");
+    assert!(e.to_string().contains("vcs") && e.to_string().contains("1..=4"), "{e}");
 }
 
 #[test]

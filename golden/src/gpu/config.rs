@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::config::{check_name, check_range, ConfigError, FieldError};
+use crate::config::{check_name, check_range, toml_error, ConfigError, FieldError};
 
 use super::ptx::OpClass;
 
@@ -292,34 +292,6 @@ struct RawNetwork {
     sm_nodes: Option<RawPlacement>,
     #[serde(default)]
     router: Option<toml::Table>,
-}
-
-/// Turn a toml error into a [`ConfigError`] naming the key (with its table) and line.
-pub(crate) fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
-    let field = match err.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            let raw = text.get(span.clone()).unwrap_or("").trim();
-            let key = raw.trim_matches('"');
-            // a quoted span is a string value, not a key
-            let is_key = !raw.starts_with('"') && !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            let table = before.lines().rev().find_map(|l| {
-                let t = l.trim();
-                (t.starts_with('[') && t.ends_with(']')).then(|| t.trim_matches(|c| c == '[' || c == ']').trim().to_string())
-            });
-            match (is_key, table) {
-                (true, Some(t)) => format!("{t}.{key} (line {line})"),
-                (true, None) => format!("{key} (line {line})"),
-                (false, Some(t)) => format!("{t} (line {line}, column {col})"),
-                (false, None) => format!("line {line}, column {col}"),
-            }
-        }
-        None => "<file>".to_string(),
-    };
-    let message = err.message().replace('\n', " ").trim().to_string();
-    ConfigError { file: path.to_path_buf(), field, message, allowed: None }
 }
 
 fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, FieldError> {

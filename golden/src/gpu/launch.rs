@@ -45,7 +45,7 @@ use serde::Deserialize;
 
 use crate::config::ConfigError;
 
-use super::config::toml_error;
+use crate::config::toml_error;
 use super::ptx::{load_module, Kernel, PtxError, Ty};
 
 /// A malformed launch: a field problem (file, field, message, allowed) or a PTX error.
