@@ -73,10 +73,18 @@ enum Cmd {
         #[arg(long)]
         no_check: bool,
     },
-    /// Run the golden model alone (GPU-CC: the config's [gpucc.app] mapping; NoC:
-    /// synthetic traffic, optionally a latency-throughput sweep).
+    /// Run the golden model alone.
+    ///
+    /// GPU-CC: the config's [gpucc.app] mapping. NoC: synthetic traffic, optionally a
+    /// latency-throughput sweep. GPU (configs/gpu/*.toml): the kernel(s) of a launch
+    /// file, e.g. `gpuforge sim configs/gpu/macro_16.toml workloads/vecadd/vecadd.toml`.
     Sim {
         config: PathBuf,
+        /// GPU model: the launch description (kernel, grid, buffers, checks).
+        launch: Option<PathBuf>,
+        /// GPU model: stop after this many cycles.
+        #[arg(long)]
+        max_cycles: Option<u64>,
         /// NoC: injection rates to sweep (flits/node/cycle), e.g. 0.02,0.05,0.1.
         #[arg(long, value_delimiter = ',')]
         sweep: Vec<f64>,
@@ -124,7 +132,8 @@ fn main() -> ExitCode {
         Cmd::Lint { target } => lint(&target),
         Cmd::Synth { target, report } => synth(&target, report),
         Cmd::Cosim { config, cycles, seed, trace, opt, no_check } => cosim(&config, cycles, seed, trace, opt, !no_check),
-        Cmd::Sim { config, sweep, out_dir, seed, json, check } => sim(&config, seed, json, check, sweep, out_dir),
+        Cmd::Sim { config, launch: Some(launch), seed, json, max_cycles, .. } => sim_gpu(&config, &launch, seed, json, max_cycles),
+        Cmd::Sim { config, launch: None, sweep, out_dir, seed, json, check, .. } => sim(&config, seed, json, check, sweep, out_dir),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -280,7 +289,49 @@ fn cosim(path: &Path, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptAr
     Ok(())
 }
 
+/// Whether a TOML file is a GPU-model config (top-level `[gpu]` table).
+fn is_gpu_config(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .is_some_and(|t| t.contains_key("gpu"))
+}
+
+fn sim_gpu(path: &Path, launch: &Path, seed: u64, json: Option<PathBuf>, max_cycles: Option<u64>) -> Res {
+    use golden::gpu::{GpuConfig, Launch, RunOptions, SimError};
+    let cfg = GpuConfig::load(path)?;
+    let l = Launch::load(launch).map_err(|e| Fail::Input(e.to_string()))?;
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
+    let t0 = std::time::Instant::now();
+    let mut progress = |cycles: u64, insts: u64| {
+        let s = t0.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!("{cycles} cycles, {insts} warp instructions ({:.2} M/s)", insts as f64 / s / 1e6));
+        bar.tick();
+    };
+    let opts = RunOptions { seed, progress: Some(&mut progress), max_cycles, ..Default::default() };
+    let r = golden::gpu::run(&cfg, &l, opts);
+    bar.finish_and_clear();
+    let r = r.map_err(|e| match e {
+        SimError::Network(_) => Fail::Input(format!("{}: {e}", path.display())),
+        e => Fail::Check(format!("error: {e}")),
+    })?;
+    println!("{r}");
+    write_json(json.as_deref(), &r)?;
+    if r.checks_passed() {
+        Ok(())
+    } else {
+        Err(Fail::Check(format!("FAIL: results differ from the reference of {}", launch.display())))
+    }
+}
+
 fn sim(path: &Path, seed: u64, json: Option<PathBuf>, check: bool, sweep: Vec<f64>, out_dir: Option<PathBuf>) -> Res {
+    if is_gpu_config(path) {
+        return Err(Fail::Input(format!(
+            "{}: a GPU config needs a launch file (usage: gpuforge sim <gpu config> <launch.toml>)",
+            path.display()
+        )));
+    }
     let cfg = config::load(path)?;
     match &cfg.block {
         BlockConfig::Gpucc(c) => {

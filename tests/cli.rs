@@ -78,7 +78,7 @@ fn oversize_depth() {
 
 #[test]
 fn lanes_the_mapping_cannot_fit() {
-    let text = GOOD.replace("slices = 4", "slices = 16") + "[gpucc.app]\nkind = \"conv3x3\"\n";
+    let text = GOOD.replace("slices = 4", "slices = 16").replace("data_width = 16", "data_width = 32") + "[gpucc.app]\nkind = \"conv3x3\"\n";
     rejects("lanes", &text, &["gpucc.lanes", "conv3x3", "4..=5"]);
 }
 
@@ -116,5 +116,24 @@ fn sim_without_an_application_is_bad_input() {
     let out = gpuforge(&d, &["sim", "good.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("gpucc.app"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn gpu_sim_runs_and_rejects_bad_launch_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ok = gpuforge(root, &["sim", "configs/gpu/tiny.toml", "workloads/vecadd/vecadd.toml"]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("check c            ok"));
+    let d = scratch("launch");
+    std::fs::write(d.join("bad.toml"), "[kernel]\nfile = \"nope.ptx\"\n").unwrap();
+    let cfg = root.join("configs/gpu/tiny.toml");
+    let out = gpuforge(&d, &["sim", cfg.to_str().unwrap(), "bad.toml"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.toml"), "{err}");
+    let no_launch = gpuforge(root, &["sim", "configs/gpu/tiny.toml"]);
+    assert_eq!(no_launch.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_launch.stderr).contains("needs a launch file"));
     std::fs::remove_dir_all(&d).unwrap();
 }
