@@ -8,7 +8,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 CARGO    ?= cargo
-GPUFORGE := target/release/gpuforge
+GPUFORGE := $(or $(CARGO_TARGET_DIR),target)/release/gpuforge
 PRESET   ?= configs/gpucc_paper_sm.toml
 CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
