@@ -218,15 +218,19 @@ pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
     Ok(ConfigFile { path: path.to_path_buf(), name: raw.name, block, source: text.to_string() })
 }
 
-/// Read, parse and validate a config file.
-pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+/// A config file's text, or an error naming the file.
+pub(crate) fn read_text(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.to_path_buf(),
         field: "<file>".into(),
         message: format!("cannot read: {e}"),
         allowed: None,
-    })?;
-    parse(path, &text)
+    })
+}
+
+/// Read, parse and validate a config file.
+pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
+    parse(path, &read_text(path)?)
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! pipelined, watched by both scoreboards, compared with direct loops; the paper's
 //! Table 1 experiment; deadlock detection.
 
-use std::path::Path;
+mod gpucc_common;
 
-use golden::config::{parse, BlockConfig};
+
 use golden::gpucc::apps::ConvKernel;
 use golden::gpucc::run::{run_app, run_app_with, GraphMutation, Outcome, RunOptions, RunOutput};
 use golden::gpucc::GpuccConfig;
@@ -38,10 +38,7 @@ kind = "{app}"
 image = {image}
 "#
     );
-    match parse(Path::new("t.toml"), &t).unwrap().block {
-        BlockConfig::Gpucc(c) => c,
-        other => panic!("expected a [gpucc] config, got {}", other.kind()),
-    }
+    gpucc_common::parse_gpucc(&t)
 }
 
 const STRICT: &str = "mode = \"strict\"";

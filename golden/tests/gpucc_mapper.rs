@@ -1,9 +1,11 @@
 //! The GPU-CC mapper (spec §4.2, §2): the spec's hand placements checked as-is,
 //! automatic placement quality, copies, CR counts, and every bad-input error.
 
+mod gpucc_common;
+
 use std::path::Path;
 
-use golden::config::{parse, BlockConfig, ConfigError};
+use golden::config::{parse, ConfigError};
 use golden::gpucc::apps::{self, gaussian3, Band, Workload};
 use golden::gpucc::config::{AppKind, UnitKind};
 use golden::gpucc::cr::{op, Cr, Src, SRC_IMM, SRC_SELF, SRC_UNUSED};
@@ -11,23 +13,10 @@ use golden::gpucc::mapper::{self, AppGraph, MapError, Node, Operand};
 use golden::gpucc::GpuccConfig;
 use proptest::prelude::*;
 
-const PAPER: &str = r#"
-name = "paper"
-[gpucc]
-slices = 16
-slice = ["core", "core", "lsu"]
-lanes = 5
-data_width = 32
-core_fifo_depth = 16
-lsu_addr_depth = 256
-lsu_data_depth = 16
-"#;
+use gpucc_common::PAPER_SM as PAPER;
 
 fn cfg(text: &str) -> GpuccConfig {
-    match parse(Path::new("test.toml"), text).unwrap().block {
-        BlockConfig::Gpucc(c) => c,
-        other => panic!("expected a [gpucc] config, got {}", other.kind()),
-    }
+    gpucc_common::parse_gpucc(text)
 }
 
 fn cfg_err(text: &str) -> ConfigError {

@@ -1,19 +1,16 @@
 //! Golden network model under random traffic, watched by the independent scoreboard
 //! (spec §4.3 invariants), plus planted bugs the scoreboard must catch.
 
-use std::path::Path;
+mod gpucc_common;
 
-use golden::config::{parse, BlockConfig};
+
 use golden::gpucc::check::NetChecker;
 use golden::gpucc::net::{CcNet, Mode, Mutation, NetInputs, NetOutputs};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use golden::gpucc::GpuccConfig;
 
 fn cfg(text: &str) -> GpuccConfig {
-    match parse(Path::new("test.toml"), text).unwrap().block {
-        BlockConfig::Gpucc(c) => c,
-        other => panic!("expected a [gpucc] config, got {}", other.kind()),
-    }
+    gpucc_common::parse_gpucc(text)
 }
 
 const SMALL: &str = r#"
@@ -29,17 +26,7 @@ lsu_data_depth = 2
 watchdog = 40
 "#;
 
-const PAPER: &str = r#"
-name = "p"
-[gpucc]
-slices = 16
-slice = ["core", "core", "lsu"]
-lanes = 5
-data_width = 32
-core_fifo_depth = 16
-lsu_addr_depth = 256
-lsu_data_depth = 16
-"#;
+use gpucc_common::PAPER_SM as PAPER;
 
 #[derive(Default, Debug)]
 struct Coverage {

@@ -3,9 +3,9 @@
 //! and the unit-side invariants of spec §4.3 — each checker shown to fail on a
 //! planted bug.
 
-use std::path::Path;
+mod gpucc_common;
 
-use golden::config::{parse, BlockConfig};
+
 use golden::gpucc::check::Violation;
 use golden::gpucc::config::UnitKind;
 use golden::gpucc::cr::op;
@@ -48,10 +48,7 @@ clock_mhz = 1215.0
     if let Some((kind, image)) = app {
         t += &format!("[gpucc.app]\nkind = \"{kind}\"\nimage = {image}\n");
     }
-    match parse(Path::new("t.toml"), &t).unwrap().block {
-        BlockConfig::Gpucc(c) => c,
-        other => panic!("expected a [gpucc] config, got {}", other.kind()),
-    }
+    gpucc_common::parse_gpucc(&t)
 }
 
 const STRICT: &str = "mode = \"strict\"";

@@ -313,13 +313,7 @@ fn unit(field: &str, u: &UnitConfig) -> Result<(), FieldError> {
 impl GpuConfig {
     /// Read, parse and validate a GPU config file.
     pub fn load(path: &Path) -> Result<GpuConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: path.to_path_buf(),
-            field: "<file>".into(),
-            message: format!("cannot read: {e}"),
-            allowed: None,
-        })?;
-        Self::parse(path, &text)
+        Self::parse(path, &crate::config::read_text(path)?)
     }
 
     /// Parse and validate config text; `path` is used for messages.
