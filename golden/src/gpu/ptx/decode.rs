@@ -686,6 +686,19 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Destination 0 of an instruction that may also work on predicates (logic
+    /// ops, `mov`): a predicate register when `pred`, else a register of `ty`.
+    fn set_dst_or_pred(&self, inst: &mut Inst, ia: &InstAst, o: &OperandAst, pred: bool, ty: Ty) -> Result<(), PtxError> {
+        if pred {
+            let (d, _) = self.pred(ia, o)?;
+            inst.d[0] = d;
+            inst.nd = 1;
+            Ok(())
+        } else {
+            self.set_dst(inst, ia, o, ty, false)
+        }
+    }
+
     fn decode_body(&self, ia: &InstAst) -> Result<Inst, PtxError> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
@@ -755,13 +768,7 @@ impl<'a> Ctx<'a> {
                 let mut inst = blank(op, ty, Self::class_of(ty, sfu));
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
-                if ty == Ty::Pred {
-                    let (d, _) = self.pred(ia, &ops[0])?;
-                    inst.d[0] = d;
-                    inst.nd = 1;
-                } else {
-                    self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
-                }
+                self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
                 inst.a[0] = self.src(ia, &ops[1], ty, false)?;
                 inst.a[1] = self.src(ia, &ops[2], if shift { Ty::U32 } else { ty }, false)?;
                 inst.na = 2;
@@ -890,13 +897,7 @@ impl<'a> Ctx<'a> {
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 let dty = if matches!(op, Op::Popc | Op::Clz) { Ty::U32 } else { ty };
-                if ty == Ty::Pred {
-                    let (d, _) = self.pred(ia, &ops[0])?;
-                    inst.d[0] = d;
-                    inst.nd = 1;
-                } else {
-                    self.set_dst(&mut inst, ia, &ops[0], dty, false)?;
-                }
+                self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, dty)?;
                 inst.a[0] = self.src(ia, &ops[1], ty, false)?;
                 inst.na = 1;
                 Ok(inst)
@@ -965,13 +966,7 @@ impl<'a> Ctx<'a> {
                     return Err(unsupported("vector pack/unpack"));
                 }
                 let mut inst = blank(Op::Mov, ty, OpClass::Int);
-                if ty == Ty::Pred {
-                    let (d, _) = self.pred(ia, &ops[0])?;
-                    inst.d[0] = d;
-                    inst.nd = 1;
-                } else {
-                    self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
-                }
+                self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
                 inst.a[0] = self.src(ia, &ops[1], ty, false)?;
                 inst.na = 1;
                 Ok(inst)
