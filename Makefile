@@ -36,9 +36,14 @@ run: build
 	$(GPUFORGE) cosim $(PRESET) --cycles $(CYCLES) --opt fast
 	$(GPUFORGE) sim $(PRESET)
 
-## test: all tests
+## test: all tests (cargo-nextest runs test binaries in parallel; plain cargo test otherwise)
 test: setup
-	$(CARGO) test --workspace
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  echo "$(CARGO) nextest run --workspace"; $(CARGO) nextest run --workspace; \
+	else \
+	  echo "$(CARGO) test --workspace"; $(CARGO) test --workspace; \
+	fi
+	$(CARGO) test --workspace --doc
 
 ## rtl: regenerate the committed Verilog of every preset
 rtl: build
