@@ -137,3 +137,25 @@ fn gpu_sim_runs_and_rejects_bad_launch_files() {
     assert!(String::from_utf8_lossy(&no_launch.stderr).contains("needs a launch file"));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn synth_writes_a_cell_report_and_lint_exit_codes_follow_findings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("synth");
+    let report = d.join("report.json");
+    let out = gpuforge(root, &["synth", "rtl_out/gpucc_small", "--report", report.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["top"], "gpucc_net_gpucc_small");
+    assert_eq!(r["latches"], 0);
+    assert!(r["cells"].as_u64().unwrap() > 1000 && r["cells_by_type"]["$_DFFE_PP_"].as_u64().is_some());
+
+    let clean = gpuforge(root, &["lint", "rtl_out/gpucc_small"]);
+    assert!(clean.status.success());
+    assert!(String::from_utf8_lossy(&clean.stdout).contains("0 warnings"));
+    std::fs::write(d.join("rtl_out/bad/sentinel.v"), "module sentinel (input wire [3:0] a_i, output wire b_o);\n  assign b_o = a_i[0];\nendmodule\n").unwrap();
+    let dirty = gpuforge(&d, &["lint", "rtl_out/bad"]);
+    assert_eq!(dirty.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&dirty.stdout).contains("UNUSED"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
