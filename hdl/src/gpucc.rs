@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use askama::Template;
 use golden::config::ConfigFile;
-use golden::gpucc::config::{clog2, fifo_count_bits, GpuccConfig, UnitKind, N_IN};
+use golden::gpucc::config::{fifo_count_bits, GpuccConfig, UnitKind, N_IN};
 use golden::gpucc::cr::{self, CR_BITS};
 use rust_hdl::prelude::*;
 use serde_json::json;
@@ -284,7 +284,8 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
                 let fifo = c.fifo_depth(p, k).map(|depth| {
                     let peek = (c.kinds[p] == UnitKind::Lsu && k == 0).then(|| {
                         let j = c.lsu_index[p].expect("LSU index") as u32;
-                        let cc = fifo_count_bits(depth);
+                        // the FIFO's count drives lsu_addr_count_o directly
+                        assert_eq!(fifo_count_bits(depth), acw, "address FIFO count width");
                         PeekView {
                             idx_hi: (j + 1) * pw_peek - 1,
                             idx_lo: j * pw_peek,
@@ -293,7 +294,6 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
                             cnt_hi: (j + 1) * acw - 1,
                             cnt_lo: j * acw,
                         }
-                        .with_check(cc, acw)
                     });
                     let what = match (c.kinds[p], k) {
                         (UnitKind::Lsu, 0) => "LSU address FIFO with look-ahead",
@@ -370,13 +370,6 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
         cr_mod: CR_MODULE.into(),
         positions,
         unused_yumi,
-    }
-}
-
-impl PeekView {
-    fn with_check(self, fifo_c: u32, acw: u32) -> Self {
-        debug_assert_eq!(fifo_c, acw, "LSU address FIFO count width must equal lsu_addr_count width");
-        self
     }
 }
 
@@ -524,6 +517,5 @@ fn tables(c: &GpuccConfig) -> BTreeMap<String, serde_json::Value> {
         json!({"unused": cr::SRC_UNUSED, "lane_a_first": 1, "self": cr::SRC_SELF, "imm": cr::SRC_IMM}),
     );
     t.insert("mode_codes".into(), json!({"gpu": 0, "arm": 1, "run": 2, "drain": 3}));
-    let _ = clog2;
     t
 }
