@@ -62,6 +62,8 @@ pub enum Opt {
     Quick,
     /// `-O2`: benchmarks and long runs.
     Fast,
+    /// `-O0`: quickest to compile; big meshes and many small designs in tests.
+    Debug,
 }
 
 impl Opt {
@@ -69,6 +71,7 @@ impl Opt {
         match self {
             Opt::Quick => "-O1",
             Opt::Fast => "-O2",
+            Opt::Debug => "-O0",
         }
     }
 }
@@ -186,6 +189,9 @@ fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError
     Ok(())
 }
 
+/// Verilator flags of every model (the C++ optimisation level comes from [`Opt`]).
+const MODEL_FLAGS: [&str; 6] = ["--trace", "--x-assign", "fast", "--x-initial", "fast", "--noassert"];
+
 /// Object files of the Verilator runtime, shared by every model build.
 const RUNTIME_OBJECTS: [&str; 3] = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
 
@@ -230,7 +236,7 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
     let v = verilator()?;
     let layout = Layout::from_manifest(manifest).map_err(BuildError::Design)?;
     let shim = shim_source(&layout, &manifest.content_hash)?;
-    let flags = format!("{} --trace --x-assign fast --x-initial fast --noassert", opt.cflag());
+    let flags = format!("{} {}", opt.cflag(), MODEL_FLAGS.join(" "));
     let key = {
         let mut h = Sha256::new();
         for part in [manifest.content_hash.as_str(), shim.as_str(), v.version.as_str(), flags.as_str()] {
@@ -261,14 +267,10 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
     let shim_path = src.join("cosim_shim.cpp");
     std::fs::write(&shim_path, &shim)?;
     let obj = work.join("obj");
-    // The Verilator runtime (verilated.cpp, the VCD writer, threads) is the same for
-    // every design: compiled once per Verilator version and flags, then placed in the
-    // build directory with fresh timestamps so make takes it as up to date.
-    let runtime = runtime_dir(&root, &v, &flags);
-    let reused = reuse_runtime(&runtime, &obj)?;
-    let mut cmd = Command::new("verilator");
-    cmd.args(["--cc", "--exe", "--build", "-j", "2", "--output-split", "20000", "--trace"])
-        .args(["--x-assign", "fast", "--x-initial", "fast", "--noassert"])
+    let mk = format!("V{}.mk", manifest.top);
+    let mut gen = Command::new("verilator");
+    gen.args(["--cc", "--exe", "--output-split", "20000"])
+        .args(MODEL_FLAGS)
         .args(["--top-module", &manifest.top])
         .arg("--Mdir")
         .arg(&obj)
@@ -276,7 +278,16 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
         .arg(format!("lib{}.so", manifest.top))
         .args(&files)
         .arg(&shim_path);
-    run_logged(cmd, "verilator build", &work.join("build.log"))?;
+    run_logged(gen, "verilator", &work.join("verilate.log"))?;
+    // The Verilator runtime (verilated.cpp, the VCD writer, threads) is the same for
+    // every design: compiled once per Verilator version and flags, then copied in
+    // after Verilator wrote the makefiles (which the runtime objects depend on), so
+    // make takes it as up to date.
+    let runtime = runtime_dir(&root, &v, &flags);
+    let reused = reuse_runtime(&runtime, &obj)?;
+    let mut make = Command::new("make");
+    make.arg("-C").arg(&obj).args(["-f", &mk, "-j", "2"]);
+    run_logged(make, "C++ build of the Verilated model", &work.join("build.log"))?;
     if !reused {
         save_runtime(&runtime, &obj);
     }
