@@ -1,5 +1,6 @@
-//! Ratios from criterion's own estimates (target/criterion/<group>/<fn>/new/
-//! estimates.json), printed after a bench run: measured / baseline per element.
+//! Ratios from criterion's own results (target/criterion/<group>/<fn>/new/), printed
+//! after a bench run: measured / baseline, as time per element when both declare a
+//! throughput (so runs of different sizes compare), else as time per iteration.
 //! Shared by the bench targets of several crates (included with `#[path]`).
 
 use std::path::PathBuf;
@@ -14,19 +15,27 @@ fn criterion_dir() -> PathBuf {
     target.join("criterion")
 }
 
-/// Mean time per iteration in ns, if criterion measured `group/name`.
-pub fn mean_ns(group: &str, name: &str) -> Option<f64> {
-    let p = criterion_dir().join(group).join(name).join("new/estimates.json");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()?;
-    v["mean"]["point_estimate"].as_f64()
+fn read(group: &str, name: &str, file: &str) -> Option<serde_json::Value> {
+    let p = criterion_dir().join(group).join(name).join("new").join(file);
+    serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
+}
+
+/// Mean time per iteration (ns) and elements per iteration, if measured.
+pub fn measured(group: &str, name: &str) -> Option<(f64, Option<f64>)> {
+    let mean = read(group, name, "estimates.json")?["mean"]["point_estimate"].as_f64()?;
+    let elems = read(group, name, "benchmark.json").and_then(|b| b["throughput"]["Elements"].as_f64());
+    Some((mean, elems))
 }
 
 /// Print `measured / baseline` for each `(group, measured, baseline)`.
 pub fn report(pairs: &[(&str, &str, &str)]) {
-    println!("\nratios (mean time, same process, same elements unless noted):");
+    println!("\nratios (same process):");
     for (g, m, b) in pairs {
-        match (mean_ns(g, m), mean_ns(g, b)) {
-            (Some(m_ns), Some(b_ns)) => println!("  {g}: {m} / {b} = {:.2}x", m_ns / b_ns),
+        match (measured(g, m), measured(g, b)) {
+            (Some((mt, Some(me))), Some((bt, Some(be)))) => {
+                println!("  {g}: {m} / {b} = {:.2}x time per element", (mt / me) / (bt / be))
+            }
+            (Some((mt, _)), Some((bt, _))) => println!("  {g}: {m} / {b} = {:.2}x time per iteration", mt / bt),
             _ => println!("  {g}: {m} / {b}: not measured in this run"),
         }
     }
