@@ -1,21 +1,36 @@
-//! MACRO-NoC reply-plane bench: golden `ReplyMesh` + `ReplyChecker` (spec §4.3
-//! invariants) + `ReplyStimulus`, packed into frames by the port map below. Level L1
-//! of spec §4.3: every ejection and every bypass link, plus injections, grants,
-//! latch states, drops, flags and each router's schedule view, every cycle.
+//! MACRO-NoC and baseline co-simulation benches (spec §4.3, lockstep level L1: every
+//! ejection and every link, plus injections, grants, credits and the reply plane's
+//! latch and schedule state, every cycle), each with its golden-side scoreboard.
+//!
+//! * [`ReplyBench`]: `macro_reply_mesh_*`: golden `ReplyMesh` + `ReplyChecker` +
+//!   `ReplyStimulus`.
+//! * [`VcBench`]: a wormhole VC plane `vc_mesh_*`: golden `VcMesh` + `VcChecker` +
+//!   `VcStimulus` (terminal NIs with credit flow control).
+//! * [`MacroBench`]: `macro_noc_top_*` (both planes, request ports `req_*`).
+//! * [`BaselineBench`]: `baseline_noc_top_*` (planes `p0_*`, `p1_*`).
+//!
+//! * [`HingeRouterBench`], [`VcRouterBench`]: the router-level designs (`routers/*`,
+//!   made for synthesis) against one golden router under random legal inputs.
 
-use golden::noc::check::ReplyChecker;
-use golden::noc::config::NocConfig;
+use golden::noc::check::{ReplyChecker, VcChecker};
+use golden::noc::config::{NocConfig, VcParams};
 use golden::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
-use golden::noc::traffic::ReplyStimulus;
+use golden::noc::traffic::{ReplyStimulus, VcStimulus};
+use golden::noc::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs};
+use golden::noc::vc_router::{VcFlit, VcLink};
 use hdl_gen::design::Design;
 
 use crate::frame::{Frame, Layout, Slot};
 use crate::lockstep::{self, Bench, CosimError, Options, Report};
 use crate::rtl::Rtl;
 
-/// Frame slots of `macro_reply_mesh_*`.
+// ---------------------------------------------------------------------------
+// reply plane
+// ---------------------------------------------------------------------------
+
+/// Frame slots of the reply plane's ports.
 #[derive(Debug, Clone)]
-struct Ports {
+struct ReplyPorts {
     rst: Slot,
     mc_v: Slot,
     mc_hdr: Slot,
@@ -36,9 +51,9 @@ struct Ports {
     ecyc: Slot,
 }
 
-impl Ports {
-    fn new(l: &Layout) -> Ports {
-        Ports {
+impl ReplyPorts {
+    fn new(l: &Layout) -> ReplyPorts {
+        ReplyPorts {
             rst: l.input("rst_i"),
             mc_v: l.input("mc_reply_v_i"),
             mc_hdr: l.input("mc_reply_hdr_i"),
@@ -101,7 +116,7 @@ pub struct ReplyBench {
     pub stim: ReplyStimulus,
     inp: ReplyInputs,
     out: ReplyOutputs,
-    ports: Ports,
+    ports: ReplyPorts,
     reported: usize,
 }
 
@@ -114,15 +129,20 @@ impl ReplyBench {
             stim: ReplyStimulus::new(c, seed),
             inp: ReplyInputs::new(c),
             out: ReplyOutputs::new(c),
-            ports: Ports::new(layout),
+            ports: ReplyPorts::new(layout),
             reported: 0,
         }
     }
 
-    /// Run without the scoreboard (benchmarks of the bare harness).
+    /// Run without the scoreboard (benchmarks of the bare harness, planted bugs).
     pub fn without_checker(mut self) -> Self {
         self.checker = None;
         self
+    }
+
+    /// Flits the scoreboard saw delivered.
+    pub fn delivered(&self) -> u64 {
+        self.checker.as_ref().map_or(0, |c| c.delivered)
     }
 }
 
@@ -135,7 +155,7 @@ impl Bench for ReplyBench {
             chk.observe(&self.inp, &self.out);
             if chk.violations().len() > self.reported {
                 self.reported = chk.violations().len();
-                return Err(chk.violations()[self.reported - 1].to_string());
+                return Err(format!("reply plane: {}", chk.violations()[self.reported - 1]));
             }
         }
         if !self.inp.rst {
@@ -148,16 +168,521 @@ impl Bench for ReplyBench {
     }
 }
 
-/// Co-simulate one generated NoC design.
+// ---------------------------------------------------------------------------
+// VC planes
+// ---------------------------------------------------------------------------
+
+/// Frame slots of one VC plane's ports (`pre` = the plane's port prefix).
+#[derive(Debug, Clone)]
+struct VcPorts {
+    inj_hdr: Slot,
+    inj_data: Slot,
+    ej_credit: Slot,
+    ej_hdr: Slot,
+    ej_data: Slot,
+    inj_credit: Slot,
+    link_hdr: Slot,
+    link_data: Slot,
+    credit: Slot,
+    /// Mesh side, coordinate width, VC-index width, data width.
+    n: u32,
+    cw: u32,
+    vw: u32,
+    w: u32,
+}
+
+impl VcPorts {
+    fn new(l: &Layout, pre: &str, c: &NocConfig, p: &VcParams) -> VcPorts {
+        let s = |x: &str| format!("{pre}{x}");
+        VcPorts {
+            inj_hdr: l.input(&s("inj_hdr_i")),
+            inj_data: l.input(&s("inj_data_i")),
+            ej_credit: l.input(&s("ej_credit_i")),
+            ej_hdr: l.output(&s("ej_hdr_o")),
+            ej_data: l.output(&s("ej_data_o")),
+            inj_credit: l.output(&s("inj_credit_o")),
+            link_hdr: l.output(&s("link_hdr_o")),
+            link_data: l.output(&s("link_data_o")),
+            credit: l.output(&s("credit_o")),
+            n: c.n,
+            cw: c.cw(),
+            vw: hdl_gen::noc::vc::vw(p),
+            w: p.flit_width,
+        }
+    }
+
+    /// `{valid, vc, head, tail, src_y, src_x, dst_y, dst_x}` of a link.
+    fn hdr(&self, l: &VcLink) -> u64 {
+        match l {
+            None => 0,
+            Some((vc, f)) => {
+                let cw = self.cw;
+                let (n, cmask) = (self.n as u64, (1u64 << cw) - 1);
+                let (sx, sy) = (f.src as u64 % n, f.src as u64 / n);
+                let (dx, dy) = (f.dst as u64 % n, f.dst as u64 / n);
+                let mut h = dx & cmask;
+                h |= (dy & cmask) << cw;
+                h |= (sx & cmask) << (2 * cw);
+                h |= (sy & cmask) << (3 * cw);
+                h |= (f.tail as u64) << (4 * cw);
+                h |= (f.head as u64) << (4 * cw + 1);
+                h |= (*vc as u64) << (4 * cw + 2);
+                h | (1u64 << (4 * cw + 2 + self.vw))
+            }
+        }
+    }
+
+    /// Data of a link field `i` (64-bit words when the data is wider).
+    fn data(&self, f: &mut Frame, slot: &Slot, i: usize, l: &VcLink) {
+        let d = l.map_or(0u128, |(_, f): (u8, VcFlit)| f.data);
+        if self.w <= 64 {
+            let m = if self.w == 64 { u64::MAX } else { (1u64 << self.w) - 1 };
+            f.set_field(slot, i, d as u64 & m);
+        } else {
+            f.set_field(slot, 2 * i, d as u64);
+            f.set_field(slot, 2 * i + 1, (d >> 64) as u64);
+        }
+    }
+
+    fn pack_inputs(&self, i: &VcMeshInputs, f: &mut Frame) {
+        for id in 0..i.inj.len() {
+            f.set_field(&self.inj_hdr, id, self.hdr(&i.inj[id]));
+            self.data(f, &self.inj_data, id, &i.inj[id]);
+            f.set_field(&self.ej_credit, id, i.ej_credit[id] as u64);
+        }
+    }
+
+    fn pack_outputs(&self, o: &VcMeshOutputs, f: &mut Frame) {
+        for id in 0..o.ej.len() {
+            f.set_field(&self.ej_hdr, id, self.hdr(&o.ej[id]));
+            self.data(f, &self.ej_data, id, &o.ej[id]);
+            f.set_field(&self.inj_credit, id, o.inj_credit[id] as u64);
+            for d in 0..4 {
+                f.set_field(&self.link_hdr, id * 4 + d, self.hdr(&o.links[id][d]));
+                self.data(f, &self.link_data, id * 4 + d, &o.links[id][d]);
+                f.set_field(&self.credit, id * 4 + d, o.credits[id][d] as u64);
+            }
+        }
+    }
+}
+
+/// Golden VC mesh with terminal NIs (random packets, stalls, bursts) and the
+/// invariant-11 scoreboard.
+pub struct VcBench {
+    pub mesh: VcMesh,
+    pub checker: Option<VcChecker>,
+    pub stim: VcStimulus,
+    inp: VcMeshInputs,
+    out: VcMeshOutputs,
+    ports: VcPorts,
+    rst: Slot,
+    name: String,
+    reported: usize,
+}
+
+impl VcBench {
+    /// The plane with parameters `p` whose ports carry the prefix `pre`.
+    pub fn new(c: &NocConfig, p: &VcParams, layout: &Layout, pre: &str, seed: u64) -> VcBench {
+        let nn = c.nodes();
+        assert_eq!(layout.output(&format!("{pre}ej_hdr_o")).fields as usize, nn, "design and config disagree");
+        VcBench {
+            mesh: VcMesh::new(p, c.n),
+            checker: Some(VcChecker::new(c.n, p)),
+            stim: VcStimulus::new(p, c.n, seed),
+            inp: VcMeshInputs::new(nn),
+            out: VcMeshOutputs::new(nn),
+            ports: VcPorts::new(layout, pre, c, p),
+            rst: layout.input("rst_i"),
+            name: if pre.is_empty() { "VC plane".into() } else { format!("plane {}", pre.trim_end_matches('_')) },
+            reported: 0,
+        }
+    }
+
+    pub fn without_checker(mut self) -> Self {
+        self.checker = None;
+        self
+    }
+
+    pub fn delivered(&self) -> u64 {
+        self.checker.as_ref().map_or(0, |c| c.delivered)
+    }
+
+    fn step(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        self.mesh.outputs(&mut self.out);
+        if cycle == 0 {
+            // reset: nothing offered, nothing returned
+            self.inp = VcMeshInputs::new(self.out.ej.len());
+        } else {
+            self.stim.drive(&self.out, &mut self.inp);
+        }
+        self.inp.rst = cycle == 0;
+        inputs.set(&self.rst, self.inp.rst as u64);
+        if let Some(chk) = self.checker.as_mut() {
+            chk.observe(&self.inp, &self.out);
+            if chk.violations().len() > self.reported {
+                self.reported = chk.violations().len();
+                return Err(format!("{}: {}", self.name, chk.violations()[self.reported - 1]));
+            }
+        }
+        self.mesh.step(&self.inp);
+        self.ports.pack_inputs(&self.inp, inputs);
+        self.ports.pack_outputs(&self.out, expected);
+        Ok(())
+    }
+}
+
+impl Bench for VcBench {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        self.step(cycle, inputs, expected)
+    }
+}
+
+/// Both planes of `macro_noc_top_*`.
+pub struct MacroBench {
+    pub reply: ReplyBench,
+    pub request: VcBench,
+}
+
+impl MacroBench {
+    pub fn new(c: &NocConfig, layout: &Layout, seed: u64) -> MacroBench {
+        MacroBench { reply: ReplyBench::new(c, layout, seed), request: VcBench::new(c, &c.request, layout, "req_", seed ^ 0x5eed) }
+    }
+
+    pub fn without_checker(self) -> Self {
+        MacroBench { reply: self.reply.without_checker(), request: self.request.without_checker() }
+    }
+}
+
+impl Bench for MacroBench {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        self.reply.cycle(cycle, inputs, expected)?;
+        self.request.step(cycle, inputs, expected)
+    }
+}
+
+/// Every plane of `baseline_noc_top_*`.
+pub struct BaselineBench {
+    pub planes: Vec<VcBench>,
+}
+
+impl BaselineBench {
+    pub fn new(c: &NocConfig, layout: &Layout, seed: u64) -> BaselineBench {
+        BaselineBench {
+            planes: (0..c.baseline.planes).map(|k| VcBench::new(c, &c.baseline, layout, &format!("p{k}_"), seed.wrapping_add(k as u64 * 7919))).collect(),
+        }
+    }
+
+    pub fn without_checker(mut self) -> Self {
+        self.planes = self.planes.into_iter().map(VcBench::without_checker).collect();
+        self
+    }
+}
+
+impl Bench for BaselineBench {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        for p in self.planes.iter_mut() {
+            p.step(cycle, inputs, expected)?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// router-level designs
+// ---------------------------------------------------------------------------
+
+/// Set a port of any width (up to 128 bits) to `v`.
+fn set_wide(f: &mut Frame, slot: &Slot, v: u128) {
+    f.words[slot.word] = v as u64 & if slot.width >= 64 { u64::MAX } else { slot.last_mask() };
+    if slot.words > 1 {
+        f.words[slot.word + 1] = (v >> 64) as u64 & slot.last_mask();
+    }
+}
+
+/// One hinge router (`macro_hinge_top_*`, ROM and role tied) against golden
+/// `HingeRouter`: random DATA/STATUS flits on every bypass input and the local
+/// injection, every output compared.
+pub struct HingeRouterBench {
+    pub router: golden::noc::hinge_router::HingeRouter,
+    cfg: NocConfig,
+    fmt: golden::noc::link::LinkFmt,
+    rng: rand_xoshiro::Xoshiro256PlusPlus,
+    slots: Vec<Slot>,
+    outs: Vec<Slot>,
+}
+
+impl HingeRouterBench {
+    pub fn new(c: &NocConfig, layout: &Layout, x: u32, y: u32, seed: u64) -> Self {
+        use rand::SeedableRng;
+        let ins = ["rst_i", "byp_in_e_i", "byp_in_w_i", "byp_in_n_i", "byp_in_s_i", "loc_in_v_i", "loc_in_link_i"];
+        let outs = [
+            "byp_out_e_o", "byp_out_w_o", "byp_out_n_o", "byp_out_s_o", "loc_in_grant_o", "loc_in_status_o", "loc_out_o", "dbg_sched_o",
+            "dbg_ecyc_o", "dbg_inj_o", "dbg_latch_state_o", "dbg_drop_o", "dbg_overrun_o", "dbg_collision_o",
+        ];
+        HingeRouterBench {
+            router: golden::noc::hinge_router::HingeRouter::new(c, x, y),
+            cfg: c.clone(),
+            fmt: golden::noc::link::LinkFmt::new(c),
+            rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
+            slots: ins.iter().map(|n| layout.input(n)).collect(),
+            outs: outs.iter().map(|n| layout.output(n)).collect(),
+        }
+    }
+
+    fn flit(&mut self, p: f64) -> u128 {
+        use rand::RngExt;
+        if !self.rng.random_bool(p) {
+            return 0;
+        }
+        let n = self.cfg.n;
+        let f = golden::noc::link::Flit {
+            valid: true,
+            ty: if self.rng.random_bool(0.1) { golden::noc::link::T_STATUS } else { golden::noc::link::T_DATA },
+            head: self.rng.random(),
+            tail: self.rng.random(),
+            src: self.rng.random_range(0..self.cfg.m() as u32),
+            dst_x: self.rng.random_range(0..n),
+            dst_y: self.rng.random_range(0..n),
+            payload: self.rng.random(),
+        };
+        self.fmt.pack(&f)
+    }
+}
+
+impl Bench for HingeRouterBench {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        use golden::noc::route_rom::{E, N, S, W};
+        use rand::RngExt;
+        let rst = cycle == 0;
+        let byp = [self.flit(0.3), self.flit(0.3), self.flit(0.3), self.flit(0.3)];
+        let loc_v = self.rng.random_bool(0.6);
+        let loc_link = self.flit(1.0) & !self.fmt.valid_bit() | if self.rng.random_bool(0.5) { self.fmt.valid_bit() } else { 0 };
+        let r = &mut self.router;
+        let co = r.ctrl.out();
+        let (grant, status) = r.grant(&co);
+        let inj = if grant && loc_v { loc_link | self.fmt.valid_bit() } else { 0 };
+        let outs = [r.bypass_out(E, byp[W], inj), r.bypass_out(W, byp[E], inj), r.bypass_out(N, byp[S], 0), r.bypass_out(S, byp[N], 0)];
+        let sched = golden::noc::reply_mesh::sched_word(&self.cfg, r);
+        let ecyc = r.ctrl.ecyc;
+        let states = r.latch_states();
+        let ro = r.eval(&[byp[0], byp[1], byp[2], byp[3], inj]);
+        if rst {
+            r.reset();
+        } else {
+            r.commit();
+        }
+        set_wide(inputs, &self.slots[0], rst as u128);
+        for d in 0..4 {
+            set_wide(inputs, &self.slots[1 + d], byp[d]);
+        }
+        set_wide(inputs, &self.slots[5], loc_v as u128);
+        set_wide(inputs, &self.slots[6], loc_link);
+        let vals = [
+            outs[0], outs[1], outs[2], outs[3], grant as u128, status as u128, ro.loc_out, sched as u128, ecyc as u128, inj, states as u128,
+            ro.drop as u128, ro.overrun as u128, ro.collision as u128,
+        ];
+        for (s, v) in self.outs.iter().zip(vals) {
+            set_wide(expected, s, v);
+        }
+        Ok(())
+    }
+}
+
+/// One VC router (`vc_router_top_*`, position tied) against golden `VcRouter`:
+/// upstream senders per input VC (whole packets, credit flow control, random
+/// destinations anywhere in the mesh) and downstream sinks that return each credit
+/// after a random delay.
+pub struct VcRouterBench {
+    pub router: golden::noc::vc_router::VcRouter,
+    p: VcParams,
+    n: u32,
+    cw: u32,
+    rng: rand_xoshiro::Xoshiro256PlusPlus,
+    /// Per input VC: upstream credits, the packet in flight (flits left, dst).
+    up_credit: Vec<u8>,
+    up_pkt: Vec<Option<(u32, u16)>>,
+    /// Per output VC: flits held downstream (each returns one credit when released).
+    down: Vec<u32>,
+    seq: u128,
+    rst: Slot,
+    ins: Vec<[Slot; 4]>,
+    outs: Vec<[Slot; 4]>,
+}
+
+impl VcRouterBench {
+    pub fn new(c: &NocConfig, p: &VcParams, layout: &Layout, seed: u64) -> Self {
+        use rand::SeedableRng;
+        let (x, y) = hdl_gen::noc::vc::router_top_xy(c);
+        let nv = 5 * p.vcs as usize;
+        let dirs = ["e", "w", "n", "s", "l"];
+        VcRouterBench {
+            router: golden::noc::vc_router::VcRouter::new(p, c.n, x, y),
+            p: *p,
+            n: c.n,
+            cw: c.cw(),
+            rng: rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
+            up_credit: vec![p.buf_depth as u8; nv],
+            up_pkt: vec![None; nv],
+            down: vec![0; nv],
+            seq: 0,
+            rst: layout.input("rst_i"),
+            ins: dirs
+                .iter()
+                .map(|d| {
+                    [
+                        layout.input(&format!("in_{d}_v_i")),
+                        layout.input(&format!("in_{d}_vc_i")),
+                        layout.input(&format!("in_{d}_flit_i")),
+                        layout.input(&format!("out_{d}_credit_i")),
+                    ]
+                })
+                .collect(),
+            outs: dirs
+                .iter()
+                .map(|d| {
+                    [
+                        layout.output(&format!("out_{d}_v_o")),
+                        layout.output(&format!("out_{d}_vc_o")),
+                        layout.output(&format!("out_{d}_flit_o")),
+                        layout.output(&format!("in_{d}_credit_o")),
+                    ]
+                })
+                .collect(),
+        }
+    }
+
+    /// `{head, tail, src_y, src_x, dst_y, dst_x, data}`.
+    fn pack(&self, f: &VcFlit) -> u128 {
+        let w = self.p.flit_width;
+        let (n, cw) = (self.n as u128, self.cw);
+        let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        let mut v = f.data & mask;
+        let mut at = w;
+        for field in [f.dst as u128 % n, f.dst as u128 / n, f.src as u128 % n, f.src as u128 / n] {
+            v |= field << at;
+            at += cw;
+        }
+        v | ((f.tail as u128) << at) | ((f.head as u128) << (at + 1))
+    }
+}
+
+impl Bench for VcRouterBench {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        use rand::RngExt;
+        let v = self.p.vcs as usize;
+        let nv = 5 * v;
+        let rst = cycle == 0;
+        // registered outputs of the golden router (pre-edge)
+        let links = self.router.link;
+        let cred_out = self.router.cred_out;
+        // upstream: at most one flit per input port per cycle
+        let mut inl: [VcLink; 5] = [None; 5];
+        if !rst {
+            for p in 0..5 {
+                let u0 = self.rng.random_range(0..v);
+                for k in 0..v {
+                    let u = (u0 + k) % v;
+                    let iv = p * v + u;
+                    if self.up_credit[iv] == 0 || !self.rng.random_bool(0.4) {
+                        continue;
+                    }
+                    let (left, dst, head) = match self.up_pkt[iv] {
+                        Some((left, dst)) => (left, dst, false),
+                        None => (self.rng.random_range(1..=4u32), self.rng.random_range(0..self.n * self.n) as u16, true),
+                    };
+                    self.seq += 1;
+                    let f = VcFlit { head, tail: left == 1, src: self.rng.random_range(0..self.n * self.n) as u16, dst, data: self.rng.random::<u128>() ^ self.seq };
+                    self.up_pkt[iv] = if left == 1 { None } else { Some((left - 1, dst)) };
+                    self.up_credit[iv] -= 1;
+                    inl[p] = Some((u as u8, f));
+                    break;
+                }
+            }
+        }
+        // downstream: flits arriving on the output links wait, then return a credit
+        let mut cred_in = [false; golden::noc::vc_router::NIV];
+        for ov in 0..nv {
+            if self.down[ov] > 0 && self.rng.random_bool(0.5) && !rst {
+                self.down[ov] -= 1;
+                cred_in[ov] = true;
+            }
+        }
+        for (o, l) in links.iter().enumerate() {
+            if let Some((u, _)) = l {
+                self.down[o * v + *u as usize] += 1;
+            }
+        }
+        set_wide(inputs, &self.rst, rst as u128);
+        for p in 0..5 {
+            let (vv, vc, fl) = match &inl[p] {
+                Some((u, f)) => (1, *u as u128, self.pack(f)),
+                None => (0, 0, 0),
+            };
+            set_wide(inputs, &self.ins[p][0], vv);
+            set_wide(inputs, &self.ins[p][1], vc);
+            set_wide(inputs, &self.ins[p][2], fl);
+            let c: u128 = (0..v).map(|u| (cred_in[p * v + u] as u128) << u).sum();
+            set_wide(inputs, &self.ins[p][3], c);
+            let (ov, oc, of) = match &links[p] {
+                Some((u, f)) => (1, *u as u128, self.pack(f)),
+                None => (0, 0, 0),
+            };
+            set_wide(expected, &self.outs[p][0], ov);
+            set_wide(expected, &self.outs[p][1], oc);
+            set_wide(expected, &self.outs[p][2], of);
+            let cr: u128 = (0..v).map(|u| (cred_out[p * v + u] as u128) << u).sum();
+            set_wide(expected, &self.outs[p][3], cr);
+        }
+        // credits returned by the router reach the upstream counters
+        for iv in 0..nv {
+            if cred_out[iv] && !rst {
+                self.up_credit[iv] += 1;
+            }
+        }
+        if rst {
+            self.router.reset();
+            self.up_credit.iter_mut().for_each(|c| *c = self.p.buf_depth as u8);
+            self.up_pkt.iter_mut().for_each(|p| *p = None);
+            self.down.iter_mut().for_each(|d| *d = 0);
+        } else {
+            self.router.step(&inl, &cred_in);
+            if self.router.overflow {
+                return Err("VC router: a buffer overflowed (bench credit bug)".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Co-simulate one generated NoC design: a plane, a top or a router-level design.
 pub fn cosim(c: &NocConfig, design: &Design, rtl: &mut Rtl, opts: &Options) -> Result<Report, CosimError> {
     let layout = rtl.layout.clone();
-    if !design.manifest.top.starts_with("macro_reply_mesh_") {
-        return Err(CosimError::Invariant {
-            top: design.manifest.top.clone(),
-            cycle: 0,
-            seed: opts.seed,
-            message: "no bench for this NoC design".into(),
-        });
+    let top = design.manifest.top.clone();
+    if top.starts_with("macro_reply_mesh_") {
+        lockstep::run(rtl, || ReplyBench::new(c, &layout, opts.seed), opts)
+    } else if top.starts_with("vc_mesh_") {
+        lockstep::run(rtl, || VcBench::new(c, &c.request, &layout, "", opts.seed), opts)
+    } else if top.starts_with("macro_noc_top_") {
+        lockstep::run(rtl, || MacroBench::new(c, &layout, opts.seed), opts)
+    } else if top.starts_with("baseline_noc_top_") {
+        lockstep::run(rtl, || BaselineBench::new(c, &layout, opts.seed), opts)
+    } else if top.starts_with("macro_hinge_top_") {
+        let (x, y) = hinge_xy(c, &top);
+        lockstep::run(rtl, || HingeRouterBench::new(c, &layout, x, y, opts.seed), opts)
+    } else if top.starts_with("vc_router_top_") {
+        let p = if top.ends_with("_base") { c.baseline } else { c.request };
+        lockstep::run(rtl, || VcRouterBench::new(c, &p, &layout, opts.seed), opts)
+    } else {
+        Err(CosimError::Invariant { top, cycle: 0, seed: opts.seed, message: "no bench for this NoC design".into() })
     }
-    lockstep::run(rtl, || ReplyBench::new(c, &layout, opts.seed), opts)
+}
+
+/// The position of a router-level hinge design from its top name (`..._x<X>y<Y>`).
+fn hinge_xy(c: &NocConfig, top: &str) -> (u32, u32) {
+    let t = top.rsplit('_').next().unwrap_or("");
+    let parse = || -> Option<(u32, u32)> {
+        let (x, y) = t.strip_prefix('x')?.split_once('y')?;
+        Some((x.parse().ok()?, y.parse().ok()?))
+    };
+    parse().unwrap_or(c.mcs[0])
 }

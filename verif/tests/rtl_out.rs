@@ -53,19 +53,19 @@ fn staleness_is_detected() {
 
 #[test]
 fn every_committed_file_is_lint_clean() {
-    let mut dirs = Vec::new();
-    for e in std::fs::read_dir(common::repo().join("rtl_out")).unwrap().flatten() {
-        let p = e.path();
-        if p.join("manifest.json").exists() {
-            dirs.push(p);
-        } else if p.is_dir() {
-            for s in std::fs::read_dir(&p).unwrap().flatten() {
-                if s.path().join("manifest.json").exists() {
-                    dirs.push(s.path());
-                }
+    // every design directory, at any depth (NoC presets nest `routers/<kind>/`)
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        if dir.join("manifest.json").exists() {
+            out.push(dir.to_path_buf());
+        }
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            if e.path().is_dir() {
+                walk(&e.path(), out);
             }
         }
     }
+    let mut dirs = Vec::new();
+    walk(&common::repo().join("rtl_out"), &mut dirs);
     assert!(dirs.len() >= 2);
     for dir in dirs {
         let r = lint_dir(&dir).unwrap_or_else(|e| panic!("{e}"));

@@ -281,7 +281,12 @@ impl NocConfig {
         }
         let gom = match r.gom {
             Some(c) => coord("noc.gom", c, n)?,
-            None => (n / 2, n / 2),
+            // default: the core node nearest the mesh centre (ties: lowest y, then x)
+            None => (0..n * n)
+                .map(|id| (id % n, id / n))
+                .filter(|p| !mcs.contains(p))
+                .min_by_key(|&(x, y)| (x.abs_diff(n / 2) + y.abs_diff(n / 2), y, x))
+                .expect("fewer MCs than nodes"),
         };
         if let Some(i) = mcs.iter().position(|p| *p == gom) {
             return Err(FieldError::new(
@@ -343,7 +348,12 @@ impl NocConfig {
         }
         let hotspot = match t.hotspot {
             Some(c) => coord("noc.traffic.hotspot", c, n)?,
-            None => (n / 2, n / 2),
+            // default: the core node nearest the mesh centre (ties: lowest y, then x)
+            None => (0..n * n)
+                .map(|id| (id % n, id / n))
+                .filter(|p| !mcs.contains(p))
+                .min_by_key(|&(x, y)| (x.abs_diff(n / 2) + y.abs_diff(n / 2), y, x))
+                .expect("fewer MCs than nodes"),
         };
         let traffic = TrafficParams {
             pattern: t.pattern,

@@ -125,18 +125,7 @@ impl ReplyMesh {
     }
 
     pub fn sched_word(&self, r: &HingeRouter) -> u32 {
-        let o = r.ctrl.out();
-        let none = self.ovl_none();
-        let (a, b) = match o.live {
-            Live::None => (none, none),
-            Live::Gom => (self.cfg.m() as u32, none),
-            Live::Group(g) => {
-                let mem = &self.cfg.groups[g];
-                (mem[0] as u32, mem.get(1).map_or(none, |&i| i as u32))
-            }
-        };
-        let s = self.cfg.sw() + 1;
-        a | (b << s) | ((o.reconf as u32) << (2 * s)) | ((o.prologue as u32) << (2 * s + 1))
+        sched_word(&self.cfg, r)
     }
 
     /// Evaluate one cycle.
@@ -249,4 +238,22 @@ impl ReplyMesh {
         }
         self.gom.commit();
     }
+}
+
+/// A router's schedule view `{prologue, reconf, ovl_b, ovl_a}` (`dbg_sched`): the live
+/// overlay codes are the group's members (MC indices), m for the GOM row, all ones
+/// for none; SW+1 bits each.
+pub fn sched_word(c: &NocConfig, r: &HingeRouter) -> u32 {
+    let o = r.ctrl.out();
+    let s = c.sw() + 1;
+    let none = (1 << s) - 1;
+    let (a, b) = match o.live {
+        Live::None => (none, none),
+        Live::Gom => (c.m() as u32, none),
+        Live::Group(g) => {
+            let mem = &c.groups[g];
+            (mem[0] as u32, mem.get(1).map_or(none, |&i| i as u32))
+        }
+    };
+    a | (b << s) | ((o.reconf as u32) << (2 * s)) | ((o.prologue as u32) << (2 * s + 1))
 }

@@ -44,6 +44,9 @@ pub type VcLink = Option<(u8, VcFlit)>;
 pub enum VcMutation {
     /// Switch allocation ignores the output VC's credits (buffer overrun downstream).
     IgnoreCredits,
+    /// VC allocation grants the lowest-numbered requester instead of round robin
+    /// (still a legal allocator: no invariant breaks, only the order changes).
+    FixedPriorityVa,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -188,7 +191,11 @@ impl VcRouter {
             for ov in 0..nin {
                 let r = va_req[ov];
                 if r != 0 {
-                    let w = rr_pick(r, self.va_ptr[ov] as u32, nin as u32);
+                    let w = if self.mutation == Some(VcMutation::FixedPriorityVa) {
+                        r.trailing_zeros() as usize
+                    } else {
+                        rr_pick(r, self.va_ptr[ov] as u32, nin as u32)
+                    };
                     eff[w] = Some(((ov / v) as u8, (ov % v) as u8));
                     va_won |= 1 << w;
                     self.va_ptr[ov] = ((w + 1) % nin) as u8;

@@ -1,0 +1,489 @@
+//! Wormhole VC planes (spec §1.11–1.12, §4.2 step 4): the router template
+//! `templates/noc_vc_router.v` over the leaves of [`super::leaf::vc`], and the mesh
+//! template `templates/noc_vc_mesh.v`. One router module per plane (position on
+//! constant ports), one mesh module per plane. Behaviour is that of
+//! `golden::noc::{vc_router, vc_mesh}`; the mesh's ports are listed by [`ports`].
+//!
+//! Widths: leaves are monomorphized over the flit widths (32/64/128-bit data with
+//! 1..3-bit coordinates), 1..4 VCs and buffer depths 2/4/8, the ranges
+//! `golden::noc::config` validates; anything else is a [`GenError::Unsupported`].
+
+use askama::Template;
+use golden::noc::config::{clog2, NocConfig, Routing, VcParams};
+use rust_hdl::prelude::*;
+
+use super::leaf::vc::{CreditCounter, Crossbar, RouteCompute, RrArb, SaResult, SwAlloc, VcAlloc, VcBuffer, VcState};
+use super::PortView;
+use crate::design::GenError;
+use crate::emit::{emit_block, Module, ModuleSet};
+use crate::manifest::Port;
+
+/// The VC-index width of a link (at least 1).
+pub fn vw(p: &VcParams) -> u32 {
+    clog2(p.vcs).max(1)
+}
+
+/// Flit width: head, tail, src (y, x), dst (y, x), data.
+pub fn fw(c: &NocConfig, p: &VcParams) -> u32 {
+    p.flit_width + 4 * c.cw() + 2
+}
+
+/// Link header width on the mesh ports: valid, vc, head, tail, src, dst.
+pub fn ih(c: &NocConfig, p: &VcParams) -> u32 {
+    1 + vw(p) + 2 + 4 * c.cw()
+}
+
+fn count_bits(depth: u32) -> u32 {
+    clog2(depth + 1)
+}
+
+pub fn mesh_name(preset: &str, plane: &str) -> String {
+    format!("vc_mesh_{preset}_{plane}")
+}
+pub fn router_name(preset: &str, plane: &str) -> String {
+    format!("vc_router_{preset}_{plane}")
+}
+fn buffer_name(fw: u32, d: u32) -> String {
+    format!("vc_buffer_f{fw}_d{d}")
+}
+fn route_name(cw: u32) -> String {
+    format!("vc_route_c{cw}")
+}
+fn arb_name(n: u32) -> String {
+    format!("vc_rr_arb_n{n}")
+}
+fn va_name(v: u32, d: u32) -> String {
+    format!("vc_alloc_v{v}_d{d}")
+}
+fn sa_name(v: u32, d: u32) -> String {
+    format!("vc_sw_alloc_v{v}_d{d}")
+}
+fn sar_name(v: u32) -> String {
+    format!("vc_sa_result_v{v}")
+}
+fn credit_name(d: u32) -> String {
+    format!("vc_credit_d{d}")
+}
+fn state_name(v: u32) -> String {
+    format!("vc_state_v{v}")
+}
+fn xbar_name(fw: u32, v: u32) -> String {
+    format!("vc_xbar_f{fw}_v{v}")
+}
+
+/// Ports of a VC mesh, in declaration order (`pre` prefixes every name but the
+/// clock and reset, for tops with several planes).
+pub fn ports(c: &NocConfig, p: &VcParams, pre: &str) -> Vec<Port> {
+    let nn = c.nodes() as u32;
+    let h = ih(c, p);
+    let w = p.flit_width;
+    let dw = w.div_ceil(64);
+    let v = p.vcs;
+    let n = |s: &str| format!("{pre}{s}");
+    vec![
+        Port::input(&n("inj_hdr_i"), nn * h, "per node: injected flit header {valid, vc, head, tail, src_y, src_x, dst_y, dst_x}").fields(nn),
+        Port::input(&n("inj_data_i"), nn * w, "per node: injected flit data (64-bit words when wider)").fields(nn * dw),
+        Port::input(&n("ej_credit_i"), nn * v, "per node: one credit per ejection VC returned by the sink").fields(nn),
+        Port::output(&n("ej_hdr_o"), nn * h, "per node: ejected flit header (registered)").fields(nn),
+        Port::output(&n("ej_data_o"), nn * w, "per node: ejected flit data").fields(nn * dw),
+        Port::output(&n("inj_credit_o"), nn * v, "per node: credits of the injection buffers (one cycle after the pop)").fields(nn),
+        Port::output(&n("link_hdr_o"), nn * 4 * h, "per node, output E,W,N,S: link header (registered)").fields(nn * 4),
+        Port::output(&n("link_data_o"), nn * 4 * w, "per node, output: link data").fields(nn * 4 * dw),
+        Port::output(&n("credit_o"), nn * 4 * v, "per node, input E,W,N,S: credits returned upstream").fields(nn * 4),
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// leaf emission, monomorphized
+// ---------------------------------------------------------------------------
+
+fn emit<B: Block>(set: &mut ModuleSet, mut b: B, name: &str) -> Result<(), GenError> {
+    if set.contains(name) {
+        return Ok(());
+    }
+    b.connect_all();
+    set.extend(emit_block(&b, name)?)?;
+    Ok(())
+}
+
+fn unsupported(field: &str, what: String, allowed: &str) -> GenError {
+    GenError::Unsupported { field: field.into(), message: what, allowed: allowed.into() }
+}
+
+macro_rules! dispatch {
+    ($e:expr; [$($v:literal),+]; $c:ident => $body:expr; $err:expr) => {
+        match $e {
+            $( $v => { #[allow(dead_code)] const $c: usize = $v; $body } )+
+            _ => $err,
+        }
+    };
+}
+
+const FLIT_ERR: &str = "32, 64 or 128-bit data on a 2..=8 mesh";
+
+fn emit_buffer(set: &mut ModuleSet, fw: u32, d: u32) -> Result<(), GenError> {
+    let name = buffer_name(fw, d);
+    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(d as usize; [2, 4, 8]; D => {
+        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
+        const A: usize = C - 1;
+        emit(set, VcBuffer::<FW, C, A>::default(), &name)
+    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+}
+
+fn emit_xbar(set: &mut ModuleSet, fw: u32, v: u32) -> Result<(), GenError> {
+    let name = xbar_name(fw, v);
+    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(v as usize; [1, 2, 3, 4]; V => {
+        const NV: usize = 5 * V;
+        const VW: usize = if V <= 2 { 1 } else { 2 };
+        emit(set, Crossbar::<FW, V, NV, VW>::default(), &name)
+    }; Err(unsupported("vcs", format!("{v}"), "1..=4"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+}
+
+fn emit_control(set: &mut ModuleSet, v: u32, d: u32) -> Result<(), GenError> {
+    dispatch!(v as usize; [1, 2, 3, 4]; V => dispatch!(d as usize; [2, 4, 8]; D => {
+        const NV: usize = 5 * V;
+        const VW: usize = if V <= 2 { 1 } else { 2 };
+        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
+        const NB: usize = if V == 1 { 3 } else if V == 4 { 5 } else { 4 };
+        emit(set, VcAlloc::<V, NV, C>::default(), &va_name(v, d))?;
+        emit(set, SwAlloc::<V, NV, C, VW, NB>::new(D), &sa_name(v, d))?;
+        emit(set, SaResult::<V, NV>::default(), &sar_name(v))?;
+        emit(set, VcState::<V, NV>::default(), &state_name(v))?;
+        emit(set, RrArb::<NV>::default(), &arb_name(NV as u32))?;
+        emit(set, CreditCounter::<C>::default(), &credit_name(d))
+    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("vcs", format!("{v}"), "1..=4")))
+}
+
+fn emit_route(set: &mut ModuleSet, cw: u32) -> Result<(), GenError> {
+    dispatch!(cw as usize; [1, 2, 3]; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8")))
+}
+
+// ---------------------------------------------------------------------------
+// templates
+// ---------------------------------------------------------------------------
+
+struct DirView {
+    name: &'static str,
+    upper: &'static str,
+    p: usize,
+    last: bool,
+    /// Bits of this input port's VCs in the VC vectors.
+    c_hi: usize,
+    c_lo: usize,
+}
+
+struct IvView {
+    i: usize,
+    dir: &'static str,
+    vc: u32,
+    last: bool,
+}
+
+#[derive(Template)]
+#[template(path = "noc_vc_router.v", escape = "none")]
+struct RouterTop {
+    name: String,
+    cw: u32,
+    w: u32,
+    v: u32,
+    vw: u32,
+    fw: u32,
+    c: u32,
+    nv: u32,
+    depth: u32,
+    routing: &'static str,
+    yx: u8,
+    dx_hi: u32,
+    dy_hi: u32,
+    dy_lo: u32,
+    dirs: Vec<DirView>,
+    ivs: Vec<IvView>,
+    ivs_rev: Vec<usize>,
+    ports: Vec<usize>,
+    buffer: String,
+    route: String,
+    va: String,
+    va_arb: String,
+    sa: String,
+    sa_arb: String,
+    sar: String,
+    credit: String,
+    state: String,
+    xbar: String,
+}
+
+struct InView {
+    d: &'static str,
+    v: String,
+    vc: String,
+    flit: String,
+    cred: String,
+    last: bool,
+}
+
+struct MeshLinkView {
+    d: &'static str,
+    h_hi: u32,
+    h_lo: u32,
+    d_hi: u32,
+    d_lo: u32,
+    c_hi: u32,
+    c_lo: u32,
+}
+
+struct MeshRouterView {
+    t: String,
+    x: u32,
+    y: u32,
+    ins: Vec<InView>,
+    links: Vec<MeshLinkView>,
+    h_hi: u32,
+    h_lo: u32,
+    d_hi: u32,
+    d_lo: u32,
+    c_hi: u32,
+    c_lo: u32,
+}
+
+#[derive(Template)]
+#[template(path = "noc_vc_mesh.v", escape = "none")]
+struct MeshTop {
+    name: String,
+    ports: Vec<PortView>,
+    router: String,
+    n: u32,
+    cw: u32,
+    w: u32,
+    v: u32,
+    vw: u32,
+    fw: u32,
+    ih: u32,
+    depth: u32,
+    routing: &'static str,
+    dirs: Vec<&'static str>,
+    routers: Vec<MeshRouterView>,
+}
+
+const DIRS: [(&str, &str); 5] = [("e", "E"), ("w", "W"), ("n", "N"), ("s", "S"), ("l", "L (local)")];
+
+fn routing_name(p: &VcParams) -> &'static str {
+    match p.routing {
+        Routing::Xy => "XY",
+        Routing::Yx => "YX",
+    }
+}
+
+/// The router module of a plane and every leaf it uses.
+pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set: &mut ModuleSet) -> Result<String, GenError> {
+    let cw = c.cw();
+    let v = p.vcs;
+    let d = p.buf_depth;
+    let f = fw(c, p);
+    emit_buffer(set, f, d)?;
+    emit_xbar(set, f, v)?;
+    emit_control(set, v, d)?;
+    emit_route(set, cw)?;
+    emit(set, RrArb::<5>::default(), &arb_name(5))?;
+    let name = router_name(preset, plane);
+    let vv = v as usize;
+    let top = RouterTop {
+        name: name.clone(),
+        cw,
+        w: p.flit_width,
+        v,
+        vw: vw(p),
+        fw: f,
+        c: count_bits(d),
+        nv: 5 * v,
+        depth: d,
+        routing: routing_name(p),
+        yx: (p.routing == Routing::Yx) as u8,
+        dx_hi: p.flit_width + cw - 1,
+        dy_hi: p.flit_width + 2 * cw - 1,
+        dy_lo: p.flit_width + cw,
+        dirs: DIRS
+            .iter()
+            .enumerate()
+            .map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: (k + 1) * vv - 1, c_lo: k * vv })
+            .collect(),
+        ivs: (0..5 * vv).map(|i| IvView { i, dir: DIRS[i / vv].0, vc: (i % vv) as u32, last: i + 1 == 5 * vv }).collect(),
+        ivs_rev: (0..5 * vv).rev().collect(),
+        ports: (0..5).collect(),
+        buffer: buffer_name(f, d),
+        route: route_name(cw),
+        va: va_name(v, d),
+        va_arb: arb_name(5 * v),
+        sa: sa_name(v, d),
+        sa_arb: arb_name(5),
+        sar: sar_name(v),
+        credit: credit_name(d),
+        state: state_name(v),
+        xbar: xbar_name(f, v),
+    };
+    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
+    Ok(name)
+}
+
+/// Every module of the VC mesh `vc_mesh_<preset>_<plane>`.
+pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set: &mut ModuleSet) -> Result<String, GenError> {
+    let router = router_modules(c, p, preset, plane, set)?;
+    let n = c.n;
+    let h = ih(c, p);
+    let w = p.flit_width;
+    let v = p.vcs;
+    let vwv = vw(p);
+    let f = fw(c, p);
+    let mut routers = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let id = c.node(x, y) as u32;
+            let t = format!("x{x}y{y}");
+            let nb = |d: usize| -> Option<String> {
+                match d {
+                    0 if x + 1 < n => Some(format!("x{}y{y}", x + 1)),
+                    1 if x > 0 => Some(format!("x{}y{y}", x - 1)),
+                    2 if y + 1 < n => Some(format!("x{x}y{}", y + 1)),
+                    3 if y > 0 => Some(format!("x{x}y{}", y - 1)),
+                    _ => None,
+                }
+            };
+            let opp = ["w", "e", "s", "n"];
+            let mut ins = Vec::new();
+            for (k, (dn, _)) in DIRS.iter().enumerate() {
+                let iv = if k < 4 {
+                    match nb(k) {
+                        Some(o) => InView {
+                            d: dn,
+                            v: format!("ov_{o}_{}", opp[k]),
+                            vc: format!("ovc_{o}_{}", opp[k]),
+                            flit: format!("of_{o}_{}", opp[k]),
+                            cred: format!("ic_{o}_{}", opp[k]),
+                            last: false,
+                        },
+                        None => InView { d: dn, v: "1'b0".into(), vc: format!("{vwv}'d0"), flit: format!("{f}'d0"), cred: format!("{v}'d0"), last: false },
+                    }
+                } else {
+                    InView {
+                        d: dn,
+                        v: format!("inj_hdr_i[{}]", (id + 1) * h - 1),
+                        vc: format!("inj_hdr_i[{}:{}]", (id + 1) * h - 2, (id + 1) * h - 1 - vwv),
+                        flit: format!("{{inj_hdr_i[{}:{}], inj_data_i[{}:{}]}}", (id + 1) * h - 2 - vwv, id * h, (id + 1) * w - 1, id * w),
+                        cred: format!("ej_credit_i[{}:{}]", (id + 1) * v - 1, id * v),
+                        last: true,
+                    }
+                };
+                ins.push(iv);
+            }
+            routers.push(MeshRouterView {
+                t,
+                x,
+                y,
+                ins,
+                links: (0..4)
+                    .map(|k| {
+                        let fi = id * 4 + k as u32;
+                        MeshLinkView {
+                            d: DIRS[k].0,
+                            h_hi: (fi + 1) * h - 1,
+                            h_lo: fi * h,
+                            d_hi: (fi + 1) * w - 1,
+                            d_lo: fi * w,
+                            c_hi: (fi + 1) * v - 1,
+                            c_lo: fi * v,
+                        }
+                    })
+                    .collect(),
+                h_hi: (id + 1) * h - 1,
+                h_lo: id * h,
+                d_hi: (id + 1) * w - 1,
+                d_lo: id * w,
+                c_hi: (id + 1) * v - 1,
+                c_lo: id * v,
+            });
+        }
+    }
+    let name = mesh_name(preset, plane);
+    let mut all = vec![Port::clock("clk_i"), Port::reset("rst_i")];
+    all.extend(ports(c, p, ""));
+    let top = MeshTop {
+        name: name.clone(),
+        ports: super::port_views(&all),
+        router,
+        n,
+        cw: c.cw(),
+        w,
+        v,
+        vw: vwv,
+        fw: f,
+        ih: h,
+        depth: p.buf_depth,
+        routing: routing_name(p),
+        dirs: DIRS.iter().map(|(d, _)| *d).collect(),
+        routers,
+    };
+    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
+    Ok(name)
+}
+
+#[derive(Template)]
+#[template(path = "noc_vc_router_top.v", escape = "none")]
+struct RouterWrap {
+    name: String,
+    router: String,
+    n: u32,
+    x: u32,
+    y: u32,
+    cw: u32,
+    v: u32,
+    vw: u32,
+    fw: u32,
+    dirs: Vec<DirView>,
+}
+
+pub fn router_top_name(preset: &str, plane: &str) -> String {
+    format!("vc_router_top_{preset}_{plane}")
+}
+
+/// The router-level design's position: the mesh centre (N/2, N/2).
+pub fn router_top_xy(c: &NocConfig) -> (u32, u32) {
+    (c.n / 2, c.n / 2)
+}
+
+/// Ports of the router-level design (`vc_router_top_*`).
+pub fn router_top_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
+    let mut v = vec![Port::clock("clk_i"), Port::reset("rst_i")];
+    let (f, w, vc) = (fw(c, p), vw(p), p.vcs);
+    for (d, _) in DIRS {
+        v.push(Port::input(&format!("in_{d}_v_i"), 1, "input link valid"));
+        v.push(Port::input(&format!("in_{d}_vc_i"), w, "input link VC"));
+        v.push(Port::input(&format!("in_{d}_flit_i"), f, "input flit {head, tail, src_y, src_x, dst_y, dst_x, data}"));
+        v.push(Port::output(&format!("in_{d}_credit_o"), vc, "credits returned for this input, one per VC"));
+        v.push(Port::output(&format!("out_{d}_v_o"), 1, "output link valid (registered)"));
+        v.push(Port::output(&format!("out_{d}_vc_o"), w, "output link VC"));
+        v.push(Port::output(&format!("out_{d}_flit_o"), f, "output flit"));
+        v.push(Port::input(&format!("out_{d}_credit_i"), vc, "credits coming back, one per VC"));
+    }
+    v
+}
+
+/// One router of the plane with its position tied (router-level design for synthesis).
+pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str) -> Result<(String, ModuleSet), GenError> {
+    let mut set = ModuleSet::default();
+    let router = router_modules(c, p, preset, plane, &mut set)?;
+    let (x, y) = router_top_xy(c);
+    let name = router_top_name(preset, plane);
+    let top = RouterWrap {
+        name: name.clone(),
+        router,
+        n: c.n,
+        x,
+        y,
+        cw: c.cw(),
+        v: p.vcs,
+        vw: vw(p),
+        fw: fw(c, p),
+        dirs: DIRS.iter().enumerate().map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: 0, c_lo: 0 }).collect(),
+    };
+    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
+    Ok((name, set))
+}
