@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use golden::config::load;
-use verif::lint::lint_dir;
+use verif::lint::{lint_dir, lint_dirs};
 
 /// Every shipped config whose block generates Verilog.
 fn presets() -> Vec<(PathBuf, golden::config::ConfigFile)> {
@@ -67,10 +67,10 @@ fn every_committed_file_is_lint_clean() {
     let mut dirs = Vec::new();
     walk(&common::repo().join("rtl_out"), &mut dirs);
     assert!(dirs.len() >= 2);
-    for dir in dirs {
-        let r = lint_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dirs.sort();
+    for r in lint_dirs(&dirs).unwrap_or_else(|e| panic!("{e}")) {
         assert!(r.files > 0);
-        assert!(r.clean(), "{}: {:#?}", dir.display(), r.findings);
+        assert!(r.clean(), "{}: {:#?}", r.dir.display(), r.findings);
     }
 }
 
@@ -87,4 +87,22 @@ fn lint_catches_a_planted_warning() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(!r.clean(), "a width mismatch and unused bits went unnoticed");
     assert!(r.findings.iter().any(|f| f.contains("WIDTH")), "{:?}", r.findings);
+}
+
+#[test]
+fn lint_dirs_skips_only_identical_files() {
+    let root = std::env::temp_dir().join(format!("gpuforge-lint-dirs-{}", std::process::id()));
+    let (a, b) = (root.join("a"), root.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let clean = "module m (input wire [3:0] a_i, output wire [3:0] b_o);\n  assign b_o = a_i;\nendmodule\n";
+    let planted = "module m (input wire [3:0] a_i, output wire [3:0] b_o);\n  wire [7:0] wide = a_i;\n  assign b_o = wide[3:0];\nendmodule\n";
+    std::fs::write(a.join("m.v"), clean).unwrap();
+    std::fs::write(b.join("m.v"), planted).unwrap();
+    let r = lint_dirs(&[a.clone(), b.clone()]).unwrap();
+    std::fs::write(b.join("m.v"), clean).unwrap();
+    let again = lint_dirs(&[a, b]).unwrap();
+    std::fs::remove_dir_all(&root).unwrap();
+    assert!(r[0].clean() && !r[1].clean(), "same name, different text must be linted: {r:?}");
+    assert!(again.iter().all(|r| r.clean() && r.files == 1));
 }

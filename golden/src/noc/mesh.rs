@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, VecDeque};
 use super::config::{NocConfig, NocKind, RawNoc};
 use super::link::{Flit, LinkFmt, T_DATA};
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
-use super::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs, VcNi, VcPacket};
+use super::vc_mesh::{VcMesh, VcMeshInputs, VcNi, VcPacket};
 use crate::config::FieldError;
 use crate::network::{Class, NetStats, Network, Packet};
 
@@ -42,9 +42,8 @@ struct VcPlane {
     mesh: VcMesh,
     nis: Vec<VcNi>,
     inp: VcMeshInputs,
-    out: VcMeshOutputs,
     /// Cycle each in-flight flit entered the network, by (packet id, index).
-    entered: BTreeMap<u128, u64>,
+    entered: std::collections::HashMap<u128, u64>,
     width: u32,
 }
 
@@ -55,23 +54,22 @@ impl VcPlane {
             mesh: VcMesh::new(p, n),
             nis: (0..nn).map(|i| VcNi::new(p, i)).collect(),
             inp: VcMeshInputs::new(nn),
-            out: VcMeshOutputs::new(nn),
-            entered: BTreeMap::new(),
+            entered: Default::default(),
             width: p.flit_width,
         }
     }
 
     /// One cycle; returns ejected flits as (node, data) with their flit latency.
     fn step(&mut self, now: u64, ejected: &mut Vec<(usize, u128, bool)>, st: &mut NocStats) {
-        self.mesh.outputs(&mut self.out);
         for id in 0..self.nis.len() {
-            let (l, c) = self.nis[id].drive(self.out.inj_credit[id], self.out.ej[id], true);
+            let (inj_credit, ej) = self.mesh.terminal(id);
+            let (l, c) = self.nis[id].drive(inj_credit, ej, true);
             self.inp.inj[id] = l;
             self.inp.ej_credit[id] = c;
             if let Some((_, f)) = l {
                 self.entered.insert(f.data, now);
             }
-            if let Some((_, f)) = self.out.ej[id] {
+            if let Some((_, f)) = ej {
                 if let Some(t) = self.entered.remove(&f.data) {
                     st.flit_latency_sum += now - t;
                     st.flits += 1;

@@ -51,9 +51,24 @@ pub struct VcMesh {
     pub routers: Vec<VcRouter>,
     links_in: Vec<[VcLink; 5]>,
     creds_in: Vec<[bool; NIV]>,
+    /// Routers stepped this cycle (scratch).
+    active: Vec<usize>,
 }
 
 const OPP: [usize; 4] = [W, E, S, N];
+
+/// The node next to `id` in direction `dir` of an `n` x `n` mesh.
+#[inline]
+fn neighbour(n: usize, id: usize, dir: usize) -> Option<usize> {
+    let (x, y) = (id % n, id / n);
+    match dir {
+        E if x + 1 < n => Some(id + 1),
+        W if x > 0 => Some(id - 1),
+        N if y + 1 < n => Some(id + n),
+        S if y > 0 => Some(id - n),
+        _ => None,
+    }
+}
 
 impl VcMesh {
     pub fn new(p: &VcParams, n: u32) -> VcMesh {
@@ -71,18 +86,7 @@ impl VcMesh {
             routers,
             links_in: vec![[None; 5]; nn],
             creds_in: vec![[false; NIV]; nn],
-        }
-    }
-
-    fn neighbour(&self, id: usize, dir: usize) -> Option<usize> {
-        let n = self.n;
-        let (x, y) = (id % n, id / n);
-        match dir {
-            E if x + 1 < n => Some(id + 1),
-            W if x > 0 => Some(id - 1),
-            N if y + 1 < n => Some(id + n),
-            S if y > 0 => Some(id - n),
-            _ => None,
+            active: Vec::with_capacity(nn),
         }
     }
 
@@ -107,6 +111,15 @@ impl VcMesh {
         }
     }
 
+    /// Node `id`'s terminal outputs alone: its injection credits and ejection link
+    /// (what a network interface reads; cheaper than [`VcMesh::outputs`]).
+    #[inline]
+    pub fn terminal(&self, id: usize) -> (u8, VcLink) {
+        let r = &self.routers[id];
+        let ic = (0..self.v).fold(0u8, |a, u| a | (r.cred_out[L * self.v + u] as u8) << u);
+        (ic, r.link[L])
+    }
+
     /// One clock edge with this cycle's inputs.
     pub fn step(&mut self, inp: &VcMeshInputs) {
         if inp.rst {
@@ -117,31 +130,40 @@ impl VcMesh {
         }
         let v = self.v;
         let nn = self.routers.len();
+        // gather every router's inputs from its neighbours' registered outputs (all
+        // before any router steps); routers with nothing to do are skipped
+        self.active.clear();
         for id in 0..nn {
-            let mut li = [None; 5];
-            let mut ci = [false; NIV];
+            let mut any = inp.inj[id].is_some() || inp.ej_credit[id] != 0;
             for d in 0..4 {
-                if let Some(nb) = self.neighbour(id, d) {
+                if let Some(nb) = neighbour(self.n, id, d) {
                     let r = &self.routers[nb];
-                    li[d] = r.link[OPP[d]];
-                    for u in 0..v {
-                        ci[d * v + u] = r.cred_out[OPP[d] * v + u];
+                    any |= r.link[OPP[d]].is_some() || r.cred_out[OPP[d] * v..OPP[d] * v + v].iter().any(|&c| c);
+                }
+            }
+            if !any && self.routers[id].idle() {
+                continue;
+            }
+            let li = &mut self.links_in[id];
+            let ci = &mut self.creds_in[id];
+            for d in 0..4 {
+                match neighbour(self.n, id, d) {
+                    Some(nb) => {
+                        let r = &self.routers[nb];
+                        li[d] = r.link[OPP[d]];
+                        ci[d * v..d * v + v].copy_from_slice(&r.cred_out[OPP[d] * v..OPP[d] * v + v]);
                     }
+                    None => li[d] = None,
                 }
             }
             li[L] = inp.inj[id];
             for u in 0..v {
                 ci[L * v + u] = inp.ej_credit[id] >> u & 1 == 1;
             }
-            self.links_in[id] = li;
-            self.creds_in[id] = ci;
+            self.active.push(id);
         }
-        for id in 0..nn {
-            let r = &mut self.routers[id];
-            if r.idle() && self.links_in[id].iter().all(|l| l.is_none()) && !self.creds_in[id].iter().any(|&c| c) {
-                continue;
-            }
-            r.step(&self.links_in[id], &self.creds_in[id]);
+        for &id in &self.active {
+            self.routers[id].step(&self.links_in[id], &self.creds_in[id]);
         }
     }
 
