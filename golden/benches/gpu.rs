@@ -58,5 +58,5 @@ fn main() {
     ]);
 }
 
-#[path = "../../verif/benches/bench_ratio.rs"]
+#[path = "../../verif/benches/support/bench_ratio.rs"]
 mod bench_ratio;

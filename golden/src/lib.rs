@@ -12,5 +12,6 @@
 pub mod config;
 pub mod gpu;
 pub mod gpucc;
+pub mod invariant;
 pub mod network;
 pub mod noc;

@@ -10,14 +10,13 @@
 
 use std::path::Path;
 
-use criterion::{criterion_group, Criterion, Throughput};
+use criterion::{criterion_group, Criterion};
 use golden::config::{load, ConfigFile};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use golden::gpucc::GpuccConfig;
-use verif::frame::Frame;
+use support::bench_ratio;
+use support::cosim_speed::cosim_group;
 use verif::gpucc::NetBench;
-use verif::lockstep::{record_inputs, Lockstep};
-use verif::rtl::Rtl;
 use verif::verilator::{build, Opt};
 
 const CYCLES: u64 = 5_000;
@@ -34,40 +33,14 @@ fn cosim_preset(c: &mut Criterion, name: &str) {
     let design = hdl_gen::gpucc::generate(&cfg, &gc).unwrap();
     let built = build(&design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
-    let traffic = || NetTraffic::new(&gc, 7, TrafficParams::default());
-    let frames: Vec<Frame> = record_inputs(&layout, NetBench::new(&gc, &layout, traffic()).without_checker(), 4 * CYCLES).unwrap();
-
-    let mut g = c.benchmark_group(format!("cosim_{name}"));
-    g.throughput(Throughput::Elements(CYCLES));
-    g.sample_size(20);
-    {
-        let mut rtl = Rtl::load(&built).unwrap();
-        let mut out = Frame::zeroed(layout.out_words);
-        let mut k = 0usize;
-        g.bench_function("baseline_verilator_only", |b| {
-            b.iter(|| {
-                for _ in 0..CYCLES {
-                    rtl.cycle(&frames[k], &mut out);
-                    k = (k + 1) % frames.len();
-                }
-                std::hint::black_box(&out);
-            })
-        });
-    }
-    for (fname, checked) in [("lockstep", false), ("lockstep_checked", true)] {
-        let mut rtl = Rtl::load(&built).unwrap();
-        let bench = NetBench::new(&gc, &layout, traffic());
-        let bench = if checked { bench } else { bench.without_checker() };
-        let mut ls = Lockstep::new(&mut rtl, bench);
-        g.bench_function(fname, |b| {
-            b.iter(|| {
-                for _ in 0..CYCLES {
-                    ls.step().expect("lockstep holds");
-                }
-            })
-        });
-    }
-    g.finish();
+    cosim_group(c, &format!("cosim_{name}"), &built, CYCLES, |checked| {
+        let b = NetBench::new(&gc, &layout, NetTraffic::new(&gc, 7, TrafficParams::default()));
+        if checked {
+            b
+        } else {
+            b.without_checker()
+        }
+    });
 }
 
 fn cosim(c: &mut Criterion) {
@@ -106,4 +79,4 @@ fn main() {
     ]);
 }
 
-mod bench_ratio;
+mod support;

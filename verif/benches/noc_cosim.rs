@@ -8,12 +8,11 @@
 
 use std::path::Path;
 
-use criterion::{criterion_group, Criterion, Throughput};
+use criterion::{criterion_group, Criterion};
 use golden::config::{load, BlockConfig};
-use verif::frame::Frame;
-use verif::lockstep::{record_inputs, Lockstep};
+use support::bench_ratio;
+use support::cosim_speed::cosim_group;
 use verif::noc::MacroBench;
-use verif::rtl::Rtl;
 use verif::verilator::{build, Opt};
 
 const CYCLES: u64 = 5_000;
@@ -24,39 +23,14 @@ fn cosim(c: &mut Criterion) {
     let design = hdl_gen::generate(&cfg).unwrap().into_iter().find(|(p, _)| p.as_os_str() == "macro_top").expect("macro_top design").1;
     let built = build(&design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
-    let frames: Vec<Frame> = record_inputs(&layout, MacroBench::new(nc, &layout, 7).without_checker(), 4 * CYCLES).unwrap();
-
-    let mut g = c.benchmark_group("cosim_noc_macro_4x4");
-    g.throughput(Throughput::Elements(CYCLES));
-    g.sample_size(20);
-    {
-        let mut rtl = Rtl::load(&built).unwrap();
-        let mut out = Frame::zeroed(layout.out_words);
-        let mut k = 0usize;
-        g.bench_function("baseline_verilator_only", |b| {
-            b.iter(|| {
-                for _ in 0..CYCLES {
-                    rtl.cycle(&frames[k], &mut out);
-                    k = (k + 1) % frames.len();
-                }
-                std::hint::black_box(&out);
-            })
-        });
-    }
-    for (fname, checked) in [("lockstep", false), ("lockstep_checked", true)] {
-        let mut rtl = Rtl::load(&built).unwrap();
-        let bench = MacroBench::new(nc, &layout, 7);
-        let bench = if checked { bench } else { bench.without_checker() };
-        let mut ls = Lockstep::new(&mut rtl, bench);
-        g.bench_function(fname, |b| {
-            b.iter(|| {
-                for _ in 0..CYCLES {
-                    ls.step().expect("lockstep holds");
-                }
-            })
-        });
-    }
-    g.finish();
+    cosim_group(c, "cosim_noc_macro_4x4", &built, CYCLES, |checked| {
+        let b = MacroBench::new(nc, &layout, 7);
+        if checked {
+            b
+        } else {
+            b.without_checker()
+        }
+    });
 }
 
 criterion_group!(benches, cosim);
@@ -70,4 +44,4 @@ fn main() {
     ]);
 }
 
-mod bench_ratio;
+mod support;

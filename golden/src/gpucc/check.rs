@@ -19,26 +19,12 @@
 //!    only through accepted writes in GPU mode.
 
 use std::collections::VecDeque;
-use std::fmt;
 
 use super::config::{GpuccConfig, N_IN};
 use super::cr::{Cr, Src, CR_WORDS};
 use super::net::{Mode, NetInputs, NetOutputs};
 
-/// One broken invariant.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    pub cycle: u64,
-    /// Spec §4.3 invariant, e.g. "4 firing rule".
-    pub invariant: &'static str,
-    pub detail: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cycle {}: invariant {} violated: {}", self.cycle, self.invariant, self.detail)
-    }
-}
+pub use crate::invariant::Violation;
 
 /// Static wiring derived from the CR words.
 #[derive(Debug, Clone, Default)]

@@ -7,7 +7,6 @@
 //! Numbers refer to spec §4.3.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt;
 
 use super::config::NocConfig;
 use super::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE, SWAP_CYCLE};
@@ -16,19 +15,7 @@ use super::overlay_ctrl::window_at;
 use super::reply_mesh::{ReplyInputs, ReplyOutputs};
 use super::vc_mesh::{VcMeshInputs, VcMeshOutputs};
 
-/// One broken invariant.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    pub cycle: u64,
-    pub invariant: &'static str,
-    pub detail: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cycle {}: invariant {} violated: {}", self.cycle, self.invariant, self.detail)
-    }
-}
+pub use crate::invariant::Violation;
 
 /// Largest-remainder window split written independently of `gom::window_lengths`:
 /// sort by remainder (descending, stable on index) and hand out the leftover.
