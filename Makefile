@@ -53,9 +53,10 @@ rtl: build
 lint: build
 	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) lint $$d || exit 1; done
 
-## synth: yosys on every preset, cell reports
+## synth: yosys on every GPU-CC preset and every router-level NoC design, cell reports
+## (whole NoC meshes are a million generic cells and more: `gpuforge synth rtl_out/<preset>/<plane>` by hand)
 synth: build
-	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) synth $$d || exit 1; done
+	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | grep -v '^rtl_out/noc_' ; find rtl_out -path '*/routers/*' -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) synth $$d || exit 1; done
 
 ## bench: criterion benchmarks (ratios against baselines run in the same process)
 bench: setup

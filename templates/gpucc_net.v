@@ -1,6 +1,6 @@
 module {{ top }} (
 {%- for port in ports %}
-  {{ port.decl }}{% if !loop.last %},{% endif %}{{ port.pad }}// {{ port.doc }}
+  {{ port.decl }}{{ port.pad }}// {{ port.doc }}
 {%- endfor %}
 );
   // Geometry: {{ n }} positions ({{ n_lsu }} LSUs), {{ l }} lanes, {{ w }}-bit data.

@@ -19,6 +19,7 @@ use crate::leaf::cr::ConfigReg;
 use crate::leaf::fifo::{AddrFifo, OperandFifo};
 use crate::leaf::mode::ModeFsm;
 use crate::manifest::{Manifest, Port};
+use crate::ports::{port_views, PortView};
 
 /// Name of the top module for a preset.
 pub fn top_name(preset: &str) -> String {
@@ -87,12 +88,6 @@ fn fifo_modules(w: u32, depth: u32, peek: bool) -> Result<Vec<Module>, GenError>
 // ---------------------------------------------------------------------------
 // template views
 // ---------------------------------------------------------------------------
-
-struct PortView {
-    decl: String,
-    pad: String,
-    doc: String,
-}
 
 struct LaneView {
     l: usize,
@@ -220,31 +215,6 @@ pub fn ports(c: &GpuccConfig) -> Vec<Port> {
         Port::output("dbg_push_full_err_o", 1, "some push hit a full FIFO (never, by construction)"),
     ]);
     v
-}
-
-fn port_views(ports: &[Port]) -> Vec<PortView> {
-    let decls: Vec<String> = ports
-        .iter()
-        .map(|p| {
-            let dir = match p.dir {
-                crate::manifest::Dir::Input => "input ",
-                crate::manifest::Dir::Output => "output",
-            };
-            let range = if p.width > 1 { format!("[{}:0] ", p.width - 1) } else { String::new() };
-            format!("{dir} wire {range}{}", p.name)
-        })
-        .collect();
-    let width = decls.iter().map(|d| d.len()).max().unwrap_or(0) + 2;
-    let last = decls.len().saturating_sub(1);
-    decls
-        .into_iter()
-        .zip(ports)
-        .enumerate()
-        .map(|(i, (decl, p))| {
-            let pad = " ".repeat(width - decl.len() + usize::from(i == last));
-            PortView { decl, pad, doc: p.doc.clone() }
-        })
-        .collect()
 }
 
 fn word_slice(base: u32, w: u32) -> String {

@@ -11,6 +11,7 @@ pub mod gpucc;
 pub mod manifest;
 pub mod noc;
 pub mod leaf;
+pub mod ports;
 
 use golden::config::{BlockConfig, ConfigFile};
 

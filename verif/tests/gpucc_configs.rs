@@ -53,3 +53,12 @@ proptest! {
         cosim(&text, seed)?;
     }
 }
+
+/// Found by `random_configs_b`: one LSU with a 2-deep address FIFO has a 1-bit
+/// look-ahead port, which was declared as a scalar and then indexed.
+#[test]
+fn one_lsu_with_a_one_bit_look_ahead_index() {
+    let text = "name = \"prop_s1_l5_w16_c3_a2_d3_wd185\"\n[gpucc]\nslices = 1\nslice = [\"core\", \"lsu\"]\nlanes = 5\ndata_width = 16\n\
+                core_fifo_depth = 3\nlsu_addr_depth = 2\nlsu_data_depth = 3\nwatchdog = 185\n";
+    cosim(text, 1).unwrap();
+}

@@ -159,29 +159,7 @@ fn design(cfg: &ConfigFile, c: &NocConfig, top: String, ports: Vec<Port>, set: M
     Ok(Design::from_modules(&set, |name| header(name, cfg, &top), manifest))
 }
 
-/// A port declaration line of a structural top, padded for its doc comment.
-pub(crate) struct PortView {
-    pub decl: String,
-    pub pad: String,
-    pub doc: String,
-}
-
-pub(crate) fn port_views(ports: &[Port]) -> Vec<PortView> {
-    let decls: Vec<String> = ports
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let dir = match p.dir {
-                crate::manifest::Dir::Input => "input ",
-                crate::manifest::Dir::Output => "output",
-            };
-            let range = if p.width > 1 { format!("[{}:0] ", p.width - 1) } else { String::new() };
-            format!("{dir} wire {range}{}{}", p.name, if i + 1 < ports.len() { "," } else { "" })
-        })
-        .collect();
-    let width = decls.iter().map(|d| d.len()).max().unwrap_or(0) + 2;
-    decls.into_iter().zip(ports).map(|(decl, p)| PortView { pad: " ".repeat(width - decl.len()), decl, doc: p.doc.clone() }).collect()
-}
+pub(crate) use crate::ports::{port_views, PortView};
 
 #[derive(askama::Template)]
 #[template(path = "noc_macro_top.v", escape = "none")]

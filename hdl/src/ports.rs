@@ -1,0 +1,51 @@
+//! Port declaration lines of the structural (askama) tops, with their doc comments
+//! aligned.
+//!
+//! Every data and reset port is declared with a range, `[0:0]` included: a port
+//! that is a vector of per-unit fields stays indexable (`x_i[0]`) when a config has
+//! one unit of one bit, so templates never special-case width 1. Only the clock is
+//! a plain wire.
+
+use crate::manifest::{Dir, Port, Role};
+
+/// One declaration line (`input  wire [7:0] name,`) and the padding before its
+/// `// doc` comment.
+pub struct PortView {
+    pub decl: String,
+    pub pad: String,
+    pub doc: String,
+}
+
+pub fn port_views(ports: &[Port]) -> Vec<PortView> {
+    let decls: Vec<String> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let dir = match p.dir {
+                Dir::Input => "input ",
+                Dir::Output => "output",
+            };
+            let range = if p.role == Role::Clock { String::new() } else { format!("[{}:0] ", p.width - 1) };
+            format!("{dir} wire {range}{}{}", p.name, if i + 1 < ports.len() { "," } else { "" })
+        })
+        .collect();
+    let width = decls.iter().map(|d| d.len()).max().unwrap_or(0) + 2;
+    decls.into_iter().zip(ports).map(|(decl, p)| PortView { pad: " ".repeat(width - decl.len()), decl, doc: p.doc.clone() }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_bit_vectors_keep_a_range_and_the_clock_does_not() {
+        let ports = [Port::clock("clk_i"), Port::reset("rst_i"), Port::input("peek_i", 1, "per LSU").fields(1), Port::output("q_o", 8, "data")];
+        let v = port_views(&ports);
+        assert_eq!(v[0].decl, "input  wire clk_i,");
+        assert_eq!(v[1].decl, "input  wire [0:0] rst_i,");
+        assert_eq!(v[2].decl, "input  wire [0:0] peek_i,");
+        assert_eq!(v[3].decl, "output wire [7:0] q_o");
+        let col: Vec<usize> = v.iter().map(|p| p.decl.len() + p.pad.len()).collect();
+        assert!(col.iter().all(|&c| c == col[0]), "doc comments aligned: {col:?}");
+    }
+}
