@@ -41,7 +41,14 @@ fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, max_shrink_iters: 8, ..ProptestConfig::default() })]
+    // past failures (the regressions file, found from the package root where cargo and
+    // nextest run integration tests) are replayed before the new random cases
+    #![proptest_config(ProptestConfig {
+        cases: 16,
+        max_shrink_iters: 8,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/gpucc_configs.proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_configs_a(text in config_text(), seed in any::<u64>()) {
