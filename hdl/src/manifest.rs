@@ -40,21 +40,26 @@ pub struct Port {
     /// The port is this many equal fields (per position, per slot, ...); 1 for a
     /// scalar. Mismatch reports name the field index.
     pub fields: u32,
+    /// Declared as a per-unit vector (by [`Port::fields`]): keeps a range in the
+    /// Verilog even at one field of one bit, so `x_i[0]` stays legal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vector: bool,
 }
 
 impl Port {
     pub fn input(name: &str, width: u32, doc: &str) -> Port {
-        Port { name: name.into(), dir: Dir::Input, width, role: Role::Data, doc: doc.into(), fields: 1 }
+        Port { name: name.into(), dir: Dir::Input, width, role: Role::Data, doc: doc.into(), fields: 1, vector: false }
     }
 
     pub fn output(name: &str, width: u32, doc: &str) -> Port {
-        Port { name: name.into(), dir: Dir::Output, width, role: Role::Data, doc: doc.into(), fields: 1 }
+        Port { name: name.into(), dir: Dir::Output, width, role: Role::Data, doc: doc.into(), fields: 1, vector: false }
     }
 
     /// The same port declared as `n` equal fields.
     pub fn fields(mut self, n: u32) -> Port {
         assert!(n >= 1 && self.width % n == 0, "{}: {} bits are not {n} equal fields", self.name, self.width);
         self.fields = n;
+        self.vector = true;
         self
     }
 
@@ -64,11 +69,11 @@ impl Port {
     }
 
     pub fn clock(name: &str) -> Port {
-        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Clock, doc: "clock, rising edge".into(), fields: 1 }
+        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Clock, doc: "clock, rising edge".into(), fields: 1, vector: false }
     }
 
     pub fn reset(name: &str) -> Port {
-        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Reset, doc: "synchronous reset, active high".into(), fields: 1 }
+        Port { name: name.into(), dir: Dir::Input, width: 1, role: Role::Reset, doc: "synchronous reset, active high".into(), fields: 1, vector: false }
     }
 }
 

@@ -1,12 +1,12 @@
 //! Port declaration lines of the structural (askama) tops, with their doc comments
 //! aligned.
 //!
-//! Every data and reset port is declared with a range, `[0:0]` included: a port
-//! that is a vector of per-unit fields stays indexable (`x_i[0]`) when a config has
-//! one unit of one bit, so templates never special-case width 1. Only the clock is
-//! a plain wire.
+//! A one-bit port is a plain wire, except a per-unit vector (declared with
+//! [`Port::fields`]): that keeps its range, `[0:0]` included, so it stays indexable
+//! (`x_i[0]`) when a config has one unit of one bit and templates never special-case
+//! width 1.
 
-use crate::manifest::{Dir, Port, Role};
+use crate::manifest::{Dir, Port};
 
 /// One declaration line (`input  wire [7:0] name,`) and the padding before its
 /// `// doc` comment.
@@ -25,7 +25,7 @@ pub fn port_views(ports: &[Port]) -> Vec<PortView> {
                 Dir::Input => "input ",
                 Dir::Output => "output",
             };
-            let range = if p.role == Role::Clock { String::new() } else { format!("[{}:0] ", p.width - 1) };
+            let range = if p.width > 1 || p.vector { format!("[{}:0] ", p.width - 1) } else { String::new() };
             format!("{dir} wire {range}{}{}", p.name, if i + 1 < ports.len() { "," } else { "" })
         })
         .collect();
@@ -38,11 +38,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_bit_vectors_keep_a_range_and_the_clock_does_not() {
+    fn one_bit_vectors_keep_a_range_and_scalars_do_not() {
         let ports = [Port::clock("clk_i"), Port::reset("rst_i"), Port::input("peek_i", 1, "per LSU").fields(1), Port::output("q_o", 8, "data")];
         let v = port_views(&ports);
         assert_eq!(v[0].decl, "input  wire clk_i,");
-        assert_eq!(v[1].decl, "input  wire [0:0] rst_i,");
+        assert_eq!(v[1].decl, "input  wire rst_i,");
         assert_eq!(v[2].decl, "input  wire [0:0] peek_i,");
         assert_eq!(v[3].decl, "output wire [7:0] q_o");
         let col: Vec<usize> = v.iter().map(|p| p.decl.len() + p.pad.len()).collect();

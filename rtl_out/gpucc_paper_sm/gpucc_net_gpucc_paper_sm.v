@@ -60,11 +60,11 @@
 // ============================================================================
 module gpucc_net_gpucc_paper_sm (
   input  wire clk_i,                      // clock, rising edge
-  input  wire [0:0] rst_i,                // synchronous reset, active high
-  input  wire [0:0] cc_start_i,           // CCRUN: in GPU mode, arm CC mode
+  input  wire rst_i,                      // synchronous reset, active high
+  input  wire cc_start_i,                 // CCRUN: in GPU mode, arm CC mode
   input  wire [47:0] unit_done_i,         // per position: unit reached its fire_count
-  input  wire [0:0] mem_idle_i,           // no load or store ack outstanding (ends DRAIN)
-  input  wire [0:0] cfg_we_i,             // configuration write strobe
+  input  wire mem_idle_i,                 // no load or store ack outstanding (ends DRAIN)
+  input  wire cfg_we_i,                   // configuration write strobe
   input  wire [5:0] cfg_unit_i,           // configuration unit (position)
   input  wire [1:0] cfg_word_i,           // configuration word 0..3 of the 128-bit CR
   input  wire [31:0] cfg_wdata_i,         // configuration write data
@@ -74,10 +74,10 @@ module gpucc_net_gpucc_paper_sm (
   input  wire [143:0] u_in_yumi_i,        // per operand slot s = p*3+k: pop (only when valid)
   input  wire [127:0] lsu_peek_idx_i,     // per LSU j: look-ahead index into its address FIFO
   output wire [1:0] mode_o,               // 0 GPU, 1 ARM, 2 RUN, 3 DRAIN
-  output wire [0:0] cc_done_o,            // pulse: DRAIN finished, back in GPU mode
-  output wire [0:0] wdog_o,               // pulse: watchdog aborted RUN (deadlock)
+  output wire cc_done_o,                  // pulse: DRAIN finished, back in GPU mode
+  output wire wdog_o,                     // pulse: watchdog aborted RUN (deadlock)
   output wire [31:0] cfg_rdata_o,         // read-back of word cfg_word_i of unit cfg_unit_i
-  output wire [0:0] cfg_err_o,            // pulse: the previous cycle's write was rejected
+  output wire cfg_err_o,                  // pulse: the previous cycle's write was rejected
   output wire [6143:0] unit_cfg_o,        // per position: the 128-bit CR, word w of p at [(4p+w)*32 +: 32]
   output wire [47:0] u_out_ready_o,       // per position: result accepted if valid
   output wire [47:0] u_fire_o,            // per position: result transferred this cycle
@@ -87,8 +87,8 @@ module gpucc_net_gpucc_paper_sm (
   output wire [143:0] lsu_addr_count_o,   // per LSU: address FIFO occupancy (0 outside RUN/DRAIN)
   output wire [1295:0] dbg_fifo_count_o,  // per operand slot: FIFO occupancy
   output wire [239:0] dbg_seg_fire_o,     // lane l, segment leaving position p: bit l*N+p fires
-  output wire [0:0] dbg_pop_empty_err_o,  // some yumi hit an operand slot that was not valid
-  output wire [0:0] dbg_push_full_err_o   // some push hit a full FIFO (never, by construction)
+  output wire dbg_pop_empty_err_o,        // some yumi hit an operand slot that was not valid
+  output wire dbg_push_full_err_o         // some push hit a full FIFO (never, by construction)
 );
   // Geometry: 48 positions (16 LSUs), 5 lanes, 32-bit data.
   // Operand slot (p, k) is index s = p*3 + k in every per-slot vector.

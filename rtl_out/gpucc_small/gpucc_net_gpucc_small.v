@@ -35,36 +35,36 @@
 //   watchdog = 64
 // ============================================================================
 module gpucc_net_gpucc_small (
-  input  wire clk_i,                      // clock, rising edge
-  input  wire [0:0] rst_i,                // synchronous reset, active high
-  input  wire [0:0] cc_start_i,           // CCRUN: in GPU mode, arm CC mode
-  input  wire [11:0] unit_done_i,         // per position: unit reached its fire_count
-  input  wire [0:0] mem_idle_i,           // no load or store ack outstanding (ends DRAIN)
-  input  wire [0:0] cfg_we_i,             // configuration write strobe
-  input  wire [3:0] cfg_unit_i,           // configuration unit (position)
-  input  wire [1:0] cfg_word_i,           // configuration word 0..3 of the 128-bit CR
-  input  wire [31:0] cfg_wdata_i,         // configuration write data
-  input  wire [11:0] u_out_v_i,           // per position: result valid
-  input  wire [11:0] u_out_lane_en_i,     // per position: also put the result on the lane (else SELF only)
-  input  wire [191:0] u_out_data_i,       // per position: result data, position p at [p*W +: W]
-  input  wire [35:0] u_in_yumi_i,         // per operand slot s = p*3+k: pop (only when valid)
-  input  wire [11:0] lsu_peek_idx_i,      // per LSU j: look-ahead index into its address FIFO
-  output wire [1:0] mode_o,               // 0 GPU, 1 ARM, 2 RUN, 3 DRAIN
-  output wire [0:0] cc_done_o,            // pulse: DRAIN finished, back in GPU mode
-  output wire [0:0] wdog_o,               // pulse: watchdog aborted RUN (deadlock)
-  output wire [31:0] cfg_rdata_o,         // read-back of word cfg_word_i of unit cfg_unit_i
-  output wire [0:0] cfg_err_o,            // pulse: the previous cycle's write was rejected
-  output wire [1535:0] unit_cfg_o,        // per position: the 128-bit CR, word w of p at [(4p+w)*32 +: 32]
-  output wire [11:0] u_out_ready_o,       // per position: result accepted if valid
-  output wire [11:0] u_fire_o,            // per position: result transferred this cycle
-  output wire [35:0] u_in_v_o,            // per operand slot: operand valid
-  output wire [575:0] u_in_data_o,        // per operand slot: operand data (0 when not valid)
-  output wire [63:0] lsu_peek_data_o,     // per LSU: address FIFO entry at the look-ahead index (0 past the count)
-  output wire [15:0] lsu_addr_count_o,    // per LSU: address FIFO occupancy (0 outside RUN/DRAIN)
-  output wire [143:0] dbg_fifo_count_o,   // per operand slot: FIFO occupancy
-  output wire [35:0] dbg_seg_fire_o,      // lane l, segment leaving position p: bit l*N+p fires
-  output wire [0:0] dbg_pop_empty_err_o,  // some yumi hit an operand slot that was not valid
-  output wire [0:0] dbg_push_full_err_o   // some push hit a full FIFO (never, by construction)
+  input  wire clk_i,                     // clock, rising edge
+  input  wire rst_i,                     // synchronous reset, active high
+  input  wire cc_start_i,                // CCRUN: in GPU mode, arm CC mode
+  input  wire [11:0] unit_done_i,        // per position: unit reached its fire_count
+  input  wire mem_idle_i,                // no load or store ack outstanding (ends DRAIN)
+  input  wire cfg_we_i,                  // configuration write strobe
+  input  wire [3:0] cfg_unit_i,          // configuration unit (position)
+  input  wire [1:0] cfg_word_i,          // configuration word 0..3 of the 128-bit CR
+  input  wire [31:0] cfg_wdata_i,        // configuration write data
+  input  wire [11:0] u_out_v_i,          // per position: result valid
+  input  wire [11:0] u_out_lane_en_i,    // per position: also put the result on the lane (else SELF only)
+  input  wire [191:0] u_out_data_i,      // per position: result data, position p at [p*W +: W]
+  input  wire [35:0] u_in_yumi_i,        // per operand slot s = p*3+k: pop (only when valid)
+  input  wire [11:0] lsu_peek_idx_i,     // per LSU j: look-ahead index into its address FIFO
+  output wire [1:0] mode_o,              // 0 GPU, 1 ARM, 2 RUN, 3 DRAIN
+  output wire cc_done_o,                 // pulse: DRAIN finished, back in GPU mode
+  output wire wdog_o,                    // pulse: watchdog aborted RUN (deadlock)
+  output wire [31:0] cfg_rdata_o,        // read-back of word cfg_word_i of unit cfg_unit_i
+  output wire cfg_err_o,                 // pulse: the previous cycle's write was rejected
+  output wire [1535:0] unit_cfg_o,       // per position: the 128-bit CR, word w of p at [(4p+w)*32 +: 32]
+  output wire [11:0] u_out_ready_o,      // per position: result accepted if valid
+  output wire [11:0] u_fire_o,           // per position: result transferred this cycle
+  output wire [35:0] u_in_v_o,           // per operand slot: operand valid
+  output wire [575:0] u_in_data_o,       // per operand slot: operand data (0 when not valid)
+  output wire [63:0] lsu_peek_data_o,    // per LSU: address FIFO entry at the look-ahead index (0 past the count)
+  output wire [15:0] lsu_addr_count_o,   // per LSU: address FIFO occupancy (0 outside RUN/DRAIN)
+  output wire [143:0] dbg_fifo_count_o,  // per operand slot: FIFO occupancy
+  output wire [35:0] dbg_seg_fire_o,     // lane l, segment leaving position p: bit l*N+p fires
+  output wire dbg_pop_empty_err_o,       // some yumi hit an operand slot that was not valid
+  output wire dbg_push_full_err_o        // some push hit a full FIFO (never, by construction)
 );
   // Geometry: 12 positions (4 LSUs), 3 lanes, 16-bit data.
   // Operand slot (p, k) is index s = p*3 + k in every per-slot vector.

@@ -10,7 +10,7 @@
 // ============================================================================
 module macro_reply_mesh_noc_macro_4x4 (
   input  wire clk_i,                      // clock, rising edge
-  input  wire [0:0] rst_i,                // synchronous reset, active high
+  input  wire rst_i,                      // synchronous reset, active high
   input  wire [3:0] mc_reply_v_i,         // per MC: reply flit offered by L2/DRAM
   input  wire [43:0] mc_reply_hdr_i,      // per MC: link bits above the payload {valid(ignored), type, head, tail, src(ignored), dst_y, dst_x}
   input  wire [255:0] mc_reply_data_i,    // per MC: 64-bit payload

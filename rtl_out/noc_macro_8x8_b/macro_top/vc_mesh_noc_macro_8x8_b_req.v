@@ -4,7 +4,7 @@
 // ============================================================================
 module vc_mesh_noc_macro_8x8_b_req (
   input  wire clk_i,                  // clock, rising edge
-  input  wire [0:0] rst_i,            // synchronous reset, active high
+  input  wire rst_i,                  // synchronous reset, active high
   input  wire [1023:0] inj_hdr_i,     // per node: injected flit header {valid, vc, head, tail, src_y, src_x, dst_y, dst_x}
   input  wire [4095:0] inj_data_i,    // per node: injected flit data (64-bit words when wider)
   input  wire [63:0] ej_credit_i,     // per node: one credit per ejection VC returned by the sink
