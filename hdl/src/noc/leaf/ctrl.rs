@@ -21,7 +21,7 @@ use golden::noc::gom::{GOMCFG_CYCLE, SWAP_CYCLE};
 use golden::noc::link::gomcfg_flits;
 use rust_hdl::prelude::*;
 
-use super::super::prim::RegInit;
+use crate::leaf::prim::RegInit;
 use crate::leaf::prim::Reg;
 
 /// Maximum window groups (m <= 8).

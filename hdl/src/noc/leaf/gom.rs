@@ -22,7 +22,7 @@ use golden::noc::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE};
 use golden::noc::link::{gomcfg_flits, T_GOMCFG, T_STATUS};
 use rust_hdl::prelude::*;
 
-use super::super::prim::Zext;
+use crate::leaf::prim::Zext;
 use crate::leaf::prim::Reg;
 
 const M: usize = 8;

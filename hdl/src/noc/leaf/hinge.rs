@@ -27,7 +27,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::super::prim::{QReg, RegQ};
+use crate::leaf::prim::{QReg, RegQ};
 
 /// Latch states (`dbg_latch_state`).
 pub const IDLE: u64 = 0;

@@ -13,7 +13,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::super::prim::Zext;
+use crate::leaf::prim::Zext;
 use crate::leaf::prim::{Mem1R, Reg};
 
 #[derive(LogicBlock)]
