@@ -392,13 +392,6 @@ impl Bench for BaselineBench {
 // ---------------------------------------------------------------------------
 
 /// Set a port of any width (up to 128 bits) to `v`.
-fn set_wide(f: &mut Frame, slot: &Slot, v: u128) {
-    f.words[slot.word] = v as u64 & if slot.width >= 64 { u64::MAX } else { slot.last_mask() };
-    if slot.words > 1 {
-        f.words[slot.word + 1] = (v >> 64) as u64 & slot.last_mask();
-    }
-}
-
 /// One hinge router (`macro_hinge_top_*`, ROM and role tied) against golden
 /// `HingeRouter`: random DATA/STATUS flits on every bypass input and the local
 /// injection, every output compared.
@@ -471,18 +464,18 @@ impl Bench for HingeRouterBench {
         } else {
             r.commit();
         }
-        set_wide(inputs, &self.slots[0], rst as u128);
+        inputs.set_u128(&self.slots[0], rst as u128);
         for d in 0..4 {
-            set_wide(inputs, &self.slots[1 + d], byp[d]);
+            inputs.set_u128(&self.slots[1 + d], byp[d]);
         }
-        set_wide(inputs, &self.slots[5], loc_v as u128);
-        set_wide(inputs, &self.slots[6], loc_link);
+        inputs.set_u128(&self.slots[5], loc_v as u128);
+        inputs.set_u128(&self.slots[6], loc_link);
         let vals = [
             outs[0], outs[1], outs[2], outs[3], grant as u128, status as u128, ro.loc_out, sched as u128, ecyc as u128, inj, states as u128,
             ro.drop as u128, ro.overrun as u128, ro.collision as u128,
         ];
         for (s, v) in self.outs.iter().zip(vals) {
-            set_wide(expected, s, v);
+            expected.set_u128(s, v);
         }
         Ok(())
     }
@@ -612,26 +605,26 @@ impl Bench for VcRouterBench {
                 self.down[o * v + *u as usize] += 1;
             }
         }
-        set_wide(inputs, &self.rst, rst as u128);
+        inputs.set_u128(&self.rst, rst as u128);
         for p in 0..5 {
             let (vv, vc, fl) = match &inl[p] {
                 Some((u, f)) => (1, *u as u128, self.pack(f)),
                 None => (0, 0, 0),
             };
-            set_wide(inputs, &self.ins[p][0], vv);
-            set_wide(inputs, &self.ins[p][1], vc);
-            set_wide(inputs, &self.ins[p][2], fl);
+            inputs.set_u128(&self.ins[p][0], vv);
+            inputs.set_u128(&self.ins[p][1], vc);
+            inputs.set_u128(&self.ins[p][2], fl);
             let c: u128 = (0..v).map(|u| (cred_in[p * v + u] as u128) << u).sum();
-            set_wide(inputs, &self.ins[p][3], c);
+            inputs.set_u128(&self.ins[p][3], c);
             let (ov, oc, of) = match &links[p] {
                 Some((u, f)) => (1, *u as u128, self.pack(f)),
                 None => (0, 0, 0),
             };
-            set_wide(expected, &self.outs[p][0], ov);
-            set_wide(expected, &self.outs[p][1], oc);
-            set_wide(expected, &self.outs[p][2], of);
+            expected.set_u128(&self.outs[p][0], ov);
+            expected.set_u128(&self.outs[p][1], oc);
+            expected.set_u128(&self.outs[p][2], of);
             let cr: u128 = (0..v).map(|u| (cred_out[p * v + u] as u128) << u).sum();
-            set_wide(expected, &self.outs[p][3], cr);
+            expected.set_u128(&self.outs[p][3], cr);
         }
         // credits returned by the router reach the upstream counters
         for iv in 0..nv {
