@@ -9,7 +9,7 @@ SHELL := /bin/bash
 
 CARGO    ?= cargo
 GPUFORGE := $(or $(CARGO_TARGET_DIR),target)/release/gpuforge
-PRESET   ?= configs/gpucc_paper_sm.toml
+PRESET   ?= configs/gpucc/gpucc_paper_sm.toml
 CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS    := verilator yosys iverilog
@@ -47,7 +47,7 @@ test: setup
 
 ## rtl: regenerate the committed Verilog of every preset
 rtl: build
-	@for c in configs/*.toml; do $(GPUFORGE) gen $$c || exit 1; done
+	@for c in configs/*/*.toml; do $(GPUFORGE) gen $$c || exit 1; done
 
 ## lint: verilator -Wall on every committed file
 lint: build

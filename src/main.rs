@@ -14,10 +14,10 @@ use verif::verilator::Opt;
 /// gpuforge: Verilog, golden models and co-simulation for GPU micro-architecture
 /// proposals (GPU-CC, MACRO-NoC, ...).
 ///
-/// Typical use: `gpuforge gen configs/gpucc_paper_sm.toml` writes the Verilog and a
-/// JSON manifest to rtl_out/gpucc_paper_sm/; `gpuforge cosim configs/gpucc_paper_sm.toml`
+/// Typical use: `gpuforge gen configs/gpucc/gpucc_paper_sm.toml` writes the Verilog and a
+/// JSON manifest to rtl_out/gpucc_paper_sm/; `gpuforge cosim configs/gpucc/gpucc_paper_sm.toml`
 /// proves it cycle-equal to the golden model under random traffic; `gpuforge sim
-/// configs/gpucc_paper_sm.toml` runs the paper's experiment on the golden model.
+/// configs/gpucc/gpucc_paper_sm.toml` runs the paper's experiment on the golden model.
 #[derive(Parser)]
 #[command(name = "gpuforge", version, about, long_about)]
 struct Cli {
@@ -32,7 +32,7 @@ enum Cmd {
     /// Output goes to rtl_out/<name>/ (name = the config's `name`), replacing what is
     /// there; nothing is written if the config is invalid.
     Gen {
-        /// Block config (TOML), e.g. configs/gpucc_small.toml.
+        /// Block config (TOML), e.g. configs/gpucc/gpucc_small.toml.
         config: PathBuf,
         /// Output directory (default rtl_out/<name>).
         #[arg(long)]

@@ -7,19 +7,15 @@
 //! * `gpucc_sim/*`: the paper's Table 1 experiment (3x3 on 512x512, 14 SMs), against
 //!   the same run at 128x128 as baseline (per-pixel cost should be flat).
 
-use std::path::Path;
-
 use criterion::{criterion_group, Criterion, Throughput};
-use golden::config::load;
 use golden::gpucc::net::{CcNet, NetInputs, NetOutputs};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
-use golden::gpucc::GpuccConfig;
+use golden::gpucc::{Gpucc, GpuccConfig};
 
 const CYCLES: u64 = 20_000;
 
 fn paper() -> GpuccConfig {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpucc_paper_sm.toml");
-    load(&p).unwrap().block.gpucc().unwrap().clone()
+    golden::presets::load::<Gpucc>("gpucc_paper_sm").unwrap_or_else(|e| panic!("{e}")).config
 }
 
 fn net(c: &mut Criterion) {

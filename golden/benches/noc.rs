@@ -10,10 +10,8 @@
 //!   preset's rate: ideal network as baseline, the MACRO-NoC of placement 8(c) (both
 //!   planes) and the baseline mesh of the same placement.
 
-use std::path::Path;
-
 use criterion::{criterion_group, Criterion, Throughput};
-use golden::config::{load, BlockConfig};
+use golden::noc::Noc;
 use golden::network::{IdealNetwork, Network};
 use golden::noc::config::{NocConfig, Pattern};
 use golden::noc::mesh::{BaselineNetwork, MacroNetwork};
@@ -22,11 +20,7 @@ use golden::noc::traffic::{Delivery, Traffic};
 const CYCLES: u64 = 10_000;
 
 fn preset(name: &str) -> NocConfig {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../configs/{name}.toml"));
-    match load(&p).unwrap().block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!("{name} is not a NoC preset"),
-    }
+    golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config
 }
 
 /// Run `net` under `c`'s traffic for `CYCLES` per iteration (one warm network kept

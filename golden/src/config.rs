@@ -1,17 +1,13 @@
-//! Loading and validating block configuration files.
+//! Configuration errors and field checks, shared by every config loader.
 //!
-//! A config file is TOML with a top-level `name` (the preset name, used for output
-//! directories and module names) and exactly one block table (`[gpucc]`, ...).
 //! Every error names the file, the field (as a dotted TOML path) and, where there is
-//! one, the allowed range; the CLI maps [`ConfigError`] to exit status 2.
+//! one, the allowed range; the CLI maps [`ConfigError`] to exit status 2. Which block
+//! a file describes, and how it is loaded, is [`crate::block`]'s business: this module
+//! knows no block.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
-use crate::gpucc::GpuccConfig;
-use crate::noc::config::NocConfig;
 
 /// A bad configuration: which file, which field, what is wrong, what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,61 +103,10 @@ pub fn check_name(field: &str, name: &str) -> Result<(), FieldError> {
     }
 }
 
-/// The block a config file describes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BlockConfig {
-    Gpucc(GpuccConfig),
-    Noc(NocConfig),
-}
-
-impl BlockConfig {
-    /// The GPU-CC config, if this is one.
-    pub fn gpucc(&self) -> Option<&GpuccConfig> {
-        match self {
-            BlockConfig::Gpucc(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The NoC config, if this is one.
-    pub fn noc(&self) -> Option<&NocConfig> {
-        match self {
-            BlockConfig::Noc(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    pub fn kind(&self) -> &'static str {
-        match self {
-            BlockConfig::Gpucc(_) => "gpucc",
-            BlockConfig::Noc(_) => "noc",
-        }
-    }
-}
-
-/// A loaded, validated config file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConfigFile {
-    pub path: PathBuf,
-    /// Preset name (`name = "..."` at the top of the file).
-    pub name: String,
-    pub block: BlockConfig,
-    /// The file's text, byte for byte, for provenance headers and content hashes.
-    pub source: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    name: String,
-    gpucc: Option<crate::gpucc::config::RawGpucc>,
-    noc: Option<crate::noc::config::RawNoc>,
-}
-
 /// Turn a toml/serde error into a one-line [`ConfigError`]: the field is the dotted
 /// path of the key the error points at (when it points at a key) plus its line.
 /// Shared by every TOML input (block configs, GPU configs, launch files).
-pub(crate) fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
+pub fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
     let field = match err.span() {
         Some(span) => {
             let (line, col) = line_col(text, span.start);
@@ -199,38 +144,14 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Parse and validate config text; `path` is used only for messages.
-pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
-    check_name("name", &raw.name).map_err(|e| e.in_file(path))?;
-    let block = match (raw.gpucc, raw.noc) {
-        (Some(r), None) => BlockConfig::Gpucc(GpuccConfig::validate(r).map_err(|e| e.in_file(path))?),
-        (None, Some(r)) => BlockConfig::Noc(NocConfig::validate(r).map_err(|e| e.in_file(path))?),
-        (g, n) => {
-            return Err(ConfigError {
-                file: path.to_path_buf(),
-                field: "<file>".into(),
-                message: if g.is_some() && n.is_some() { "more than one block table".into() } else { "no block table found".into() },
-                allowed: Some("exactly one of [gpucc], [noc]".into()),
-            })
-        }
-    };
-    Ok(ConfigFile { path: path.to_path_buf(), name: raw.name, block, source: text.to_string() })
-}
-
 /// A config file's text, or an error naming the file.
-pub(crate) fn read_text(path: &Path) -> Result<String, ConfigError> {
+pub fn read_text(path: &Path) -> Result<String, ConfigError> {
     std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.to_path_buf(),
         field: "<file>".into(),
         message: format!("cannot read: {e}"),
         allowed: None,
     })
-}
-
-/// Read, parse and validate a config file.
-pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
-    parse(path, &read_text(path)?)
 }
 
 #[cfg(test)]
@@ -245,16 +166,11 @@ mod tests {
 
     #[test]
     fn syntax_errors_carry_line_and_column() {
-        let e = parse(Path::new("x.toml"), "name = \"a\"\n[gpucc\n").unwrap_err();
+        let text = "name = \"a\"\n[gpucc\n";
+        let e = toml::from_str::<toml::Table>(text).unwrap_err();
+        let e = toml_error(Path::new("x.toml"), text, &e);
         assert_eq!(e.file, PathBuf::from("x.toml"));
         assert!(e.field.contains("line 2"), "{e}");
-    }
-
-    #[test]
-    fn unknown_keys_are_named_with_their_table() {
-        let e = parse(Path::new("x.toml"), "name = \"a\"\n[gpucc]\nslicez = 3\n").unwrap_err();
-        assert_eq!(e.field, "gpucc.slicez (line 3)", "{e}");
-        assert!(e.message.contains("unknown field"), "{e}");
     }
 
     #[test]

@@ -1,17 +1,26 @@
 //! gpuforge golden models.
 //!
 //! One source of truth: every block's TOML config deserializes into one validated
-//! struct here, and everything derived from it (port widths, tables, CR layouts) is
-//! computed here once. The HDL generator (`gpuforge-hdl`) and the co-simulation
+//! struct here, and everything derived from it (port widths, tables, bit encodings)
+//! is computed here once. The HDL generator (`gpuforge-hdl`) and the co-simulation
 //! (`gpuforge-verif`) consume these; this crate depends on neither.
 //!
-//! Golden models follow a two-phase cycle: `eval` reads only registered state and
-//! this cycle's inputs and computes outputs plus the next state; `commit` makes the
-//! next state current.
+//! The framework, knowing no block: [`config`] (errors and field checks), [`block`]
+//! (what a block is: its config table, validation and `gpuforge sim`), [`model`] (the
+//! golden model, stimulus and scoreboard traits), [`bits`] (`clog2` and bit-field
+//! tables), [`invariant`] (scoreboard findings), [`network`] (the GPU's interconnect
+//! interface) and [`presets`] (the shipped configs, for tests and benches).
+//!
+//! The blocks, each in its own folder with a marker type implementing [`block::Block`]:
+//! [`gpucc`] (`Gpucc`), [`noc`] (`Noc`) and the GPU model [`gpu`] (`GpuModel`).
 
+pub mod bits;
+pub mod block;
 pub mod config;
 pub mod gpu;
 pub mod gpucc;
 pub mod invariant;
+pub mod model;
 pub mod network;
 pub mod noc;
+pub mod presets;

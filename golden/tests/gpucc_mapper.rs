@@ -5,12 +5,13 @@ mod gpucc_common;
 
 use std::path::Path;
 
-use golden::config::{parse, ConfigError};
+use golden::block;
+use golden::config::ConfigError;
 use golden::gpucc::apps::{self, gaussian3, Band, Workload};
 use golden::gpucc::config::{AppKind, UnitKind};
 use golden::gpucc::cr::{op, Cr, Src, SRC_IMM, SRC_SELF, SRC_UNUSED};
 use golden::gpucc::mapper::{self, AppGraph, MapError, Node, Operand};
-use golden::gpucc::GpuccConfig;
+use golden::gpucc::{Gpucc, GpuccConfig};
 use proptest::prelude::*;
 
 use gpucc_common::PAPER_SM as PAPER;
@@ -20,7 +21,7 @@ fn cfg(text: &str) -> GpuccConfig {
 }
 
 fn cfg_err(text: &str) -> ConfigError {
-    parse(Path::new("test.toml"), text).unwrap_err()
+    block::parse::<Gpucc>(Path::new("test.toml"), text).unwrap_err()
 }
 
 fn with_app(base: &str, app: &str, image: u32) -> String {

@@ -2,7 +2,8 @@
 //! each of router, controller and GOM caught), baseline zero-load latency for every
 //! pair (acceptance 4), and the Network interface.
 
-use golden::config::{load, parse, BlockConfig};
+use golden::block;
+use golden::noc::Noc;
 use golden::network::{Class, Network, Packet};
 use golden::noc::check::{ReplyChecker, VcChecker};
 use golden::noc::config::NocConfig;
@@ -16,20 +17,13 @@ use golden::noc::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs};
 use golden::noc::vc_router::VcMutation;
 
 fn preset(name: &str) -> NocConfig {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name);
-    match load(&path).unwrap().block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!(),
-    }
+    golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config
 }
 
 /// A 4x4 MACRO config with short epochs so a test crosses many of them.
 fn short(mesh: u32, mcs: &str, extra: &str) -> NocConfig {
     let text = format!("name = \"t\"\n[noc]\nkind = \"macro\"\nmesh = {mesh}\nmcs = {mcs}\n[noc.reply]\nepoch = 1200\nperiod = 200\nt_min = 8\nreply_queue = 16\n{extra}");
-    match parse(std::path::Path::new("t.toml"), &text).unwrap().block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!(),
-    }
+    block::parse::<Noc>(std::path::Path::new("t.toml"), &text).unwrap_or_else(|e| panic!("{e}")).config
 }
 
 fn run_reply(c: &NocConfig, cycles: u64, seed: u64, plant: impl Fn(&mut ReplyMesh)) -> (Vec<String>, u64) {
@@ -127,11 +121,11 @@ fn run_vc(c: &golden::noc::config::VcParams, n: u32, cycles: u64, seed: u64, pla
 
 #[test]
 fn vc_mesh_invariants_baseline_and_request_plane() {
-    let c = preset("noc_baseline_4x4.toml");
+    let c = preset("noc_baseline_4x4");
     let (v, d) = run_vc(&c.baseline, 4, 20_000, 11, None);
     assert!(v.is_empty(), "{v:#?}");
     assert!(d > 5000);
-    let c = preset("noc_macro_4x4.toml");
+    let c = preset("noc_macro_4x4");
     let (v, d) = run_vc(&c.request, 4, 20_000, 12, None);
     assert!(v.is_empty(), "{v:#?}");
     assert!(d > 5000);
@@ -139,7 +133,7 @@ fn vc_mesh_invariants_baseline_and_request_plane() {
 
 #[test]
 fn planted_vc_router_bug_is_caught() {
-    let c = preset("noc_baseline_4x4.toml");
+    let c = preset("noc_baseline_4x4");
     let (v, _) = run_vc(&c.baseline, 4, 20_000, 11, Some(VcMutation::IgnoreCredits));
     assert!(v.iter().any(|s| s.contains("credit bounds")), "{v:#?}");
 }
@@ -167,8 +161,8 @@ fn zero_load(c: &NocConfig) {
 
 #[test]
 fn baseline_zero_load_latency_is_3_per_router_plus_serialization() {
-    zero_load(&preset("noc_baseline_4x4.toml"));
-    zero_load(&preset("noc_baseline_8x8_c.toml"));
+    zero_load(&preset("noc_baseline_4x4"));
+    zero_load(&preset("noc_baseline_8x8_c"));
 }
 
 #[test]

@@ -1,16 +1,12 @@
 //! Route ROM generator against the seed's Fig. 5 and spec Appendix A (transcribed
 //! by hand: independent truth), plus the compatibility results of spec §1.8/§2.3.
 
-use golden::config::{load, BlockConfig};
+use golden::noc::Noc;
 use golden::noc::config::NocConfig;
 use golden::noc::route_rom::{self, RomRow, Source};
 
 fn cfg(name: &str) -> NocConfig {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name);
-    match load(&path).unwrap().block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!("not a NoC config"),
-    }
+    golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config
 }
 
 /// Spec Appendix A: (x, y) -> overlays 1..4, hex.
@@ -35,7 +31,7 @@ const APPENDIX_A: [((u32, u32), [u32; 4]); 16] = [
 
 #[test]
 fn appendix_a_full_4x4_rom() {
-    let c = cfg("noc_macro_4x4.toml");
+    let c = cfg("noc_macro_4x4");
     for ((x, y), rows) in APPENDIX_A {
         for (i, want) in rows.iter().enumerate() {
             let got = c.roms[c.node(x, y)][i].bits();
@@ -64,8 +60,8 @@ fn figure_5_green_router_3_1() {
 #[test]
 fn rom_sizes_match_paper_plus_gom_row() {
     // 6 bits x 5 outputs per overlay: 120 bits (4x4, m=4), 240 (8x8, m=8), + 30 for the GOM row
-    assert_eq!(cfg("noc_macro_4x4.toml").roms[0].len() * 30, 120 + 30);
-    assert_eq!(cfg("noc_macro_8x8_c.toml").roms[0].len() * 30, 240 + 30);
+    assert_eq!(cfg("noc_macro_4x4").roms[0].len() * 30, 120 + 30);
+    assert_eq!(cfg("noc_macro_8x8_c").roms[0].len() * 30, 240 + 30);
 }
 
 #[test]
@@ -88,10 +84,10 @@ fn every_generated_row_is_legal_and_round_trips() {
 #[test]
 fn placements_8b_8c_compatibility() {
     // spec 2.3: 8(b) has no compatible pair; 8(c) pairs every top MC with a bottom MC
-    let b = cfg("noc_macro_8x8_b.toml");
+    let b = cfg("noc_macro_8x8_b");
     assert!(b.compatible.iter().flatten().all(|x| !x));
     assert_eq!(b.g(), 8);
-    let c = cfg("noc_macro_8x8_c.toml");
+    let c = cfg("noc_macro_8x8_c");
     for i in 0..4 {
         for j in 4..8 {
             assert!(c.compatible[i][j], "{i} {j}");

@@ -2,19 +2,17 @@
 //! reply flits; count DATA flits ejected per cycle over whole epochs and compare
 //! with the slot arithmetic of spec §1.5 (⌊T/2⌋-1 pipelined slots per window).
 
-use golden::config::{load, parse, BlockConfig};
+use golden::block;
+use golden::noc::Noc;
 use golden::noc::config::NocConfig;
 use golden::noc::link::{Flit, LinkFmt, T_DATA};
 use golden::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 
 fn cfg_text(name: &str, extra: &str) -> NocConfig {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name);
+    let p = golden::presets::path(name);
     let text = std::fs::read_to_string(&p).unwrap().replace("[noc.reply]", "[noc.reply.x]").replace("[noc.traffic]", &format!("[noc.reply]\n{extra}\n[noc.traffic]"));
     let text = text.replace("[noc.reply.x]\nepoch = 10000\nperiod = 1000\ninterval = 2\nmux = true\n", "");
-    match parse(&p, &text).unwrap().block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!(),
-    }
+    block::parse::<Noc>(&p, &text).unwrap_or_else(|e| panic!("{e}")).config
 }
 
 /// Saturated reply flits per cycle, measured over `epochs` full epochs after the first.
@@ -59,11 +57,11 @@ fn predict(c: &NocConfig) -> f64 {
 #[test]
 fn reply_plane_throughput_ceiling() {
     let cases = [
-        ("noc_macro_4x4.toml", "mux = false", 0.49),
-        ("noc_macro_4x4.toml", "mux = true", f64::NAN),
-        ("noc_macro_8x8_c.toml", "mux = false", 0.49),
-        ("noc_macro_8x8_c.toml", "mux = true", 0.99),
-        ("noc_macro_8x8_b.toml", "mux = true", 0.49),
+        ("noc_macro_4x4", "mux = false", 0.49),
+        ("noc_macro_4x4", "mux = true", f64::NAN),
+        ("noc_macro_8x8_c", "mux = false", 0.49),
+        ("noc_macro_8x8_c", "mux = true", 0.99),
+        ("noc_macro_8x8_b", "mux = true", 0.49),
     ];
     for (name, extra, spec) in cases {
         let c = cfg_text(name, extra);
@@ -76,5 +74,4 @@ fn reply_plane_throughput_ceiling() {
             assert!((got - spec).abs() < 0.02, "{name}: {got} vs spec {spec}");
         }
     }
-    let _ = load;
 }

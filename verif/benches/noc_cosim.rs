@@ -18,7 +18,7 @@ use verif::verilator::{build, Opt};
 const CYCLES: u64 = 5_000;
 
 fn cosim(c: &mut Criterion) {
-    let cfg = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/noc_macro_4x4.toml")).unwrap();
+    let cfg = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/noc/noc_macro_4x4.toml")).unwrap();
     let BlockConfig::Noc(nc) = &cfg.block else { panic!("not a NoC preset") };
     let design = hdl_gen::generate(&cfg).unwrap().into_iter().find(|(p, _)| p.as_os_str() == "macro_top").expect("macro_top design").1;
     let built = build(&design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));

@@ -249,9 +249,10 @@ pub struct GpuConfig {
     pub network: NetworkConfig,
 }
 
+/// A GPU config file as written (every top-level table), before validation.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawFile {
+pub struct RawFile {
     name: String,
     gpu: RawGpu,
     core: CoreConfig,
@@ -324,7 +325,7 @@ impl GpuConfig {
         Ok(cfg)
     }
 
-    fn from_raw(raw: RawFile) -> Result<GpuConfig, FieldError> {
+    pub(crate) fn from_raw(raw: RawFile) -> Result<GpuConfig, FieldError> {
         check_name("name", &raw.name)?;
         let sms = check_range("gpu.sms", raw.gpu.sms, 1, 1024)?;
         let mem_nodes = check_range("gpu.mem_nodes", raw.gpu.mem_nodes, 1, 256)?;

@@ -37,3 +37,57 @@ pub use config::GpuConfig;
 pub use launch::{Launch, LaunchError};
 pub use sim::{run, RunOptions, SimError};
 pub use stats::GpuReport;
+
+use crate::block::{self, Block, ConfigFile, SimArgs, SimError as BlockSimError, SimFlag, SimOutcome, Simulate};
+use crate::config::FieldError;
+
+/// The golden GPU model as the framework sees it: a whole-file config (`[gpu]`,
+/// `[core]`, `[l1]`, `[llc]`, `[dram]`, `[mapping]`, `[network]`) that runs launch files.
+/// It has no RTL of its own; blocks attach to it through its hooks.
+pub struct GpuModel;
+
+impl Block for GpuModel {
+    const TABLE: &'static str = "gpu";
+    const TITLE: &'static str = "golden GPU model";
+    const WHOLE_FILE: bool = true;
+    type Raw = config::RawFile;
+    type Config = GpuConfig;
+
+    fn validate(raw: config::RawFile) -> Result<GpuConfig, FieldError> {
+        GpuConfig::from_raw(raw)
+    }
+}
+
+impl Simulate for GpuModel {
+    const FLAGS: &'static [SimFlag] = &[SimFlag::Launch, SimFlag::MaxCycles];
+
+    /// The kernels of a launch file, checked against their reference.
+    fn simulate(cfg: &ConfigFile<GpuConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, BlockSimError> {
+        let Some(launch) = &args.launch else {
+            return Err(BlockSimError::Input(format!(
+                "{}: a GPU config needs a launch file (usage: gpuforge sim <gpu config> <launch.toml>)",
+                cfg.path.display()
+            )));
+        };
+        let l = Launch::load(launch).map_err(|e| BlockSimError::Input(e.to_string()))?;
+        let mut gpu_cfg = cfg.config.clone();
+        gpu_cfg.path = cfg.path.clone();
+        let t0 = std::time::Instant::now();
+        let mut status = args.progress.take();
+        let mut progress = |cycles: u64, insts: u64| {
+            if let Some(p) = status.as_mut() {
+                let s = t0.elapsed().as_secs_f64().max(1e-9);
+                p(&format!("{cycles} cycles, {insts} warp instructions ({:.2} M/s)", insts as f64 / s / 1e6));
+            }
+        };
+        let opts = RunOptions { seed: args.seed, progress: Some(&mut progress), max_cycles: args.max_cycles, ..Default::default() };
+        let r = run(&gpu_cfg, &l, opts).map_err(|e| match e {
+            SimError::Network(_) | SimError::DoesNotFit { .. } | SimError::Launch { .. } => {
+                BlockSimError::Input(format!("{}: {e}", cfg.path.display()))
+            }
+            e => BlockSimError::Failed(format!("error: {e}")),
+        })?;
+        let failure = (!r.checks_passed()).then(|| format!("FAIL: results differ from the reference of {}", launch.display()));
+        Ok(SimOutcome { text: r.to_string(), json: block::to_json(&r), failure })
+    }
+}

@@ -33,3 +33,46 @@ pub mod run;
 pub mod unit_check;
 
 pub use config::{GpuccConfig, UnitKind};
+
+use crate::block::{self, Block, ConfigFile, SimArgs, SimError, SimFlag, SimOutcome, Simulate};
+use crate::config::FieldError;
+
+/// GPU-CC as the framework sees it: the `[gpucc]` table, validated, and the configured
+/// application (if any) checked to fit the network.
+pub struct Gpucc;
+
+impl Block for Gpucc {
+    const TABLE: &'static str = "gpucc";
+    const TITLE: &'static str = "GPU-CC (SM with communicating cores)";
+    type Raw = config::RawGpucc;
+    type Config = GpuccConfig;
+
+    fn validate(raw: config::RawGpucc) -> Result<GpuccConfig, FieldError> {
+        let c = GpuccConfig::validate(raw)?;
+        apps::check_fits(&c)?;
+        Ok(c)
+    }
+}
+
+impl Simulate for Gpucc {
+    const FLAGS: &'static [SimFlag] = &[SimFlag::Check, SimFlag::MaxCycles];
+
+    /// The config's `[gpucc.app]` on the chip of `[gpucc.chip]` (spec §3).
+    fn simulate(cfg: &ConfigFile<GpuccConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError> {
+        let c = &cfg.config;
+        if c.app.is_none() {
+            return Err(SimError::Input(format!(
+                "{}: gpucc.app: no application to simulate (allowed: add a [gpucc.app] table with kind = one of {})",
+                cfg.path.display(),
+                config::AppKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let mut opts = run::RunOptions { seed: args.seed, check: args.check, ..Default::default() };
+        if let Some(m) = args.max_cycles {
+            opts.max_cycles = m;
+        }
+        let out = run::run_app_with(c, &opts).map_err(|e| SimError::Failed(format!("error: {e}")))?;
+        let failure = (!out.report.pass).then(|| format!("FAIL {}: outputs differ from the reference or the run did not finish", cfg.name));
+        Ok(SimOutcome { text: out.report.to_string(), json: block::to_json(&out.report), failure })
+    }
+}

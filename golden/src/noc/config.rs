@@ -23,6 +23,7 @@
 
 use serde::Deserialize;
 
+use crate::bits::clog2;
 use crate::config::{check_one_of, check_range, FieldError};
 
 use super::route_rom::{self, RomRow};
@@ -405,7 +406,7 @@ impl NocConfig {
                 Some(format!("K <= {}", 1000 * ng)),
             ));
         }
-        let default_windows = super::gom::window_lengths(&vec![0; ng as usize], reply.period, reply.t_min);
+        let default_windows = super::window::window_lengths(&vec![0; ng as usize], reply.period, reply.t_min);
         Ok(NocConfig { kind: r.kind, n, mcs, gom, reply, request, baseline, traffic, roms, compatible, groups, group_of, default_windows })
     }
 
@@ -443,12 +444,12 @@ impl NocConfig {
 
     /// CW = clog2(N): coordinate width.
     pub fn cw(&self) -> u32 {
-        clog2(self.n)
+        clog2(self.n as u64)
     }
 
     /// SW = clog2(m): source (MC index) width, at least 1.
     pub fn sw(&self) -> u32 {
-        clog2(self.m() as u32)
+        clog2(self.m() as u64)
     }
 
     /// Reply-plane link width: valid, type(2), head, tail, src, dst_y, dst_x, payload.
@@ -469,15 +470,6 @@ impl NocConfig {
     /// Reply packet length on a VC plane of `width` bits.
     pub fn reply_flits_at(&self, width: u32) -> u32 {
         1 + (self.traffic.line_bytes * 8).div_ceil(width)
-    }
-}
-
-/// ceil(log2(n)), at least 1.
-pub fn clog2(n: u32) -> u32 {
-    if n <= 2 {
-        1
-    } else {
-        32 - (n - 1).leading_zeros()
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::config::NocConfig;
 use super::link::{gomcfg_payload, Flit, LinkFmt, T_GOMCFG};
+pub use super::window::window_lengths;
 
 /// Prologue cycle of GOMCFG flit `i` (0 or 1).
 pub const GOMCFG_CYCLE: [u32; 2] = [23, 25];
@@ -15,27 +16,6 @@ pub const GOMCFG_CYCLE: [u32; 2] = [23, 25];
 pub const SNAPSHOT_CYCLE: u32 = 2;
 /// End of this prologue cycle: every router copies T-pending into T.
 pub const SWAP_CYCLE: u32 = 29;
-
-/// `T_g = T_MIN + floor(budget * W_g / ΣW)`, the remainder `K - ΣT` distributed +1 to
-/// the groups with the largest remainders (ties: lower index). All-zero weights count
-/// as all ones (equal split).
-pub fn window_lengths(weights: &[u64], k: u32, t_min: u32) -> Vec<u32> {
-    let g = weights.len();
-    let w: Vec<u64> = if weights.iter().all(|&x| x == 0) { vec![1; g] } else { weights.to_vec() };
-    let sum: u64 = w.iter().sum();
-    let budget = (k - g as u32 * t_min) as u64;
-    let mut t: Vec<u32> = w.iter().map(|&x| t_min + (budget * x / sum) as u32).collect();
-    let rem: Vec<u64> = w.iter().map(|&x| budget * x % sum).collect();
-    let r = k - t.iter().sum::<u32>();
-    for gi in 0..g {
-        let rank = (0..g).filter(|&h| rem[h] > rem[gi] || (rem[h] == rem[gi] && h < gi)).count();
-        if (rank as u32) < r {
-            t[gi] += 1;
-        }
-    }
-    debug_assert_eq!(t.iter().sum::<u32>(), k);
-    t
-}
 
 /// Group weights from per-MC statuses: `w_i = alpha*arr_i + gamma*occ_i`,
 /// `W_g = max over members`.
@@ -152,19 +132,5 @@ impl Gom {
         if let Some(r) = self.n_result.take() {
             self.result = r;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn windows_sum_to_k_and_respect_t_min() {
-        assert_eq!(window_lengths(&[0, 0, 0], 1000, 8), vec![334, 333, 333]);
-        assert_eq!(window_lengths(&[1, 0, 0, 0], 1000, 8), vec![976, 8, 8, 8]);
-        let t = window_lengths(&[5, 7, 11, 13], 1000, 8);
-        assert_eq!(t.iter().sum::<u32>(), 1000);
-        assert!(t.iter().all(|&x| x >= 8));
     }
 }

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use golden::config::parse;
-use golden::gpucc::GpuccConfig;
+use golden::block;
+use golden::gpucc::{Gpucc, GpuccConfig};
 
 /// The paper's SM (spec §3.1) as a `[gpucc]` table without timing, memory or app.
 pub const PAPER_SM: &str = r#"
@@ -22,6 +22,5 @@ lsu_data_depth = 16
 
 /// Parse and validate a `[gpucc]` config, panicking with the error on bad text.
 pub fn parse_gpucc(text: &str) -> GpuccConfig {
-    let cfg = parse(Path::new("test.toml"), text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    cfg.block.gpucc().unwrap_or_else(|| panic!("expected a [gpucc] config, got {}", cfg.block.kind())).clone()
+    block::parse::<Gpucc>(Path::new("test.toml"), text).unwrap_or_else(|e| panic!("{e}\n{text}")).config
 }

@@ -1,6 +1,6 @@
 //! Verilog generators for MACRO-NoC (spec §4.1–4.2).
 //!
-//! `gpuforge gen configs/noc_macro_*.toml` writes, under `rtl_out/<preset>/`:
+//! `gpuforge gen configs/noc/noc_macro_*.toml` writes, under `rtl_out/<preset>/`:
 //! * `reply/`: the reply plane `macro_reply_mesh_<preset>` (hinge routers with their
 //!   overlay controllers, MC network interfaces, the GOM) — co-simulated in lockstep;
 //! [`hinge_router_design`] gives one router alone for synthesis area numbers.
