@@ -21,7 +21,7 @@ setup:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "error: $$t is still missing after apt-get"; exit 1; }; done
 	@command -v $(CARGO) >/dev/null 2>&1 || { echo "error: cargo not found (install Rust with rustup)"; exit 1; }
@@ -45,18 +45,19 @@ test: setup
 	fi
 	$(CARGO) test --workspace --doc
 
-## rtl: regenerate the committed Verilog of every preset
+## rtl: regenerate the committed Verilog of every preset with RTL
 rtl: build
-	@for c in configs/*/*.toml; do $(GPUFORGE) gen $$c || exit 1; done
+	$(GPUFORGE) gen configs
 
-## lint: verilator -Wall on every committed file
+## lint: verilator -Wall on every committed design, through its filelist
 lint: build
-	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) lint $$d || exit 1; done
+	$(GPUFORGE) lint rtl_out
 
-## synth: yosys on every GPU-CC preset and every router-level NoC design, cell reports
-## (whole NoC meshes are a million generic cells and more: `gpuforge synth rtl_out/<preset>/<plane>` by hand)
+## synth: yosys on every committed design marked for synthesis in its manifest, cell
+## reports (whole NoC meshes are a million generic cells and more and are not marked:
+## `gpuforge synth rtl_out/<preset>/<design>` synthesizes one anyway)
 synth: build
-	@for d in $$(find rtl_out -name manifest.json -printf '%h\n' | grep -v '^rtl_out/noc_' ; find rtl_out -path '*/routers/*' -name manifest.json -printf '%h\n' | sort); do $(GPUFORGE) synth $$d || exit 1; done
+	$(GPUFORGE) synth rtl_out
 
 ## bench: criterion benchmarks (ratios against baselines run in the same process)
 bench: setup

@@ -1,23 +1,26 @@
-//! `gpuforge`: the command line. It parses arguments, calls the library crates and
-//! maps their errors to exit codes (2 for bad input, 1 for a failed check); it holds
-//! no hardware or model logic of its own.
+//! `gpuforge`: the command line. It parses arguments, goes through the block registry
+//! (`gpuforge::blocks`) and maps errors to exit codes (2 for bad input, 1 for a failed
+//! check); it holds no hardware or model logic of its own.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use golden::config::{self, BlockConfig, ConfigError, ConfigFile};
-use hdl_gen::design::{Design, GenError};
+use golden::block::{SimArgs, SimError};
+use golden::config::ConfigError;
+use gpuforge::registry::{self, Loaded};
+use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{CosimFailure, CosimRequest};
 use verif::verilator::Opt;
 
 /// gpuforge: Verilog, golden models and co-simulation for GPU micro-architecture
 /// proposals (GPU-CC, MACRO-NoC, ...).
 ///
-/// Typical use: `gpuforge gen configs/gpucc/gpucc_paper_sm.toml` writes the Verilog and a
-/// JSON manifest to rtl_out/gpucc_paper_sm/; `gpuforge cosim configs/gpucc/gpucc_paper_sm.toml`
-/// proves it cycle-equal to the golden model under random traffic; `gpuforge sim
-/// configs/gpucc/gpucc_paper_sm.toml` runs the paper's experiment on the golden model.
+/// Typical use: `gpuforge gen configs/gpucc/gpucc_paper_sm.toml` writes the Verilog
+/// library, a filelist and a JSON manifest per design to rtl_out/gpucc_paper_sm/;
+/// `gpuforge cosim configs/gpucc/gpucc_paper_sm.toml` proves it cycle-equal to the golden
+/// model under random traffic; `gpuforge sim configs/gpucc/gpucc_paper_sm.toml` runs the
+/// paper's experiment on the golden model. `gpuforge blocks` lists the blocks.
 #[derive(Parser)]
 #[command(name = "gpuforge", version, about, long_about)]
 struct Cli {
@@ -27,12 +30,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Validate a config, write its Verilog and JSON manifest.
+    /// Validate a config, write its Verilog library, filelists and manifests.
     ///
     /// Output goes to rtl_out/<name>/ (name = the config's `name`), replacing what is
     /// there; nothing is written if the config is invalid.
     Gen {
-        /// Block config (TOML), e.g. configs/gpucc/gpucc_small.toml.
+        /// Block config (TOML), e.g. configs/gpucc/gpucc_small.toml; or a directory: every
+        /// config under it with RTL (`gpuforge gen configs` regenerates all of rtl_out/).
         config: PathBuf,
         /// Output directory (default rtl_out/<name>).
         #[arg(long)]
@@ -40,23 +44,31 @@ enum Cmd {
         /// Do not write: exit 1 if the output directory differs from what would be written.
         #[arg(long)]
         check: bool,
+        /// Write only this design (its directory or top module), standalone: its modules
+        /// and a filelist in --out, no library.
+        #[arg(long, requires = "out")]
+        design: Option<String>,
     },
-    /// Run `verilator --lint-only -Wall` on every generated Verilog file.
+    /// Run `verilator --lint-only -Wall -f <filelist>` on generated designs.
     Lint {
-        /// A config (generated into a scratch directory first) or a generated directory.
+        /// A config (generated into a scratch directory first), a preset or design
+        /// directory, or a directory of loose Verilog files.
         target: PathBuf,
     },
     /// Synthesize with yosys (`synth`, `check -assert`), fail on latches, save a cell report.
     Synth {
-        /// A config (generated first) or a generated directory.
+        /// A config or preset directory (its designs marked for synthesis) or one design directory.
         target: PathBuf,
-        /// Where to write the JSON cell report (default: next to yosys' work files).
+        /// Where to write the JSON cell report (default: next to yosys' work files; one design only).
         #[arg(long)]
         report: Option<PathBuf>,
     },
     /// Co-simulate the generated Verilog (Verilator) against the golden model, cycle by cycle.
     Cosim {
         config: PathBuf,
+        /// Co-simulate only this design (its directory, e.g. `routers/hinge`, or its top module).
+        #[arg(long)]
+        design: Option<String>,
         /// Cycles to run.
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
@@ -78,11 +90,12 @@ enum Cmd {
     /// GPU-CC: the config's [gpucc.app] mapping. NoC: synthetic traffic, optionally a
     /// latency-throughput sweep. GPU (configs/gpu/*.toml): the kernel(s) of a launch
     /// file, e.g. `gpuforge sim configs/gpu/macro_16.toml workloads/vecadd/vecadd.toml`.
+    /// A flag the block does not use is refused (exit 2).
     Sim {
         config: PathBuf,
         /// GPU model: the launch description (kernel, grid, buffers, checks).
         launch: Option<PathBuf>,
-        /// GPU model: stop after this many cycles.
+        /// Stop after this many cycles (GPU model, GPU-CC).
         #[arg(long)]
         max_cycles: Option<u64>,
         /// NoC: injection rates to sweep (flits/node/cycle), e.g. 0.02,0.05,0.1.
@@ -97,10 +110,12 @@ enum Cmd {
         /// Also write every statistic as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Run the invariant scoreboards alongside (slower).
+        /// GPU-CC: run the invariant scoreboards alongside (slower).
         #[arg(long)]
         check: bool,
     },
+    /// List the registered blocks and their config tables.
+    Blocks,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -126,14 +141,21 @@ impl From<ConfigError> for Fail {
 type Res = Result<(), Fail>;
 
 fn main() -> ExitCode {
+    // a closed pipe (`gpuforge gen ... | head`) ends the program quietly
+    reset_sigpipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Gen { config, out, check } => gen(&config, out, check),
+        Cmd::Gen { config, out, check, design } => gen(&config, out, check, design),
         Cmd::Lint { target } => lint(&target),
         Cmd::Synth { target, report } => synth(&target, report),
-        Cmd::Cosim { config, cycles, seed, trace, opt, no_check } => cosim(&config, cycles, seed, trace, opt, !no_check),
-        Cmd::Sim { config, launch: Some(launch), seed, json, max_cycles, .. } => sim_gpu(&config, &launch, seed, json, max_cycles),
-        Cmd::Sim { config, launch: None, sweep, out_dir, seed, json, check, .. } => sim(&config, seed, json, check, sweep, out_dir),
+        Cmd::Cosim { config, design, cycles, seed, trace, opt, no_check } => cosim(&config, design, cycles, seed, trace, opt, !no_check),
+        Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json),
+        Cmd::Blocks => {
+            for b in gpuforge::blocks::BLOCKS {
+                println!("[{:<6}] {}{}", b.table, b.title, if b.rtl { "" } else { " (golden model only)" });
+            }
+            Ok(())
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,23 +170,94 @@ fn main() -> ExitCode {
     }
 }
 
-fn gen_error(cfg: &ConfigFile, e: GenError) -> Fail {
-    match e {
-        GenError::Unsupported { .. } => Fail::Input(format!("{}: {e}", cfg.path.display())),
-        e => Fail::Check(format!("generator bug: {e}")),
+#[cfg(unix)]
+fn reset_sigpipe() {
+    // SAFETY: restores the default disposition of SIGPIPE (Rust ignores it, so a closed
+    // pipe made `println!` panic) before any other thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
-fn generate(cfg: &ConfigFile) -> Result<Vec<(PathBuf, Design)>, Fail> {
-    hdl_gen::generate(cfg).map_err(|e| gen_error(cfg, e))
+#[cfg(not(unix))]
+fn reset_sigpipe() {}
+
+/// The config's preset, generated (exit 2 for a block without RTL or a legal config
+/// the generator cannot build).
+fn generate(cfg: &dyn Loaded) -> Result<Generated, Fail> {
+    match cfg.generate() {
+        None => Err(Fail::Input(format!(
+            "{}: {} has no RTL to generate (configs with RTL: {})",
+            cfg.path().display(),
+            cfg.title(),
+            registry::rtl_tables()
+        ))),
+        Some(Ok(g)) => Ok(g),
+        Some(Err(e @ GenError::Unsupported { .. })) => Err(Fail::Input(format!("{}: {e}", cfg.path().display()))),
+        Some(Err(e)) => Err(Fail::Check(e.to_string())),
+    }
 }
 
-fn gen(path: &Path, out: Option<PathBuf>, check: bool) -> Res {
-    let cfg = config::load(path)?;
-    let designs = generate(&cfg)?;
-    let out = out.unwrap_or_else(|| Path::new("rtl_out").join(&cfg.name));
+/// One design of a preset by directory or top module, or exit 2 listing them.
+fn pick<'g>(g: &'g Generated, name: &str) -> Result<&'g Design, Fail> {
+    g.design(name).ok_or_else(|| {
+        let all = g.designs.iter().map(|d| format!("{} ({})", d.dir, d.manifest.top)).collect::<Vec<_>>().join(", ");
+        Fail::Input(format!("--design {name}: no such design in preset {} (allowed: {all})", g.preset))
+    })
+}
+
+fn io_fail(p: &Path, e: std::io::Error) -> Fail {
+    Fail::Check(format!("{}: {e}", p.display()))
+}
+
+/// Every `.toml` file under `dir`, sorted.
+fn configs_under(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            v.extend(configs_under(&p));
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            v.push(p);
+        }
+    }
+    v.sort();
+    v
+}
+
+fn gen(path: &Path, out: Option<PathBuf>, check: bool, design: Option<String>) -> Res {
+    if path.is_dir() {
+        if out.is_some() || design.is_some() {
+            return Err(Fail::Input(format!("{}: --out and --design take one config, not a directory", path.display())));
+        }
+        let mut n = 0;
+        for c in configs_under(path) {
+            if registry::load(&c)?.generate().is_none() {
+                continue;
+            }
+            gen(&c, None, check, None)?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err(Fail::Input(format!("{}: no config with RTL under it (allowed: configs with {})", path.display(), registry::rtl_tables())));
+        }
+        return Ok(());
+    }
+    let cfg = registry::load(path)?;
+    let g = generate(cfg.as_ref())?;
+    if let Some(name) = design {
+        let out = out.expect("clap requires --out with --design");
+        let d = pick(&g, &name)?;
+        if check {
+            return Err(Fail::Input("--check compares a whole preset directory; drop --design".into()));
+        }
+        g.write_standalone(d, &out).map_err(|e| io_fail(&out, e))?;
+        println!("wrote {} ({} Verilog files, top {}, filelist {})", out.display(), d.files.len(), d.manifest.top, d.manifest.filelist);
+        return Ok(());
+    }
+    let out = out.unwrap_or_else(|| Path::new("rtl_out").join(&g.preset));
     if check {
-        let stale: Vec<PathBuf> = designs.iter().flat_map(|(sub, d)| d.stale_files(&out.join(sub))).collect();
+        let stale = g.stale_files(&out);
         if stale.is_empty() {
             println!("{} is current", out.display());
             return Ok(());
@@ -172,35 +265,25 @@ fn gen(path: &Path, out: Option<PathBuf>, check: bool) -> Res {
         let list = stale.iter().map(|p| format!("  {}", p.display())).collect::<Vec<_>>().join("\n");
         return Err(Fail::Check(format!("{} is stale; run `gpuforge gen {}`:\n{list}", out.display(), path.display())));
     }
-    for (sub, d) in &designs {
-        let dir = out.join(sub);
-        d.write_to(&dir).map_err(|e| Fail::Check(format!("{}: {e}", dir.display())))?;
-        println!(
-            "wrote {} ({} Verilog files, top {}, content hash {})",
-            dir.display(),
-            d.files.len(),
-            d.manifest.top,
-            &d.manifest.content_hash[..16]
-        );
+    g.write_to(&out).map_err(|e| io_fail(&out, e))?;
+    println!("wrote {} ({} modules in lib/, {} designs)", out.display(), g.lib.len(), g.designs.len());
+    for d in &g.designs {
+        println!("  {:<16} {} ({} files, content hash {})", d.dir, d.manifest.top, d.files.len(), &d.manifest.content_hash[..16]);
     }
     Ok(())
 }
 
-/// A directory with generated Verilog: the argument itself, or a config generated
-/// into a scratch directory.
+/// Generated design directories: the target itself when it holds designs, or a config
+/// generated into a scratch directory.
 fn design_dirs(target: &Path) -> Result<Vec<PathBuf>, Fail> {
     if target.is_dir() {
-        return Ok(vec![target.to_path_buf()]);
+        return Ok(Design::find_all(target));
     }
-    let cfg = config::load(target)?;
-    let scratch = verif::verilator::cache_root().with_file_name("gpuforge-gen").join(&cfg.name);
-    let mut dirs = Vec::new();
-    for (sub, d) in generate(&cfg)? {
-        let dir = scratch.join(sub);
-        d.write_to(&dir).map_err(|e| Fail::Check(format!("{}: {e}", dir.display())))?;
-        dirs.push(dir);
-    }
-    Ok(dirs)
+    let cfg = registry::load(target)?;
+    let g = generate(cfg.as_ref())?;
+    let scratch = verif::verilator::cache_root().with_file_name("gpuforge-gen").join(&g.preset);
+    g.write_to(&scratch).map_err(|e| io_fail(&scratch, e))?;
+    Ok(Design::find_all(&scratch))
 }
 
 fn tool_error(e: impl std::fmt::Display) -> Fail {
@@ -208,13 +291,22 @@ fn tool_error(e: impl std::fmt::Display) -> Fail {
 }
 
 fn lint(target: &Path) -> Res {
+    let dirs = design_dirs(target)?;
+    let reports = if dirs.is_empty() {
+        let r = verif::lint::lint_files(target).map_err(tool_error)?;
+        if r.files == 0 {
+            return Err(Fail::Input(format!("{}: no generated design and no Verilog file to lint", target.display())));
+        }
+        vec![r]
+    } else {
+        dirs.iter().map(|d| verif::lint::lint_design(d)).collect::<Result<Vec<_>, _>>().map_err(tool_error)?
+    };
     let mut dirty = 0;
-    for dir in design_dirs(target)? {
-        let r = verif::lint::lint_dir(&dir).map_err(tool_error)?;
+    for r in &reports {
         for f in &r.findings {
             println!("{f}");
         }
-        println!("lint {}: {} files, {} warnings", dir.display(), r.files, r.findings.len());
+        println!("lint {}: {} files, {} warnings", r.dir.display(), r.files, r.findings.len());
         dirty += r.findings.len();
     }
     if dirty == 0 {
@@ -225,13 +317,25 @@ fn lint(target: &Path) -> Res {
 }
 
 fn synth(target: &Path, report: Option<PathBuf>) -> Res {
+    let one = target.is_dir() && target.join(hdl_gen::design::MANIFEST).is_file();
+    let mut designs = Vec::new();
     for dir in design_dirs(target)? {
-        let design = Design::load(&dir).map_err(Fail::Input)?;
+        let d = Design::load(&dir).map_err(|e| Fail::Input(e.to_string()))?;
+        if one || d.manifest.synth {
+            designs.push(d);
+        } else {
+            println!("skip {} ({}): a whole mesh, not marked for synthesis; `gpuforge synth {}` to force", d.manifest.top, dir.display(), dir.display());
+        }
+    }
+    if report.is_some() && designs.len() != 1 {
+        return Err(Fail::Input(format!("--report names one file, {} designs would be synthesized; give one design directory", designs.len())));
+    }
+    for design in designs {
         let work = verif::synth::work_dir(&design.manifest.top);
         let r = verif::synth::synth(&design, &work).map_err(tool_error)?;
         let path = report.clone().unwrap_or_else(|| work.join("report.json"));
         let json = serde_json::to_string_pretty(&r).expect("report serializes");
-        std::fs::write(&path, json + "\n").map_err(|e| Fail::Check(format!("{}: {e}", path.display())))?;
+        std::fs::write(&path, json + "\n").map_err(|e| io_fail(&path, e))?;
         println!(
             "synth {}: {} cells ({} flip-flops, {} latches), ~{} transistors (yosys cmos estimate), {:.1}s",
             r.top, r.cells, r.flops, r.latches, r.transistors, r.seconds
@@ -246,12 +350,26 @@ fn synth(target: &Path, report: Option<PathBuf>) -> Res {
     Ok(())
 }
 
-fn cosim(path: &Path, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptArg, check: bool) -> Res {
-    let cfg = config::load(path)?;
-    for (_, design) in generate(&cfg)? {
+fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptArg, check: bool) -> Res {
+    let cfg = registry::load(path)?;
+    let g = generate(cfg.as_ref())?;
+    let designs: Vec<&Design> = match &design {
+        Some(name) => vec![pick(&g, name)?],
+        None => g.designs.iter().collect(),
+    };
+    if let Some(t) = &trace {
+        if !t.as_os_str().is_empty() && designs.len() > 1 {
+            return Err(Fail::Input(format!(
+                "--trace {}: one file for {} designs; give --design, or --trace alone for one VCD per design in cosim_out/",
+                t.display(),
+                designs.len()
+            )));
+        }
+    }
+    for d in designs {
         let trace = trace.as_ref().map(|t| {
             if t.as_os_str().is_empty() {
-                Path::new("cosim_out").join(format!("{}-seed{seed}.vcd", design.manifest.top))
+                Path::new("cosim_out").join(format!("{}-seed{seed}.vcd", d.manifest.top))
             } else {
                 t.clone()
             }
@@ -266,22 +384,24 @@ fn cosim(path: &Path, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptAr
             },
             check,
         };
-        println!("co-simulating {} for {cycles} cycles (seed {seed})", design.manifest.top);
-        match verif::run::cosim(&cfg, &design, &req) {
+        println!("co-simulating {} ({}) for {cycles} cycles (seed {seed})", d.manifest.top, d.dir);
+        match cfg.cosim(d, &req) {
             Ok(s) => {
                 println!(
-                    "PASS {}: {} cycles in {:.2}s ({:.0} cycles/s; Verilator model {} in {:.1}s)",
+                    "PASS {}: {} cycles in {:.2}s ({:.0} cycles/s; Verilator model {} in {:.1}s; scoreboard {})",
                     s.top,
                     s.cycles,
                     s.seconds,
                     s.cycles_per_second(),
                     if s.compiled { "built" } else { "cached" },
-                    s.build_seconds
+                    s.build_seconds,
+                    if s.checked { "on" } else { "off" }
                 );
                 if let Some(t) = trace {
                     println!("waveform: {}", t.display());
                 }
             }
+            Err(CosimFailure::Cosim(verif::lockstep::CosimError::Setup(m))) => return Err(Fail::Input(m)),
             Err(CosimFailure::Cosim(e)) => return Err(Fail::Check(format!("FAIL {e}"))),
             Err(e) => return Err(tool_error(e)),
         }
@@ -289,83 +409,40 @@ fn cosim(path: &Path, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptAr
     Ok(())
 }
 
-/// Whether a TOML file is a GPU-model config (top-level `[gpu]` table).
-fn is_gpu_config(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .is_some_and(|t| t.contains_key("gpu"))
-}
-
-fn sim_gpu(path: &Path, launch: &Path, seed: u64, json: Option<PathBuf>, max_cycles: Option<u64>) -> Res {
-    use golden::gpu::{GpuConfig, Launch, RunOptions, SimError};
-    let cfg = GpuConfig::load(path)?;
-    let l = Launch::load(launch).map_err(|e| Fail::Input(e.to_string()))?;
+#[allow(clippy::too_many_arguments)]
+fn sim(
+    path: &Path,
+    seed: u64,
+    check: bool,
+    sweep: Vec<f64>,
+    out_dir: Option<PathBuf>,
+    launch: Option<PathBuf>,
+    max_cycles: Option<u64>,
+    json: Option<PathBuf>,
+) -> Res {
+    let cfg = registry::load(path)?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
-    let t0 = std::time::Instant::now();
-    let mut progress = |cycles: u64, insts: u64| {
-        let s = t0.elapsed().as_secs_f64().max(1e-9);
-        bar.set_message(format!("{cycles} cycles, {insts} warp instructions ({:.2} M/s)", insts as f64 / s / 1e6));
+    let mut status = |m: &str| {
+        bar.set_message(m.to_string());
         bar.tick();
     };
-    let opts = RunOptions { seed, progress: Some(&mut progress), max_cycles, ..Default::default() };
-    let r = golden::gpu::run(&cfg, &l, opts);
+    let mut args = SimArgs { seed, check, sweep, out_dir, launch, max_cycles, progress: Some(&mut status) };
+    let r = cfg.simulate(&mut args);
+    drop(args);
     bar.finish_and_clear();
-    let r = r.map_err(|e| match e {
-        SimError::Network(_) => Fail::Input(format!("{}: {e}", path.display())),
-        e => Fail::Check(format!("error: {e}")),
+    let out = r.map_err(|e| match e {
+        SimError::Input(m) => Fail::Input(m),
+        SimError::Failed(m) => Fail::Check(m),
     })?;
-    println!("{r}");
-    write_json(json.as_deref(), &r)?;
-    if r.checks_passed() {
-        Ok(())
-    } else {
-        Err(Fail::Check(format!("FAIL: results differ from the reference of {}", launch.display())))
-    }
-}
-
-fn sim(path: &Path, seed: u64, json: Option<PathBuf>, check: bool, sweep: Vec<f64>, out_dir: Option<PathBuf>) -> Res {
-    if is_gpu_config(path) {
-        return Err(Fail::Input(format!(
-            "{}: a GPU config needs a launch file (usage: gpuforge sim <gpu config> <launch.toml>)",
-            path.display()
-        )));
-    }
-    let cfg = config::load(path)?;
-    match &cfg.block {
-        BlockConfig::Gpucc(c) => {
-            let _ = (&sweep, &out_dir);
-            if c.app.is_none() {
-                return Err(Fail::Input(format!(
-                    "{}: gpucc.app: no application to simulate (allowed: add a [gpucc.app] table with kind = one of conv3x3, conv5x5, saxpy, vecadd, reduce)",
-                    path.display()
-                )));
-            }
-            let opts = golden::gpucc::run::RunOptions { seed, check, ..Default::default() };
-            let out = golden::gpucc::run::run_app_with(c, &opts).map_err(|e| Fail::Check(format!("error: {e}")))?;
-            println!("{}", out.report);
-            write_json(json.as_deref(), &out.report)?;
-            if out.report.pass {
-                Ok(())
-            } else {
-                Err(Fail::Check(format!("FAIL {}: outputs differ from the reference or the run did not finish", cfg.name)))
-            }
-        }
-        BlockConfig::Noc(c) => {
-            let req = golden::noc::sim::SimRequest { seed, sweep, out_dir };
-            let report = golden::noc::sim::run(c, &req).map_err(|e| Fail::Check(format!("error: {e}")))?;
-            println!("{report}");
-            write_json(json.as_deref(), &report)
-        }
-    }
-}
-
-fn write_json(path: Option<&Path>, value: &impl serde::Serialize) -> Res {
-    if let Some(j) = path {
-        let text = serde_json::to_string_pretty(value).expect("report serializes");
-        std::fs::write(j, text + "\n").map_err(|e| Fail::Check(format!("{}: {e}", j.display())))?;
+    println!("{}", out.text);
+    if let Some(j) = &json {
+        let text = serde_json::to_string_pretty(&out.json).expect("report serializes");
+        std::fs::write(j, text + "\n").map_err(|e| io_fail(j, e))?;
         println!("statistics: {}", j.display());
     }
-    Ok(())
+    match out.failure {
+        None => Ok(()),
+        Some(m) => Err(Fail::Check(m)),
+    }
 }

@@ -53,7 +53,7 @@ fn run(c: &GpuccConfig, seed: u64, cycles: u64, mutation: Option<Mutation>) -> (
     for _ in 0..cycles {
         traffic.next(&net, &prev, &mut inp);
         net.eval(&inp, &mut out);
-        chk.observe(c, &inp, &out);
+        chk.observe(&inp, &out);
         net.commit();
         for p in 0..c.n_pos() {
             cov.fires += out.u_fire[p] as u64;

@@ -4,9 +4,10 @@
 //! (`top`, `top$fifo$count_r`, ...), and uses `$` in local names. Here:
 //!
 //! * the root module takes the caller's config-derived name;
-//! * a primitive whose body starts with `// gf-module: NAME` takes that name, so the
+//! * a primitive whose body starts with `// gf-module: NAME` takes that name (and its
+//!   catalog entry from the marker lines that follow, which are stripped), so the
 //!   hundreds of identical registers of a design become one `gf_reg_w5` module;
-//! * any other sub-module becomes `<root>__<path>`;
+//! * any other sub-module is an error: every module has a catalog entry;
 //! * identical modules are emitted once; two different bodies under one name are a
 //!   generator bug and an error;
 //! * `$` in local names becomes `__`.
@@ -15,68 +16,18 @@ use std::collections::BTreeMap;
 
 use rust_hdl::prelude::{generate_verilog, Block};
 
-/// One Verilog module, ready to be written to `<name>.v`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Module {
-    pub name: String,
-    /// The module text (no file header).
-    pub text: String,
-}
+use crate::catalog::{self, ModuleDoc};
+use crate::design::GenError;
+use crate::library::{Library, Module};
 
-/// A generator bug: the same module name with two different bodies.
-#[derive(Debug, thiserror::Error)]
-#[error("generated module `{0}` has two different bodies")]
-pub struct NameClash(pub String);
-
-/// A set of modules keyed by name; adding the same module twice is a no-op.
-#[derive(Debug, Default, Clone)]
-pub struct ModuleSet {
-    modules: BTreeMap<String, String>,
-}
-
-impl ModuleSet {
-    pub fn add(&mut self, m: Module) -> Result<(), NameClash> {
-        match self.modules.get(&m.name) {
-            Some(t) if *t != m.text => Err(NameClash(m.name)),
-            Some(_) => Ok(()),
-            None => {
-                self.modules.insert(m.name, m.text);
-                Ok(())
-            }
-        }
-    }
-
-    pub fn extend(&mut self, ms: impl IntoIterator<Item = Module>) -> Result<(), NameClash> {
-        for m in ms {
-            self.add(m)?;
-        }
-        Ok(())
-    }
-
-    pub fn contains(&self, name: &str) -> bool {
-        self.modules.contains_key(name)
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = Module> + '_ {
-        self.modules.iter().map(|(n, t)| Module { name: n.clone(), text: t.clone() })
-    }
-
-    pub fn len(&self) -> usize {
-        self.modules.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.modules.is_empty()
-    }
-}
-
-/// Emit a connected rust-hdl block as modules, the root named `root`.
-pub fn emit_block<B: Block>(block: &B, root: &str) -> Result<Vec<Module>, NameClash> {
-    split_and_rename(&generate_verilog(block), root)
+/// Emit a connected rust-hdl block as modules, the root named `root` and documented
+/// by `doc`, every primitive by its own catalog markers.
+pub fn emit_block<B: Block>(block: &B, root: &str, doc: ModuleDoc) -> Result<Vec<Module>, GenError> {
+    split_and_rename(&generate_verilog(block), root, doc)
 }
 
 /// The pure text transformation behind [`emit_block`].
-pub fn split_and_rename(verilog: &str, root: &str) -> Result<Vec<Module>, NameClash> {
+pub fn split_and_rename(verilog: &str, root: &str, root_doc: ModuleDoc) -> Result<Vec<Module>, GenError> {
     // 1. split into (original name, text)
     let mut raw: Vec<(String, String)> = Vec::new();
     let mut cur: Option<(String, Vec<&str>)> = None;
@@ -92,23 +43,26 @@ pub fn split_and_rename(verilog: &str, root: &str) -> Result<Vec<Module>, NameCl
             }
         }
     }
-    // 2. decide new names
+    // 2. decide new names and catalog entries: the root's from the caller, a
+    //    primitive's from its markers; any other sub-module has no entry
     let mut rename: BTreeMap<String, String> = BTreeMap::new();
+    let mut docs: BTreeMap<String, ModuleDoc> = BTreeMap::new();
     for (orig, text) in &raw {
-        let new = if let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("// gf-module: ")) {
-            m.trim().to_string()
+        let (new, doc) = if let Some((name, doc)) = catalog::prim_entry(text) {
+            (name, doc?)
         } else if orig == "top" {
-            root.to_string()
+            (root.to_string(), root_doc.clone())
         } else {
-            format!("{root}__{}", orig.trim_start_matches("top$").replace('$', "__"))
+            return Err(GenError::Bug(format!("sub-module `{orig}` of `{root}` is neither a primitive nor a catalogued leaf")));
         };
-        rename.insert(orig.clone(), new);
+        rename.insert(orig.clone(), new.clone());
+        docs.insert(orig.clone(), doc);
     }
     // 3. rewrite module headers, instantiations, end comments and `$` names
     let mut out: Vec<Module> = Vec::new();
     for (orig, text) in &raw {
         let mut lines: Vec<String> = Vec::new();
-        for line in text.lines() {
+        for line in text.lines().filter(|l| !catalog::is_marker(l)) {
             let t = line.trim_start();
             let indent = &line[..line.len() - t.len()];
             let first = t.split(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
@@ -124,12 +78,14 @@ pub fn split_and_rename(verilog: &str, root: &str) -> Result<Vec<Module>, NameCl
             };
             lines.push(line.replace('$', "__").trim_end().to_string());
         }
-        out.push(Module { name: rename[orig].clone(), text: tidy(&lines.join("\n")) });
+        out.push(Module { name: rename[orig].clone(), text: tidy(&lines.join("\n")), doc: docs[orig].clone() });
     }
-    // 4. dedupe
-    let mut set = ModuleSet::default();
-    set.extend(out)?;
-    Ok(set.iter().collect())
+    // 4. dedupe (and check that equal names have equal bodies)
+    let mut lib = Library::default();
+    for m in out {
+        lib.add(m)?;
+    }
+    Ok(lib.iter().cloned().collect())
 }
 
 /// Drop rust-hdl's empty lines-with-spaces and runs of blank lines.
@@ -155,11 +111,15 @@ fn tidy(text: &str) -> String {
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = "\n\nmodule top(a,b);\n    input wire a;\n    output reg b;\n    reg x$d;\n    wire x$q;\n    top$x x(\n        .d(x$d),\n        .q(x$q)\n    );\n    top$y y(\n        .d(x$q)\n    );\nendmodule // top\n\n\nmodule top$x(d,q);\n// gf-module: gf_reg_w1\nendmodule // top$x\n\nmodule top$y(d,q);\n// gf-module: gf_reg_w1\nendmodule // top$y\n";
+    const SAMPLE: &str = "\n\nmodule top(a,b);\n    input wire a;\n    output reg b;\n    reg x$d;\n    wire x$q;\n    top$x x(\n        .d(x$d),\n        .q(x$q)\n    );\n    top$y y(\n        .d(x$q)\n    );\nendmodule // top\n\n\nmodule top$x(d,q);\n// gf-module: gf_reg_w1\n// gf-doc: register\n// gf-protocol: none\nendmodule // top$x\n\nmodule top$y(d,q);\n// gf-module: gf_reg_w1\n// gf-doc: register\n// gf-protocol: none\nendmodule // top$y\n";
+
+    fn doc() -> ModuleDoc {
+        ModuleDoc::new("a leaf", "none")
+    }
 
     #[test]
     fn renames_roots_primitives_and_locals() {
-        let ms = split_and_rename(SAMPLE, "leaf_a").unwrap();
+        let ms = split_and_rename(SAMPLE, "leaf_a", doc()).unwrap();
         let names: Vec<_> = ms.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["gf_reg_w1", "leaf_a"]);
         let top = &ms[1].text;
@@ -169,11 +129,20 @@ mod tests {
         assert!(top.contains("reg x__d;"), "{top}");
         assert!(!top.contains('$'));
         assert!(top.trim_end().ends_with("endmodule // leaf_a"));
+        assert!(!ms[0].text.contains("gf-"), "markers are stripped: {}", ms[0].text);
+        assert_eq!(ms[0].doc.what, "register");
+    }
+
+    #[test]
+    fn uncatalogued_sub_modules_are_refused() {
+        let bad = SAMPLE.replace("// gf-module: gf_reg_w1\n// gf-doc: register\n// gf-protocol: none\nendmodule // top$y", "endmodule // top$y");
+        let e = split_and_rename(&bad, "leaf_a", doc()).unwrap_err().to_string();
+        assert!(e.contains("top$y"), "{e}");
     }
 
     #[test]
     fn clashing_bodies_are_an_error() {
         let bad = SAMPLE.replace("module top$y(d,q);\n// gf-module: gf_reg_w1", "module top$y(d,q);\n// gf-module: gf_reg_w1\n    wire extra;");
-        assert!(split_and_rename(&bad, "leaf_a").is_err());
+        assert!(split_and_rename(&bad, "leaf_a", doc()).is_err());
     }
 }

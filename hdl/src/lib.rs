@@ -1,26 +1,36 @@
 //! gpuforge RTL generation.
 //!
-//! Leaf blocks are rust-hdl `LogicBlock`s ([`leaf`]); [`emit`] turns rust-hdl's
-//! output into one readable, uniquely named Verilog module per file; structures
-//! whose shape comes from a config (lanes x positions, meshes) are askama templates
-//! under `templates/`. Everything derived from a config comes from `golden`.
+//! The framework, knowing no block: [`catalog`] (every module's name and header entry),
+//! [`emit`] (rust-hdl's Verilog to readable, uniquely named modules), [`library`] (a
+//! preset's modules, each once, and each design's closure), [`design`] (what `gen`
+//! writes: the library, a filelist and manifest per design, atomically), [`manifest`]
+//! (what the co-simulation reads), [`ports`] (port declaration lines), [`prim`] (the
+//! primitive registers and memories every leaf is built from) and the [`Generate`]
+//! trait a block implements.
+//!
+//! The blocks, each in its own folder: [`gpucc`], [`noc`]. Leaf blocks are rust-hdl
+//! `LogicBlock`s in `<block>/leaf/`; structures whose shape comes from a config are
+//! askama templates under `templates/<block>/`. Everything derived from a config
+//! comes from `golden`.
 
+pub mod catalog;
 pub mod design;
 pub mod emit;
 pub mod gpucc;
+pub mod library;
 pub mod manifest;
 pub mod noc;
-pub mod leaf;
 pub mod ports;
+pub mod prim;
 
-use golden::config::{BlockConfig, ConfigFile};
+use golden::block::{Block, ConfigFile};
 
-/// Generate every design a config describes, each with the sub-directory (relative
-/// to the preset's output directory, empty for the preset directory itself) it is
-/// written to.
-pub fn generate(cfg: &ConfigFile) -> Result<Vec<(std::path::PathBuf, design::Design)>, design::GenError> {
-    match &cfg.block {
-        BlockConfig::Gpucc(c) => Ok(vec![(std::path::PathBuf::new(), gpucc::generate(cfg, c)?)]),
-        BlockConfig::Noc(c) => noc::generate(cfg, c),
-    }
+/// A block's Verilog generator (implemented on the block's marker type from `golden`).
+pub trait Generate: Block {
+    /// The designs the generator writes, with their parameters: serialized into each
+    /// manifest's `design`, read back by the co-simulation to choose its bench.
+    type Design: serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug + Clone + PartialEq;
+
+    /// Every design of a preset, over one module library.
+    fn generate(cfg: &ConfigFile<Self::Config>) -> Result<design::Generated, design::GenError>;
 }

@@ -1,8 +1,9 @@
 //! The JSON manifest written beside every generated design.
 //!
 //! It is what the co-simulation reads (never a second copy of the knowledge): the
-//! top module, the files, every port with direction and width, the parameters, the
-//! derived tables, the validated config, and a content hash of the Verilog.
+//! design kind, the top module, the files, every port with direction and width, the
+//! design's parameters and derived tables, and a content hash of the Verilog. The
+//! validated config is written once per preset (`config.json`).
 
 use std::collections::BTreeMap;
 
@@ -77,28 +78,36 @@ impl Port {
     }
 }
 
-/// The manifest of one generated design.
+/// The manifest of one generated design: what the co-simulation, lint and synthesis
+/// read, never a second copy of the knowledge.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// `gpuforge <version>`.
     pub generator: String,
-    /// Block kind (`gpucc`, ...).
+    /// Block (the config table: `gpucc`, `noc`, ...).
     pub block: String,
     /// Preset name from the config file.
     pub preset: String,
+    /// Which design of the block this is, with its parameters: the block's typed design
+    /// kind (`hdl_gen::Generate::Design`) serialized, e.g.
+    /// `{"kind": "hinge_router", "x": 3, "y": 1}`. The co-simulation picks its bench
+    /// from it and refuses a kind it does not know.
+    pub design: serde_json::Value,
     /// Top module name.
     pub top: String,
-    /// Verilog files of the design, one module each, sorted.
+    /// The design's Verilog files relative to the design directory, each module
+    /// after the modules it instantiates (the same list as the filelist).
     pub files: Vec<String>,
+    /// The filelist (`<top>.f`) in the design directory.
+    pub filelist: String,
     pub ports: Vec<Port>,
+    /// This design's parameters.
     pub parameters: BTreeMap<String, serde_json::Value>,
-    /// Derived tables (CR field layout, position kinds, FIFO depths, mappings, ...).
+    /// Derived tables this design uses (CR field layout, route ROMs, ...).
     pub tables: BTreeMap<String, serde_json::Value>,
-    /// The validated config.
-    pub config: serde_json::Value,
-    /// The config file's text, verbatim.
-    pub config_source: String,
-    /// SHA-256 over the Verilog files (name and content, in `files` order).
+    /// Part of `make synth` (whole meshes of a million generic cells are not).
+    pub synth: bool,
+    /// SHA-256 over the Verilog files (module name and content, in `files` order).
     pub content_hash: String,
 }
 

@@ -5,36 +5,29 @@
 //!   `lockstep_checked` adds the spec §4.3 scoreboard.
 //! * `cosim_<preset>/baseline_verilator_only`: the same Verilated model driven by the
 //!   same shim with the same (recorded) input frames and no golden model.
-//! * `gen/*`: `gpuforge gen` work (generate + write) for the paper preset, against
-//!   the small preset as baseline.
-
-use std::path::Path;
+//!
+//! The `gen` benchmark of every preset is the root package's (`benches/gen.rs`).
 
 use criterion::{criterion_group, Criterion};
-use golden::config::{load, ConfigFile};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
-use golden::gpucc::GpuccConfig;
+use golden::gpucc::Gpucc;
+use hdl_gen::Generate;
 use support::bench_ratio;
 use support::cosim_speed::cosim_group;
-use verif::gpucc::NetBench;
+use verif::gpucc::net_bench;
 use verif::verilator::{build, Opt};
 
 const CYCLES: u64 = 5_000;
 
-fn preset(name: &str) -> (ConfigFile, GpuccConfig) {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../configs/{name}.toml"));
-    let cfg = load(&p).unwrap();
-    let c = cfg.block.gpucc().unwrap().clone();
-    (cfg, c)
-}
-
 fn cosim_preset(c: &mut Criterion, name: &str) {
-    let (cfg, gc) = preset(name);
-    let design = hdl_gen::gpucc::generate(&cfg, &gc).unwrap();
-    let built = build(&design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = golden::presets::load::<Gpucc>(name).unwrap_or_else(|e| panic!("{e}"));
+    let gc = cfg.config.clone();
+    let g = Gpucc::generate(&cfg).unwrap();
+    let design = g.design("net").expect("net design");
+    let built = build(design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
     cosim_group(c, &format!("cosim_{name}"), &built, CYCLES, |checked| {
-        let b = NetBench::new(&gc, &layout, NetTraffic::new(&gc, 7, TrafficParams::default()));
+        let b = net_bench(&gc, &layout, NetTraffic::new(&gc, 7, TrafficParams::default())).unwrap();
         if checked {
             b
         } else {
@@ -48,24 +41,7 @@ fn cosim(c: &mut Criterion) {
     cosim_preset(c, "gpucc_paper_sm");
 }
 
-fn gen(c: &mut Criterion) {
-    let mut g = c.benchmark_group("gen");
-    g.sample_size(10);
-    for (fname, name) in [("baseline_gen_small", "gpucc_small"), ("gen_paper_sm", "gpucc_paper_sm")] {
-        let (cfg, _) = preset(name);
-        let out = std::env::temp_dir().join(format!("gpuforge-bench-gen-{name}"));
-        g.bench_function(fname, |b| {
-            b.iter(|| {
-                for (sub, d) in hdl_gen::generate(&cfg).unwrap() {
-                    d.write_to(&out.join(sub)).unwrap();
-                }
-            })
-        });
-    }
-    g.finish();
-}
-
-criterion_group!(benches, cosim, gen);
+criterion_group!(benches, cosim);
 
 fn main() {
     benches();
@@ -75,7 +51,6 @@ fn main() {
         ("cosim_gpucc_small", "lockstep_checked", "baseline_verilator_only"),
         ("cosim_gpucc_paper_sm", "lockstep", "baseline_verilator_only"),
         ("cosim_gpucc_paper_sm", "lockstep_checked", "baseline_verilator_only"),
-        ("gen", "gen_paper_sm", "baseline_gen_small"),
     ]);
 }
 

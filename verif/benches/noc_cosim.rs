@@ -6,10 +6,9 @@
 //! * `lockstep`: golden meshes + random traffic + one FFI call per cycle + every
 //!   output compared; `lockstep_checked` adds the spec §4.3 invariant scoreboards.
 
-use std::path::Path;
-
 use criterion::{criterion_group, Criterion};
-use golden::config::{load, BlockConfig};
+use golden::noc::Noc;
+use hdl_gen::Generate;
 use support::bench_ratio;
 use support::cosim_speed::cosim_group;
 use verif::noc::MacroBench;
@@ -18,10 +17,11 @@ use verif::verilator::{build, Opt};
 const CYCLES: u64 = 5_000;
 
 fn cosim(c: &mut Criterion) {
-    let cfg = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/noc/noc_macro_4x4.toml")).unwrap();
-    let BlockConfig::Noc(nc) = &cfg.block else { panic!("not a NoC preset") };
-    let design = hdl_gen::generate(&cfg).unwrap().into_iter().find(|(p, _)| p.as_os_str() == "macro_top").expect("macro_top design").1;
-    let built = build(&design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = golden::presets::load::<Noc>("noc_macro_4x4").unwrap_or_else(|e| panic!("{e}"));
+    let nc = &cfg.config;
+    let g = Noc::generate(&cfg).unwrap();
+    let design = g.design("macro_top").expect("macro_top design");
+    let built = build(design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
     cosim_group(c, "cosim_noc_macro_4x4", &built, CYCLES, |checked| {
         let b = MacroBench::new(nc, &layout, 7);

@@ -8,6 +8,8 @@
 use hdl_gen::manifest::{Dir, Manifest, Port, Role};
 use num_bigint::BigUint;
 
+pub use golden::bits::{get_bits, set_bits};
+
 /// Where a port lives in its frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slot {
@@ -180,32 +182,6 @@ impl Frame {
         let digits: Vec<u32> = self.slice(slot).iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).collect();
         BigUint::from_slice(&digits)
     }
-}
-
-/// Write `width <= 64` bits of `v` at bit `bit` of `words`.
-#[inline]
-pub fn set_bits(words: &mut [u64], bit: usize, width: usize, v: u64) {
-    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
-    let v = v & mask;
-    let (w, o) = (bit / 64, bit % 64);
-    words[w] = (words[w] & !(mask << o)) | (v << o);
-    if o + width > 64 {
-        let hi = o + width - 64;
-        let hmask = (1u64 << hi) - 1;
-        words[w + 1] = (words[w + 1] & !hmask) | (v >> (64 - o));
-    }
-}
-
-/// Read `width <= 64` bits at bit `bit` of `words`.
-#[inline]
-pub fn get_bits(words: &[u64], bit: usize, width: usize) -> u64 {
-    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
-    let (w, o) = (bit / 64, bit % 64);
-    let mut v = words[w] >> o;
-    if o + width > 64 {
-        v |= words[w + 1] << (64 - o);
-    }
-    v & mask
 }
 
 #[cfg(test)]

@@ -1,18 +1,23 @@
-//! The GPU-CC network bench: golden `CcNet` + invariant scoreboard + stimulus,
-//! packed into frames by the port map below. This file is all a block adds to plug
-//! into the harness: the port map and a stimulus.
+//! GPU-CC in lockstep: the port map of `gpucc_net` (golden `CcNet` ports to frames)
+//! and the bench of each design kind. This file is all the block adds to the generic
+//! bench ([`crate::bench::ModelBench`]).
 
 use golden::gpucc::check::NetChecker;
 use golden::gpucc::config::{GpuccConfig, N_IN};
-use golden::gpucc::net::{CcNet, Mutation, NetInputs, NetOutputs};
-use golden::gpucc::traffic::NetStimulus;
+use golden::gpucc::net::{CcNet, NetInputs, NetOutputs};
+use golden::gpucc::traffic::{NetTraffic, TrafficParams};
+use golden::gpucc::Gpucc;
+use golden::model::{Manual, Stimulus};
+use hdl_gen::gpucc::GpuccDesign;
 
+use crate::bench::{expect_fields, ModelBench, PortMap};
 use crate::frame::{Frame, Layout, Slot};
 use crate::lockstep::Bench;
+use crate::run::{BenchOptions, Cosim};
 
 /// Frame slots of every `gpucc_net` port, resolved once.
 #[derive(Debug, Clone)]
-struct Ports {
+pub struct Ports {
     rst: Slot,
     cc_start: Slot,
     unit_done: Slot,
@@ -45,7 +50,7 @@ struct Ports {
 }
 
 impl Ports {
-    fn new(l: &Layout) -> Ports {
+    pub fn new(l: &Layout) -> Ports {
         let lsu = l.has_input("lsu_peek_idx_i");
         Ports {
             rst: l.input("rst_i"),
@@ -80,6 +85,9 @@ impl Ports {
         }
     }
 
+}
+
+impl PortMap<CcNet> for Ports {
     fn pack_inputs(&self, i: &NetInputs, f: &mut Frame) {
         f.set(&self.rst, i.rst as u64);
         f.set(&self.cc_start, i.cc_start as u64);
@@ -139,66 +147,22 @@ impl Ports {
 }
 
 /// Golden `gpucc_net` driven by a stimulus, optionally watched by the scoreboard.
-pub struct NetBench<S: NetStimulus> {
-    pub cfg: GpuccConfig,
-    pub net: CcNet,
-    pub checker: Option<NetChecker>,
-    pub stim: S,
-    pub inputs: NetInputs,
-    pub outputs: NetOutputs,
-    pub prev: NetOutputs,
-    ports: Ports,
-    reported: usize,
+pub type NetBench<S> = ModelBench<CcNet, Ports, S, NetChecker>;
+
+/// The bench of `gpucc_net` for `cfg` with stimulus `stim` (scoreboard on).
+pub fn net_bench<S: Stimulus<CcNet>>(cfg: &GpuccConfig, layout: &Layout, stim: S) -> Result<NetBench<S>, String> {
+    expect_fields(layout, "u_in_yumi_i", cfg.n_pos() * N_IN)?;
+    Ok(ModelBench::new(CcNet::new(cfg), stim, Some(NetChecker::new(cfg)), Ports::new(layout)))
 }
 
-impl<S: NetStimulus> NetBench<S> {
-    pub fn new(cfg: &GpuccConfig, layout: &Layout, stim: S) -> Self {
-        assert_eq!(layout.input("u_in_yumi_i").fields as usize, cfg.n_pos() * N_IN, "design and config disagree");
-        NetBench {
-            cfg: cfg.clone(),
-            net: CcNet::new(cfg),
-            checker: Some(NetChecker::new(cfg)),
-            stim,
-            inputs: NetInputs::new(cfg),
-            outputs: NetOutputs::new(cfg),
-            prev: NetOutputs::new(cfg),
-            ports: Ports::new(layout),
-            reported: 0,
-        }
-    }
-
-    /// Plant a bug in the golden model.
-    pub fn with_mutation(mut self, m: Mutation) -> Self {
-        self.net.mutation = Some(m);
-        self
-    }
-
-    /// Run without the scoreboard (benchmarks of the bare harness).
-    pub fn without_checker(mut self) -> Self {
-        self.checker = None;
-        self
-    }
-}
-
-impl<S: NetStimulus> Bench for NetBench<S> {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
-        self.stim.next(&self.net, &self.prev, &mut self.inputs);
-        if cycle == 0 {
-            self.inputs.rst = true;
-        }
-        self.net.eval(&self.inputs, &mut self.outputs);
-        if let Some(chk) = self.checker.as_mut() {
-            chk.observe(&self.cfg, &self.inputs, &self.outputs);
-            if chk.violations().len() > self.reported {
-                self.reported = chk.violations().len();
-                return Err(chk.violations()[self.reported - 1].to_string());
+impl Cosim for Gpucc {
+    fn bench(cfg: &GpuccConfig, design: &GpuccDesign, layout: &Layout, opts: &BenchOptions) -> Result<Box<dyn Bench>, String> {
+        match design {
+            GpuccDesign::Net => {
+                let b = net_bench(cfg, layout, NetTraffic::new(cfg, opts.seed, TrafficParams::default()))?;
+                Ok(Box::new(if opts.check { b } else { b.without_checker() }))
             }
         }
-        self.net.commit();
-        self.ports.pack_inputs(&self.inputs, inputs);
-        self.ports.pack_outputs(&self.outputs, expected);
-        std::mem::swap(&mut self.prev, &mut self.outputs);
-        Ok(())
     }
 }
 
@@ -206,7 +170,7 @@ impl<S: NetStimulus> Bench for NetBench<S> {
 /// the golden model in lockstep (any disagreement fails the step), and reads the
 /// RTL's outputs by port name to check hand-derived expectations.
 pub struct NetDriver<'r> {
-    pub ls: crate::lockstep::Lockstep<'r, NetBench<golden::gpucc::traffic::Manual>>,
+    pub ls: crate::lockstep::Lockstep<'r, NetBench<Manual<NetInputs>>>,
     layout: Layout,
 }
 
@@ -214,7 +178,7 @@ impl<'r> NetDriver<'r> {
     /// A driver whose first cycle resets the design.
     pub fn new(cfg: &GpuccConfig, rtl: &'r mut crate::rtl::Rtl) -> Self {
         let layout = rtl.layout.clone();
-        let bench = NetBench::new(cfg, &layout, golden::gpucc::traffic::Manual::new(cfg));
+        let bench = net_bench(cfg, &layout, Manual { inputs: NetInputs::new(cfg) }).unwrap_or_else(|e| panic!("{e}"));
         let mut d = NetDriver { ls: crate::lockstep::Lockstep::new(rtl, bench), layout };
         d.set(|i| i.rst = true);
         d.step();
@@ -270,5 +234,13 @@ impl<'r> NetDriver<'r> {
         self.step();
         self.set(|i| i.cc_start = false);
         self.step();
+    }
+}
+
+impl<S: Stimulus<CcNet>> NetBench<S> {
+    /// Plant a bug in the golden model.
+    pub fn with_mutation(mut self, m: golden::gpucc::net::Mutation) -> Self {
+        self.model.mutation = Some(m);
+        self
     }
 }

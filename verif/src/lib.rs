@@ -1,12 +1,17 @@
 //! gpuforge co-simulation: the generated Verilog, built by Verilator into a shared
 //! library with an askama-rendered shim, run in lockstep with a golden model.
 //!
-//! * [`verilator`]: tool discovery, build and content-hash cache.
-//! * [`rtl`]: the model behind the shim's one-call-per-cycle C ABI.
-//! * [`frame`]: packed port frames laid out from the manifest.
-//! * [`lockstep`]: the generic runner, mismatch reports and VCD on failure.
-//! * One module per block with its port map and stimulus ([`gpucc`]).
+//! The framework, knowing no block: [`verilator`] (tool discovery, build and
+//! content-hash cache), [`rtl`] (the model behind the shim's one-call-per-cycle C ABI),
+//! [`frame`] (packed port frames laid out from the manifest), [`lockstep`] (the runner,
+//! mismatch reports, VCD on failure), [`bench`] (the one generic bench: a golden model,
+//! its stimulus and scoreboard, and a port map), [`run`] (the [`run::Cosim`] trait a
+//! block implements, and `cosim` of one design), [`lint`] and [`synth`].
+//!
+//! The blocks, one module each with their port maps and the bench of each design kind:
+//! [`gpucc`], [`noc`].
 
+pub mod bench;
 pub mod frame;
 pub mod gpucc;
 pub mod lint;

@@ -11,16 +11,23 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use golden::invariant::Violation;
+
 use crate::frame::{Frame, Layout, Slot};
 use crate::rtl::Rtl;
 
-/// The golden side of a co-simulation.
+/// The golden side of a co-simulation (normally a [`crate::bench::ModelBench`]).
 pub trait Bench {
     /// Drive cycle `cycle`: write this cycle's inputs to `inputs` and the golden
     /// model's outputs (for these inputs, before the edge) to `expected`, then take the
     /// golden model through the clock edge. Cycle 0 must assert reset. An invariant
-    /// broken on the golden side is returned as an error message.
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String>;
+    /// broken on the golden side is returned as the scoreboard's finding.
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation>;
+
+    /// Whether a scoreboard watches the golden side (false under `--no-check`).
+    fn checked(&self) -> bool {
+        false
+    }
 }
 
 /// Run options.
@@ -55,6 +62,8 @@ pub struct Report {
     pub cycles: u64,
     pub seconds: f64,
     pub seed: u64,
+    /// A scoreboard watched the run.
+    pub checked: bool,
 }
 
 impl Report {
@@ -119,6 +128,10 @@ pub enum CosimError {
     Mismatch(Box<Mismatch>),
     #[error("golden-model invariant violated in {top} at cycle {cycle} (seed {seed}): {message}")]
     Invariant { top: String, cycle: u64, seed: u64, message: String },
+    /// The design cannot be co-simulated as asked (unknown design kind, a bench that
+    /// does not fit the design, a trace file that cannot be written).
+    #[error("{0}")]
+    Setup(String),
 }
 
 fn hex_field(frame: &Frame, slot: &Slot, i: usize) -> String {
@@ -194,7 +207,7 @@ impl<'r, B: Bench> Lockstep<'r, B> {
 #[derive(Debug, Clone)]
 pub enum StepError {
     Diff(Vec<PortDiff>),
-    Invariant(String),
+    Invariant(Violation),
 }
 
 /// Run `opts.cycles` cycles of lockstep co-simulation with a bench from `make`.
@@ -206,11 +219,12 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
         if let Some(d) = v.parent() {
             let _ = std::fs::create_dir_all(d);
         }
-        rtl.trace_open(v).map_err(|e| CosimError::Invariant { top: top.clone(), cycle: 0, seed: opts.seed, message: e.to_string() })?;
+        rtl.trace_open(v).map_err(|e| CosimError::Setup(format!("{top}: {e}")))?;
     }
     let t0 = Instant::now();
-    let failure = {
+    let (failure, checked) = {
         let mut ls = Lockstep::new(rtl, make());
+        let checked = ls.bench.checked();
         let mut failure = None;
         while ls.cycle < opts.cycles {
             if let Err(e) = ls.step() {
@@ -218,15 +232,15 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
                 break;
             }
         }
-        failure
+        (failure, checked)
     };
     let seconds = t0.elapsed().as_secs_f64();
     if opts.vcd.is_some() {
         rtl.trace_close();
     }
     match failure {
-        None => Ok(Report { top, cycles: opts.cycles, seconds, seed: opts.seed }),
-        Some((cycle, StepError::Invariant(message))) => Err(CosimError::Invariant { top, cycle, seed: opts.seed, message }),
+        None => Ok(Report { top, cycles: opts.cycles, seconds, seed: opts.seed, checked }),
+        Some((cycle, StepError::Invariant(v))) => Err(CosimError::Invariant { top, cycle, seed: opts.seed, message: v.to_string() }),
         Some((cycle, StepError::Diff(diffs))) => {
             let vcd = opts.mismatch_dir.as_ref().and_then(|dir| replay_with_trace(rtl, &make, cycle, opts, dir));
             Err(CosimError::Mismatch(Box::new(Mismatch { top, cycle, seed: opts.seed, diffs, vcd })))
@@ -263,7 +277,7 @@ pub fn replay_inputs(rtl: &mut Rtl, frames: &[Frame]) -> f64 {
 }
 
 /// Record `cycles` input frames from a bench (golden model included).
-pub fn record_inputs<B: Bench>(layout: &Layout, mut bench: B, cycles: u64) -> Result<Vec<Frame>, String> {
+pub fn record_inputs<B: Bench>(layout: &Layout, mut bench: B, cycles: u64) -> Result<Vec<Frame>, Violation> {
     let mut frames = Vec::with_capacity(cycles as usize);
     let mut inp = Frame::zeroed(layout.in_words);
     let mut exp = Frame::zeroed(layout.out_words);

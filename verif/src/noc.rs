@@ -12,17 +12,19 @@
 //! * [`HingeRouterBench`], [`VcRouterBench`]: the router-level designs (`routers/*`,
 //!   made for synthesis) against one golden router under random legal inputs.
 
+use golden::invariant::Violation;
 use golden::noc::check::{ReplyChecker, VcChecker};
 use golden::noc::config::{NocConfig, VcParams};
 use golden::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use golden::noc::traffic::{ReplyStimulus, VcStimulus};
 use golden::noc::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs};
 use golden::noc::vc_router::{VcFlit, VcLink};
-use hdl_gen::design::Design;
+use golden::noc::Noc;
+use hdl_gen::noc::NocDesign;
 
 use crate::frame::{Frame, Layout, Slot};
-use crate::lockstep::{self, Bench, CosimError, Options, Report};
-use crate::rtl::Rtl;
+use crate::lockstep::Bench;
+use crate::run::{BenchOptions, Cosim};
 
 // ---------------------------------------------------------------------------
 // reply plane
@@ -147,7 +149,11 @@ impl ReplyBench {
 }
 
 impl Bench for ReplyBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn checked(&self) -> bool {
+        self.checker.is_some()
+    }
+
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         self.stim.drive(&mut self.inp);
         self.inp.rst = cycle == 0;
         self.mesh.eval(&self.inp, &mut self.out);
@@ -155,7 +161,9 @@ impl Bench for ReplyBench {
             chk.observe(&self.inp, &self.out);
             if chk.violations().len() > self.reported {
                 self.reported = chk.violations().len();
-                return Err(format!("reply plane: {}", chk.violations()[self.reported - 1]));
+                let mut v = chk.violations()[self.reported - 1].clone();
+                v.detail = format!("reply plane: {}", v.detail);
+                return Err(v);
             }
         }
         if !self.inp.rst {
@@ -307,7 +315,7 @@ impl VcBench {
         self.checker.as_ref().map_or(0, |c| c.delivered)
     }
 
-    fn step(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn step(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         self.mesh.outputs(&mut self.out);
         if cycle == 0 {
             // reset: nothing offered, nothing returned
@@ -321,7 +329,9 @@ impl VcBench {
             chk.observe(&self.inp, &self.out);
             if chk.violations().len() > self.reported {
                 self.reported = chk.violations().len();
-                return Err(format!("{}: {}", self.name, chk.violations()[self.reported - 1]));
+                let mut v = chk.violations()[self.reported - 1].clone();
+                v.detail = format!("{}: {}", self.name, v.detail);
+                return Err(v);
             }
         }
         self.mesh.step(&self.inp);
@@ -332,7 +342,11 @@ impl VcBench {
 }
 
 impl Bench for VcBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn checked(&self) -> bool {
+        self.checker.is_some()
+    }
+
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         self.step(cycle, inputs, expected)
     }
 }
@@ -354,7 +368,11 @@ impl MacroBench {
 }
 
 impl Bench for MacroBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn checked(&self) -> bool {
+        self.reply.checked() && self.request.checked()
+    }
+
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         self.reply.cycle(cycle, inputs, expected)?;
         self.request.step(cycle, inputs, expected)
     }
@@ -379,7 +397,11 @@ impl BaselineBench {
 }
 
 impl Bench for BaselineBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn checked(&self) -> bool {
+        self.planes.iter().all(|p| p.checked())
+    }
+
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         for p in self.planes.iter_mut() {
             p.step(cycle, inputs, expected)?;
         }
@@ -443,7 +465,7 @@ impl HingeRouterBench {
 }
 
 impl Bench for HingeRouterBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         use golden::noc::route_rom::{E, N, S, W};
         use rand::RngExt;
         let rst = cycle == 0;
@@ -503,9 +525,8 @@ pub struct VcRouterBench {
 }
 
 impl VcRouterBench {
-    pub fn new(c: &NocConfig, p: &VcParams, layout: &Layout, seed: u64) -> Self {
+    pub fn new(c: &NocConfig, p: &VcParams, layout: &Layout, x: u32, y: u32, seed: u64) -> Self {
         use rand::SeedableRng;
-        let (x, y) = hdl_gen::noc::vc::router_top_xy(c);
         let nv = 5 * p.vcs as usize;
         let dirs = ["e", "w", "n", "s", "l"];
         VcRouterBench {
@@ -560,7 +581,7 @@ impl VcRouterBench {
 }
 
 impl Bench for VcRouterBench {
-    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+    fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), Violation> {
         use rand::RngExt;
         let v = self.p.vcs as usize;
         let nv = 5 * v;
@@ -640,42 +661,35 @@ impl Bench for VcRouterBench {
         } else {
             self.router.step(&inl, &cred_in);
             if self.router.overflow {
-                return Err("VC router: a buffer overflowed (bench credit bug)".into());
+                return Err(Violation { cycle, invariant: "11 credit flow control", detail: "VC router: a buffer overflowed (bench credit bug)".into() });
             }
         }
         Ok(())
     }
 }
 
-/// Co-simulate one generated NoC design: a plane, a top or a router-level design.
-pub fn cosim(c: &NocConfig, design: &Design, rtl: &mut Rtl, opts: &Options) -> Result<Report, CosimError> {
-    let layout = rtl.layout.clone();
-    let top = design.manifest.top.clone();
-    if top.starts_with("macro_reply_mesh_") {
-        lockstep::run(rtl, || ReplyBench::new(c, &layout, opts.seed), opts)
-    } else if top.starts_with("vc_mesh_") {
-        lockstep::run(rtl, || VcBench::new(c, &c.request, &layout, "", opts.seed), opts)
-    } else if top.starts_with("macro_noc_top_") {
-        lockstep::run(rtl, || MacroBench::new(c, &layout, opts.seed), opts)
-    } else if top.starts_with("baseline_noc_top_") {
-        lockstep::run(rtl, || BaselineBench::new(c, &layout, opts.seed), opts)
-    } else if top.starts_with("macro_hinge_top_") {
-        let (x, y) = hinge_xy(c, &top);
-        lockstep::run(rtl, || HingeRouterBench::new(c, &layout, x, y, opts.seed), opts)
-    } else if top.starts_with("vc_router_top_") {
-        let p = if top.ends_with("_base") { c.baseline } else { c.request };
-        lockstep::run(rtl, || VcRouterBench::new(c, &p, &layout, opts.seed), opts)
-    } else {
-        Err(CosimError::Invariant { top, cycle: 0, seed: opts.seed, message: "no bench for this NoC design".into() })
+impl Cosim for Noc {
+    fn bench(c: &NocConfig, design: &NocDesign, layout: &Layout, opts: &BenchOptions) -> Result<Box<dyn Bench>, String> {
+        let seed = opts.seed;
+        Ok(match *design {
+            NocDesign::ReplyMesh => {
+                let b = ReplyBench::new(c, layout, seed);
+                Box::new(if opts.check { b } else { b.without_checker() })
+            }
+            NocDesign::VcMesh { plane } => {
+                let b = VcBench::new(c, plane.params(c), layout, "", seed);
+                Box::new(if opts.check { b } else { b.without_checker() })
+            }
+            NocDesign::MacroTop => {
+                let b = MacroBench::new(c, layout, seed);
+                Box::new(if opts.check { b } else { b.without_checker() })
+            }
+            NocDesign::BaselineTop { .. } => {
+                let b = BaselineBench::new(c, layout, seed);
+                Box::new(if opts.check { b } else { b.without_checker() })
+            }
+            NocDesign::HingeRouter { x, y } => Box::new(HingeRouterBench::new(c, layout, x, y, seed)),
+            NocDesign::VcRouter { plane, x, y } => Box::new(VcRouterBench::new(c, plane.params(c), layout, x, y, seed)),
+        })
     }
-}
-
-/// The position of a router-level hinge design from its top name (`..._x<X>y<Y>`).
-fn hinge_xy(c: &NocConfig, top: &str) -> (u32, u32) {
-    let t = top.rsplit('_').next().unwrap_or("");
-    let parse = || -> Option<(u32, u32)> {
-        let (x, y) = t.strip_prefix('x')?.split_once('y')?;
-        Some((x.parse().ok()?, y.parse().ok()?))
-    };
-    parse().unwrap_or(c.mcs[0])
 }

@@ -1,17 +1,33 @@
-//! Co-simulation of a block from its config: build the RTL, pick the block's bench
-//! and stimulus, run in lockstep. One entry point for the CLI and the tests.
+//! Co-simulation of one generated design: build its RTL, choose its bench from the
+//! manifest's design kind, run in lockstep. One entry point for the CLI and the tests.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use golden::config::{BlockConfig, ConfigFile};
-use golden::gpucc::traffic::{NetTraffic, TrafficParams};
+use golden::block::ConfigFile;
 use hdl_gen::design::Design;
+use hdl_gen::Generate;
 
-use crate::gpucc::NetBench;
-use crate::lockstep::{self, CosimError, Options};
+use crate::frame::Layout;
+use crate::lockstep::{self, Bench, CosimError, Options};
 use crate::rtl::{LoadError, Rtl};
 use crate::verilator::{self, BuildError, Opt};
+
+/// How a bench is made: the stimulus seed and whether the scoreboard runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BenchOptions {
+    pub seed: u64,
+    /// Run the golden-side invariant scoreboard (`--no-check` turns it off).
+    pub check: bool,
+}
+
+/// A block's co-simulation: the bench of each kind of design its generator writes
+/// (implemented on the block's marker type from `golden`).
+pub trait Cosim: Generate {
+    /// The bench of `design` (the manifest's design kind) for config `cfg`, packing
+    /// the ports of `layout`. Errors say why the design and the bench do not fit.
+    fn bench(cfg: &Self::Config, design: &Self::Design, layout: &Layout, opts: &BenchOptions) -> Result<Box<dyn Bench>, String>;
+}
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -34,6 +50,8 @@ pub struct CosimSummary {
     pub build_seconds: f64,
     pub compiled: bool,
     pub seed: u64,
+    /// A scoreboard watched the golden side.
+    pub checked: bool,
 }
 
 impl CosimSummary {
@@ -52,30 +70,28 @@ pub enum CosimFailure {
     Cosim(#[from] CosimError),
 }
 
+/// The bench factory of `design` (checked once, so a design the bench does not fit
+/// fails before the Verilator build).
+pub fn bench_factory<'a, B: Cosim>(cfg: &'a B::Config, design: &Design, layout: &'a Layout, opts: BenchOptions) -> Result<impl Fn() -> Box<dyn Bench> + 'a, CosimError> {
+    if design.manifest.block != B::TABLE {
+        return Err(CosimError::Setup(format!("{}: a `{}` design cannot be co-simulated as [{}]", design.manifest.top, design.manifest.block, B::TABLE)));
+    }
+    let kind: B::Design = design.kind().map_err(CosimError::Setup)?;
+    B::bench(cfg, &kind, layout, &opts).map_err(CosimError::Setup)?;
+    Ok(move || B::bench(cfg, &kind, layout, &opts).expect("the bench was built once already"))
+}
+
 /// Build `design` and co-simulate it against the golden model of `cfg`.
-pub fn cosim(cfg: &ConfigFile, design: &Design, req: &CosimRequest) -> Result<CosimSummary, CosimFailure> {
+pub fn cosim<B: Cosim>(cfg: &ConfigFile<B::Config>, design: &Design, req: &CosimRequest) -> Result<CosimSummary, CosimFailure> {
+    let layout = Layout::from_manifest(&design.manifest).map_err(|e| CosimError::Setup(e.to_string()))?;
+    let make = bench_factory::<B>(&cfg.config, design, &layout, BenchOptions { seed: req.seed, check: req.check })?;
     let t0 = Instant::now();
     let built = verilator::build(design, req.opt)?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let mut rtl = Rtl::load(&built)?;
     let mut opts = Options::new(req.cycles, req.seed);
     opts.vcd = req.trace.clone();
-    let layout = built.layout.clone();
-    let report = match &cfg.block {
-        BlockConfig::Gpucc(c) => lockstep::run(
-            &mut rtl,
-            || {
-                let b = NetBench::new(c, &layout, NetTraffic::new(c, req.seed, TrafficParams::default()));
-                if req.check {
-                    b
-                } else {
-                    b.without_checker()
-                }
-            },
-            &opts,
-        )?,
-        BlockConfig::Noc(c) => crate::noc::cosim(c, design, &mut rtl, &opts)?,
-    };
+    let report = lockstep::run(&mut rtl, make, &opts)?;
     Ok(CosimSummary {
         top: report.top,
         cycles: report.cycles,
@@ -83,5 +99,6 @@ pub fn cosim(cfg: &ConfigFile, design: &Design, req: &CosimRequest) -> Result<Co
         build_seconds,
         compiled: built.compiled,
         seed: req.seed,
+        checked: report.checked,
     })
 }

@@ -10,7 +10,7 @@ fn design(name: &str, slices: u32) -> hdl_gen::design::Design {
         "name = \"{name}\"\n[gpucc]\nslices = {slices}\nslice = [\"core\", \"lsu\"]\nlanes = 2\ndata_width = 8\n\
          core_fifo_depth = 2\nlsu_addr_depth = 3\nlsu_data_depth = 2\nwatchdog = 9\n"
     );
-    common::from_text(&text).2
+    common::gpucc_text(&text).1
 }
 
 #[test]

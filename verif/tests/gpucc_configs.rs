@@ -6,7 +6,7 @@ mod common;
 
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use proptest::prelude::*;
-use verif::gpucc::NetBench;
+use verif::gpucc::net_bench;
 use verif::lockstep::{self, Options};
 
 fn config_text() -> impl Strategy<Value = String> {
@@ -31,11 +31,11 @@ fn config_text() -> impl Strategy<Value = String> {
 }
 
 fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
-    let (_, c, d) = common::from_text(text);
+    let (c, d) = common::gpucc_text(text);
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
     let params = TrafficParams { run_cycles: (30, 600), ..TrafficParams::default() };
-    let r = lockstep::run(&mut rtl, || NetBench::new(&c, &layout, NetTraffic::new(&c, seed, params)), &Options::new(6_000, seed));
+    let r = lockstep::run(&mut rtl, || net_bench(&c, &layout, NetTraffic::new(&c, seed, params)).unwrap(), &Options::new(6_000, seed));
     prop_assert!(r.is_ok(), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
     Ok(())
 }

@@ -7,14 +7,14 @@ mod common;
 use golden::gpucc::net::Mutation;
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use verif::frame::Frame;
-use verif::gpucc::NetBench;
+use verif::gpucc::net_bench;
 use verif::lockstep::{self, Bench, CosimError, Options};
 
 fn random_run(preset: &str, cycles: u64, seed: u64) {
-    let (_, c, d) = common::preset(preset);
+    let (c, d) = common::gpucc(preset);
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
-    let make = || NetBench::new(&c, &layout, NetTraffic::new(&c, seed, TrafficParams::default()));
+    let make = || net_bench(&c, &layout, NetTraffic::new(&c, seed, TrafficParams::default())).unwrap();
     let r = lockstep::run(&mut rtl, make, &Options::new(cycles, seed)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.cycles, cycles);
     // the traffic went through many configure/run/drain epochs
@@ -41,11 +41,11 @@ fn paper_preset_100k_random_cycles_in_lockstep() {
 /// RTL comparison that catches it).
 #[test]
 fn every_planted_golden_bug_is_a_named_mismatch() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
     for m in [Mutation::IgnoreSelfFull, Mutation::ReadyThroughDriver, Mutation::NoPreload, Mutation::CfgWriteAnyMode] {
-        let make = || NetBench::new(&c, &layout, NetTraffic::new(&c, 3, TrafficParams::default())).with_mutation(m).without_checker();
+        let make = || net_bench(&c, &layout, NetTraffic::new(&c, 3, TrafficParams::default())).unwrap().with_mutation(m).without_checker();
         match lockstep::run(&mut rtl, make, &Options::new(50_000, 3)) {
             Err(CosimError::Mismatch(mm)) => {
                 assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{m:?}: {mm}");
@@ -64,11 +64,11 @@ fn every_planted_golden_bug_is_a_named_mismatch() {
 /// The same bugs are also caught by the golden-side scoreboard on its own.
 #[test]
 fn every_planted_golden_bug_breaks_an_invariant() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
     for m in [Mutation::IgnoreSelfFull, Mutation::ReadyThroughDriver, Mutation::NoPreload, Mutation::CfgWriteAnyMode] {
-        let make = || NetBench::new(&c, &layout, NetTraffic::new(&c, 4, TrafficParams::default())).with_mutation(m);
+        let make = || net_bench(&c, &layout, NetTraffic::new(&c, 4, TrafficParams::default())).unwrap().with_mutation(m);
         match lockstep::run(&mut rtl, make, &Options::new(50_000, 4)) {
             Err(CosimError::Invariant { cycle, message, .. }) => assert!(message.contains("invariant"), "{m:?} at {cycle}: {message}"),
             other => panic!("{m:?}: expected an invariant violation, got {other:?}"),
@@ -87,7 +87,7 @@ fn a_wrong_expected_value_is_reported_at_its_cycle_and_port() {
         slot: verif::frame::Slot,
     }
     impl<B: Bench> Bench for Corrupt<B> {
-        fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), String> {
+        fn cycle(&mut self, cycle: u64, inputs: &mut Frame, expected: &mut Frame) -> Result<(), golden::invariant::Violation> {
             self.inner.cycle(cycle, inputs, expected)?;
             if cycle == self.at {
                 let v = expected.field(&self.slot, 5);
@@ -96,11 +96,11 @@ fn a_wrong_expected_value_is_reported_at_its_cycle_and_port() {
             Ok(())
         }
     }
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
     let slot = layout.output("u_in_data_o");
-    let make = || Corrupt { inner: NetBench::new(&c, &layout, NetTraffic::new(&c, 5, TrafficParams::default())), at: 777, slot: slot.clone() };
+    let make = || Corrupt { inner: net_bench(&c, &layout, NetTraffic::new(&c, 5, TrafficParams::default())).unwrap(), at: 777, slot: slot.clone() };
     match lockstep::run(&mut rtl, make, &Options::new(5_000, 5)) {
         Err(CosimError::Mismatch(mm)) => {
             assert_eq!(mm.cycle, 777);

@@ -28,7 +28,7 @@ const LANE_A: u32 = 1;
 
 #[test]
 fn full_fifo_stalls_the_producer_until_a_pop_makes_room() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let mut t = NetDriver::new(&c, &mut rtl);
     t.write_cr(0, &unit(LANE_A, [SRC_UNUSED; 3]));
@@ -70,7 +70,7 @@ fn full_fifo_stalls_the_producer_until_a_pop_makes_room() {
 
 #[test]
 fn backpressure_on_every_lane_is_atomic_multicast() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     for lane in 1..=c.lanes {
         let mut t = NetDriver::new(&c, &mut rtl);
@@ -92,7 +92,7 @@ fn backpressure_on_every_lane_is_atomic_multicast() {
                 i.u_out_v[3] = false; // p3 never produces
             });
             // p1 pops only a valid operand
-            let v1 = t.ls.bench.net.in_valid(1, 0);
+            let v1 = t.ls.bench.model.in_valid(1, 0);
             t.set(|i| i.u_in_yumi[3] = v1);
             t.step();
             fires += t.out_bool("u_fire_o", 0) as u32;
@@ -113,7 +113,7 @@ fn backpressure_on_every_lane_is_atomic_multicast() {
 
 #[test]
 fn configuration_is_rejected_outside_gpu_mode_and_reconfiguration_takes_effect() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let mut t = NetDriver::new(&c, &mut rtl);
     let producer = Cr { fire_count: 3, ..unit(LANE_A, [SRC_UNUSED; 3]) };
@@ -168,7 +168,7 @@ fn configuration_is_rejected_outside_gpu_mode_and_reconfiguration_takes_effect()
 
 #[test]
 fn init_preloads_initial_tokens_clamped_to_the_depth() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let mut t = NetDriver::new(&c, &mut rtl);
     let cr = Cr {
@@ -205,7 +205,7 @@ fn init_preloads_initial_tokens_clamped_to_the_depth() {
 
 #[test]
 fn drain_waits_for_memory_and_the_watchdog_trips_after_exactly_64_idle_cycles() {
-    let (_, c, d) = common::preset("gpucc_small");
+    let (c, d) = common::gpucc("gpucc_small");
     let mut rtl = common::rtl(&d);
     let mut t = NetDriver::new(&c, &mut rtl);
     t.write_cr(0, &Cr { fire_count: 1, ..unit(LANE_A, [SRC_UNUSED; 3]) });

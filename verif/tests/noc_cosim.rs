@@ -5,40 +5,27 @@
 //! (hinge router, VC router) caught as named mismatches; random small placements and
 //! VC-plane configs (proptest).
 
-use golden::config::{load, parse, BlockConfig, ConfigFile};
+mod common;
+
 use golden::noc::config::NocConfig;
 use golden::noc::hinge_router::RouterMutation;
 use golden::noc::vc_router::VcMutation;
+use golden::noc::Noc;
 use hdl_gen::design::Design;
 use proptest::prelude::*;
 use verif::lockstep::{self, CosimError, Options, Report};
 use verif::noc::{BaselineBench, MacroBench, ReplyBench, VcBench};
 use verif::rtl::Rtl;
-use verif::verilator::{self, Opt};
+use verif::verilator::Opt;
 
-fn preset(name: &str) -> ConfigFile {
-    load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs").join(name)).unwrap()
-}
-
-fn noc(cfg: &ConfigFile) -> &NocConfig {
-    match &cfg.block {
-        BlockConfig::Noc(c) => c,
-        _ => panic!("not a NoC config"),
-    }
-}
-
-/// The design in sub-directory `sub` of a config's output.
-fn design(cfg: &ConfigFile, sub: &str) -> Design {
-    hdl_gen::generate(cfg).unwrap().into_iter().find(|(p, _)| p.as_os_str() == sub).unwrap_or_else(|| panic!("no {sub} design")).1
+/// A NoC preset's config and its design in sub-directory `sub`.
+fn preset(name: &str, sub: &str) -> (NocConfig, Design) {
+    let (cfg, g) = common::preset::<Noc>(name);
+    (cfg.config, common::design(&g, sub).clone())
 }
 
 fn build(d: &Design, opt: Opt) -> Rtl {
-    let t = std::time::Instant::now();
-    let built = verilator::build(d, opt).unwrap_or_else(|e| panic!("{e}"));
-    if built.compiled {
-        eprintln!("built {} ({opt:?}) in {:.1}s", d.manifest.top, t.elapsed().as_secs_f64());
-    }
-    Rtl::load(&built).unwrap()
+    common::rtl_opt(d, opt)
 }
 
 fn report(r: Result<Report, CosimError>) -> Report {
@@ -51,9 +38,9 @@ fn report(r: Result<Report, CosimError>) -> Report {
 fn macro_noc_4x4_both_planes_50k_cycles() {
     // E = 10,000 + 32: five epochs with GOM recomputation on the reply plane; random
     // packets with stalls and bursts on the request plane
-    let cfg = preset("noc_macro_4x4.toml");
-    let c = noc(&cfg);
-    let mut rtl = build(&design(&cfg, "macro_top"), Opt::Quick);
+    let (c, d) = preset("noc_macro_4x4", "macro_top");
+    let c = &c;
+    let mut rtl = build(&d, Opt::Quick);
     let layout = rtl.layout.clone();
     report(lockstep::run(&mut rtl, || MacroBench::new(c, &layout, 1), &Options::new(50_000, 1)));
     // the traffic really flowed: rerun the golden side alone and count
@@ -68,10 +55,10 @@ fn macro_noc_4x4_both_planes_50k_cycles() {
 
 #[test]
 fn baseline_4x4_both_planes_50k_cycles() {
-    let cfg = preset("noc_baseline_4x4.toml");
-    let c = noc(&cfg);
+    let (c, d) = preset("noc_baseline_4x4", "baseline");
+    let c = &c;
     assert_eq!((c.baseline.flit_width, c.baseline.vcs, c.baseline.buf_depth, c.baseline.planes), (128, 3, 4, 2));
-    let mut rtl = build(&design(&cfg, "baseline"), Opt::Debug);
+    let mut rtl = build(&d, Opt::Debug);
     let layout = rtl.layout.clone();
     report(lockstep::run(&mut rtl, || BaselineBench::new(c, &layout, 2), &Options::new(50_000, 2)));
 }
@@ -79,9 +66,9 @@ fn baseline_4x4_both_planes_50k_cycles() {
 #[test]
 fn reply_plane_8x8_placement_c_50k_cycles() {
     // the preset itself (E = 10,032 with the prologue: 5 epochs, 4 multiplexed pairs)
-    let cfg = preset("noc_macro_8x8_c.toml");
-    let c = noc(&cfg);
-    let mut rtl = build(&design(&cfg, "reply"), Opt::Debug);
+    let (c, d) = preset("noc_macro_8x8_c", "reply");
+    let c = &c;
+    let mut rtl = build(&d, Opt::Debug);
     let layout = rtl.layout.clone();
     report(lockstep::run(&mut rtl, || ReplyBench::new(c, &layout, 3), &Options::new(50_000, 3)));
 }
@@ -99,9 +86,9 @@ fn expect_mismatch(r: Result<Report, CosimError>, port: &str) {
 #[test]
 fn planted_hinge_router_bug_is_a_mismatch() {
     // the golden router ejects pass-through copies (ignores dst_y): the RTL does not
-    let cfg = preset("noc_macro_4x4.toml");
-    let c = noc(&cfg);
-    let mut rtl = build(&design(&cfg, "macro_top"), Opt::Quick);
+    let (c, d) = preset("noc_macro_4x4", "macro_top");
+    let c = &c;
+    let mut rtl = build(&d, Opt::Quick);
     let layout = rtl.layout.clone();
     let mut opts = Options::new(20_000, 1);
     opts.mismatch_dir = None;
@@ -121,9 +108,9 @@ fn planted_hinge_router_bug_is_a_mismatch() {
 fn planted_vc_router_bug_is_a_mismatch() {
     // the golden VC allocator grants the lowest requester instead of round robin: no
     // invariant breaks, but the order of flits on some link changes
-    let cfg = preset("noc_baseline_4x4.toml");
-    let c = noc(&cfg);
-    let mut rtl = build(&design(&cfg, "baseline"), Opt::Debug);
+    let (c, d) = preset("noc_baseline_4x4", "baseline");
+    let c = &c;
+    let mut rtl = build(&d, Opt::Debug);
     let layout = rtl.layout.clone();
     let mut opts = Options::new(20_000, 2);
     opts.mismatch_dir = None;
@@ -144,9 +131,9 @@ fn planted_vc_router_bug_is_a_mismatch() {
 /// A small random reply-plane placement or VC-plane config, co-simulated for 3,000
 /// cycles (reply: several 432-cycle epochs).
 fn small_case(text: &str, sub: &str, seed: u64) -> Result<(), String> {
-    let cfg = parse(std::path::Path::new("prop.toml"), text).map_err(|e| e.to_string())?;
-    let c = noc(&cfg).clone();
-    let mut rtl = build(&design(&cfg, sub), Opt::Debug);
+    let (cfg, g) = common::from_text::<Noc>(text);
+    let c = cfg.config;
+    let mut rtl = build(common::design(&g, sub), Opt::Debug);
     let layout = rtl.layout.clone();
     let opts = Options::new(3_000, seed);
     let r = if sub == "reply" {

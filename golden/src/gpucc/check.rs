@@ -58,6 +58,9 @@ pub struct NetChecker {
     idle_run: u32,
     cycle: u64,
     violations: Vec<Violation>,
+    /// Violations already returned through [`Scoreboard::observe`].
+    reported: usize,
+    cfg: std::sync::Arc<GpuccConfig>,
     /// Stop recording after this many (the first one is what matters).
     pub max_violations: usize,
 }
@@ -66,6 +69,8 @@ impl NetChecker {
     pub fn new(cfg: &GpuccConfig) -> Self {
         let n = cfg.n_pos();
         let mut c = NetChecker {
+            reported: 0,
+            cfg: std::sync::Arc::new(cfg.clone()),
             n,
             lanes: cfg.n_lanes(),
             mask: cfg.data_mask(),
@@ -141,7 +146,9 @@ impl NetChecker {
 
     /// Observe one cycle's ports (`out` computed from the state before this cycle's
     /// edge and `inp`). Call once per cycle, in order, starting with a reset cycle.
-    pub fn observe(&mut self, cfg: &GpuccConfig, inp: &NetInputs, out: &NetOutputs) {
+    pub fn observe(&mut self, inp: &NetInputs, out: &NetOutputs) {
+        let cfg = std::sync::Arc::clone(&self.cfg);
+        let cfg = cfg.as_ref();
         let n = self.n;
         let mode = out.mode;
         let active = mode.active();
@@ -392,6 +399,19 @@ impl NetChecker {
         }
         for (s, v) in pushes {
             self.shadow[s].push_back(v);
+        }
+    }
+}
+
+impl crate::model::Scoreboard<super::net::CcNet> for NetChecker {
+    fn observe(&mut self, _cycle: u64, inputs: &NetInputs, outputs: &NetOutputs) -> Result<(), Violation> {
+        NetChecker::observe(self, inputs, outputs);
+        match self.violations.get(self.reported) {
+            Some(v) => {
+                self.reported += 1;
+                Err(v.clone())
+            }
+            None => Ok(()),
         }
     }
 }

@@ -225,6 +225,7 @@ struct Pending {
 /// The GPU-CC lane network golden model.
 #[derive(Debug, Clone)]
 pub struct CcNet {
+    cfg: std::sync::Arc<GpuccConfig>,
     n: usize,
     lanes: usize,
     lanes_u32: u32,
@@ -251,6 +252,7 @@ impl CcNet {
         let n = cfg.n_pos();
         let fifos = (0..n * N_IN).map(|s| cfg.fifo_depth(s / N_IN, s % N_IN).map(Fifo::new)).collect();
         let mut net = CcNet {
+            cfg: std::sync::Arc::new(cfg.clone()),
             n,
             lanes: cfg.n_lanes(),
             lanes_u32: cfg.lanes,
@@ -599,5 +601,32 @@ impl CcNet {
     pub fn step(&mut self, inp: &NetInputs, out: &mut NetOutputs) {
         self.eval(inp, out);
         self.commit();
+    }
+}
+
+/// The network as a clocked model for any bench: [`CcNet::eval`] computes outputs and
+/// the next state, [`CcNet::commit`] makes it current.
+impl crate::model::Model for CcNet {
+    type In = NetInputs;
+    type Out = NetOutputs;
+
+    fn idle_inputs(&self) -> NetInputs {
+        NetInputs::new(&self.cfg)
+    }
+
+    fn new_outputs(&self) -> NetOutputs {
+        NetOutputs::new(&self.cfg)
+    }
+
+    fn eval(&mut self, inputs: &NetInputs, outputs: &mut NetOutputs) {
+        CcNet::eval(self, inputs, outputs)
+    }
+
+    fn commit(&mut self, _inputs: &NetInputs) {
+        CcNet::commit(self)
+    }
+
+    fn assert_reset(inputs: &mut NetInputs) {
+        inputs.rst = true;
     }
 }

@@ -266,7 +266,7 @@ impl CcSm {
         self.inp.mem_idle = mem.idle(self.id);
         self.net.eval(&self.inp, &mut self.out);
         if let Some(c) = self.net_checker.as_mut() {
-            c.observe(&self.cfg, &self.inp, &self.out);
+            c.observe(&self.inp, &self.out);
         }
         self.count_events();
         self.driver.observe(now, &self.out);

@@ -331,34 +331,10 @@ fn bits_for(n: usize) -> u32 {
     super::config::clog2(n as u64)
 }
 
-/// Anything that drives `gpucc_net`'s inputs cycle by cycle: random traffic or a
-/// directed scenario. `net` is the golden model after the previous edge (its
-/// state-only queries tell which operands are valid), `prev` its previous outputs.
-pub trait NetStimulus {
-    fn next(&mut self, net: &CcNet, prev: &NetOutputs, inp: &mut NetInputs);
-}
-
-impl NetStimulus for NetTraffic {
-    fn next(&mut self, net: &CcNet, prev: &NetOutputs, inp: &mut NetInputs) {
+/// Random traffic drives the network as any stimulus does (`net`: the golden model
+/// after the previous edge, whose state-only queries tell which operands are valid).
+impl crate::model::Stimulus<CcNet> for NetTraffic {
+    fn drive(&mut self, net: &CcNet, prev: &NetOutputs, inp: &mut NetInputs) {
         NetTraffic::next(self, net, prev, inp)
-    }
-}
-
-/// Directed stimulus: the test sets `inputs` before every cycle; they are applied
-/// as they stand (nothing is randomised).
-#[derive(Debug, Clone)]
-pub struct Manual {
-    pub inputs: NetInputs,
-}
-
-impl Manual {
-    pub fn new(cfg: &GpuccConfig) -> Self {
-        Manual { inputs: NetInputs::new(cfg) }
-    }
-}
-
-impl NetStimulus for Manual {
-    fn next(&mut self, _net: &CcNet, _prev: &NetOutputs, inp: &mut NetInputs) {
-        inp.clone_from(&self.inputs);
     }
 }

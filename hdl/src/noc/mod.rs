@@ -1,90 +1,82 @@
-//! Verilog generators for MACRO-NoC (spec §4.1–4.2).
+//! Verilog generators for MACRO-NoC and the baseline VC mesh (spec §4.1–4.2).
 //!
-//! `gpuforge gen configs/noc/noc_macro_*.toml` writes, under `rtl_out/<preset>/`:
-//! * `reply/`: the reply plane `macro_reply_mesh_<preset>` (hinge routers with their
-//!   overlay controllers, MC network interfaces, the GOM) — co-simulated in lockstep;
-//! [`hinge_router_design`] gives one router alone for synthesis area numbers.
-//! Every derived table (ROM rows per router, compatibility, groups, default windows,
-//! schedule constants) is in each manifest's `tables`, computed by `golden::noc`.
+//! `gpuforge gen configs/noc/noc_macro_*.toml` writes, under `rtl_out/<preset>/`, one
+//! module library and these designs ([`NocDesign`]): `reply/` (the hinge-router reply
+//! plane `macro_reply_mesh_<preset>`), `request/` (the wormhole request plane),
+//! `macro_top/` (both planes), `routers/hinge/` and `routers/request/` (one router each,
+//! for synthesis and router-level co-simulation); a baseline config writes `baseline/`
+//! (every plane) and `routers/baseline/`. Every derived table (ROM rows, compatibility,
+//! groups, default windows, schedule constants) comes from `golden::noc`; every module is
+//! named and documented by [`catalog::NocModule`].
 
+pub mod catalog;
 pub mod leaf;
 pub mod reply;
 pub mod vc;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use golden::config::ConfigFile;
-use golden::noc::config::{NocConfig, NocKind};
+use golden::block::{Block, ConfigFile};
+use golden::noc::config::{NocConfig, NocKind, VcParams};
+use golden::noc::Noc;
 use serde_json::json;
 
-use crate::design::{Design, GenError};
-use crate::emit::ModuleSet;
-use crate::manifest::{Manifest, Port};
+use crate::catalog::Catalog;
+use crate::design::{DesignSpec, GenError, Generated};
+use crate::library::Library;
+use crate::manifest::Port;
+use crate::ports::{port_views, PortView};
+use crate::Generate;
+use catalog::NocModule;
 
-fn header(name: &str, cfg: &ConfigFile, top: &str) -> String {
-    if let Some(what) = crate::leaf::prim::describe(name) {
-        return crate::design::file_header(name, what, cfg, "", false);
-    }
-    let (what, notes) = describe(name);
-    let protocol = if notes.is_empty() {
-        String::new()
-    } else {
-        notes.lines().fold("Protocol: single clock clk_i, synchronous active-high reset rst_i.\n".to_string(), |p, l| p + "  " + l + "\n")
-    };
-    crate::design::file_header(name, what, cfg, &protocol, name == top)
+/// A wormhole VC plane of a config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Plane {
+    /// MACRO-NoC's request plane (`[noc.request]`).
+    Request,
+    /// The baseline's planes (`[noc.baseline]`).
+    Baseline,
 }
 
-/// One line saying what a module is, and its protocol notes (empty for primitives).
-fn describe(name: &str) -> (&'static str, &'static str) {
-    const MESH: &str = "* mc_reply_v_i / mc_reply_ready_o: valid-ready; a flit enters MC i's reply queue when both are high.
-* Injection happens only in the MC's overlay slots; a flit reaches its node in 1 cycle (same row)
-  or 3 cycles (turn) on the established overlay. eject_* has no back-pressure.
-* dbg_* expose every bypass link and the latch/schedule state for lockstep comparison (spec 4.3 L1).";
-    const ROUTER: &str = "* byp_in_* -> byp_out_*: combinational straight-through (bypass) paths; turns only from latch registers.
-* loc_in_v_i & loc_in_grant_o = a transfer; loc_in_grant_o depends on counters only, never on loc_in_v_i.
-* loc_out_o: ejection, valid in the MSB, no back-pressure. rom_addr_*_o / rom_row_*_i: this router's ROM.
-* x_i, y_i, mc_i, mc_idx_i, ph_i, gom_i: constants of the router's position and role.";
-    if name.starts_with("macro_reply_mesh_") {
-        ("MACRO-NoC reply plane: hinge-router mesh, MC interfaces, GOM (spec 4.2)", MESH)
-    } else if name.starts_with("macro_hinge_router_") {
-        ("hinge router: bypass paths, latches (IDLE/CAPTURED/TURNING), input selection, overlay controller (spec 1.3-1.6)", ROUTER)
-    } else if name.starts_with("macro_hinge_top_") {
-        ("one hinge router with its route lookup ROM, position and role tied (router-level design for synthesis)", ROUTER)
-    } else if name.starts_with("macro_hinge_sel_") {
-        ("hinge router input selection (Algorithm 2), live-configuration decode, grant and ejection (spec 1.6)",
-         "Purely combinational; reads registers (latches, controller) and constant ROM rows only.")
-    } else if name.starts_with("macro_hinge_inj_") {
-        ("hinge router local injection: the offered link with valid set on a transfer (valid & grant)", "Purely combinational.")
-    } else if name.starts_with("macro_hinge_latch_") {
-        ("hinge router latch that may turn: IDLE -> CAPTURED -> (TURNING ->) IDLE, N/S drive (spec 1.3)",
-         "Captures wire_i when its valid bit and cap_en_i are high; lat/st/dn/ds are register outputs.")
-    } else if name.starts_with("macro_hinge_end_latch_") {
-        ("hinge router N/S latch: IDLE -> CAPTURED -> IDLE (eject or drop) (spec 1.3)",
-         "Captures wire_i when its valid bit and cap_en_i are high; lat/st are register outputs.")
-    } else if name.starts_with("macro_bypass_ew_") {
-        ("E/W bypass output: straight bypass input or the local injection (spec 1.3 legal sources)", "Purely combinational.")
-    } else if name.starts_with("macro_bypass_ns_") {
-        ("N/S bypass output: straight bypass input or the turning latch (spec 1.3 legal sources)", "Purely combinational.")
-    } else if name.starts_with("macro_ovl_ctrl_") {
-        ("overlay controller: Algorithm 1 with exact-sum windows, T_MIN, the GOM prologue and T-pending (spec 1.5)",
-         "All outputs are functions of registers; GOMCFG flits are taken from the router's CAPTURED latches.")
-    } else if name.starts_with("macro_route_rom_") {
-        ("route lookup ROM of one hinge router: rows 0..m-1 overlays, row m the GOM broadcast (spec 1.4)",
-         "Two combinational read ports; an address past the last row (4'hf = none) reads 0.")
-    } else if name.starts_with("macro_mc_ni_") {
-        ("MC network interface: reply queue, arrival/occupancy counters, STATUS flits (spec 1.9-1.10)",
-         "push_v_i / ready_o valid-ready from L2/DRAM; loc_in_v_o never depends on grant_i.")
-    } else if name.starts_with("macro_gom_") {
-        ("Global Overlay Manager: status collection, integer window computation, GOMCFG broadcast (spec 1.9)",
-         "Snapshot at prologue cycle 2, shift-add multiply 3..12, division 13..22, broadcast at 23 (and 25).")
-    } else {
-        ("part of a gpuforge NoC leaf block", "")
+impl Plane {
+    pub fn params(self, c: &NocConfig) -> &VcParams {
+        match self {
+            Plane::Request => &c.request,
+            Plane::Baseline => &c.baseline,
+        }
+    }
+
+    /// Module-name suffix of the plane.
+    fn tag(self) -> &'static str {
+        match self {
+            Plane::Request => "req",
+            Plane::Baseline => "base",
+        }
     }
 }
 
-fn tables(c: &NocConfig) -> BTreeMap<String, serde_json::Value> {
-    let mut t = BTreeMap::new();
+/// The designs the NoC generator writes (the manifest's `design`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum NocDesign {
+    /// The MACRO-NoC reply plane.
+    ReplyMesh,
+    /// One wormhole VC mesh (MACRO-NoC's request plane).
+    VcMesh { plane: Plane },
+    /// MACRO-NoC's both planes (reply ports, then the request plane's with `req_`).
+    MacroTop,
+    /// Every baseline plane (ports `p<k>_`).
+    BaselineTop { planes: u32 },
+    /// One hinge router with its ROM, position (x, y) tied.
+    HingeRouter { x: u32, y: u32 },
+    /// One VC router of a plane, position (x, y) tied.
+    VcRouter { plane: Plane, x: u32, y: u32 },
+}
+
+/// The reply plane's derived tables.
+fn reply_tables(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    let mut t: BTreeMap<String, serde_json::Value> = BTreeMap::new();
     let roms: Vec<serde_json::Value> = (0..c.nodes())
         .map(|id| {
             let (x, y) = c.xy(id);
@@ -102,48 +94,39 @@ fn tables(c: &NocConfig) -> BTreeMap<String, serde_json::Value> {
                "t_min": c.reply.t_min, "gomcfg_cycles": golden::noc::gom::GOMCFG_CYCLE, "snapshot_cycle": golden::noc::gom::SNAPSHOT_CYCLE,
                "swap_cycle": golden::noc::gom::SWAP_CYCLE}),
     );
-    t.insert("link".into(), json!({"width": c.link_w(), "cw": c.cw(), "sw": c.sw(), "payload": 64}));
-    t
+    t.insert("link".into(), json!({"width": c.link_w(), "cw": c.cw(), "sw": c.sw(), "payload": golden::noc::config::REPLY_FLIT_W}));
+    t.into_iter().fold(d, |d, (k, v)| d.table(&k, v))
 }
 
-fn parameters(c: &NocConfig) -> BTreeMap<String, serde_json::Value> {
-    let mut m = BTreeMap::new();
-    m.insert("MESH_N".into(), json!(c.n));
-    m.insert("NUM_OVL".into(), json!(c.m()));
-    m.insert("NUM_GROUPS".into(), json!(c.g()));
-    m.insert("LINK_W".into(), json!(c.link_w()));
-    m.insert("FLIT_W".into(), json!(64));
-    m.insert("EPOCH".into(), json!(c.reply.epoch));
-    m.insert("KPER".into(), json!(c.reply.period));
-    m.insert("PROLOGUE".into(), json!(c.reply.prologue));
-    m.insert("T_MIN".into(), json!(c.reply.t_min));
-    m.insert("INTERVAL".into(), json!(c.reply.interval));
-    m.insert("MUX_EN".into(), json!(c.reply.mux));
-    m.insert("REPLY_Q".into(), json!(c.reply.reply_queue));
-    m
+/// Parameters of the reply plane.
+fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    d.param("MESH_N", c.n)
+        .param("NUM_OVL", c.m())
+        .param("NUM_GROUPS", c.g())
+        .param("LINK_W", c.link_w())
+        .param("FLIT_W", golden::noc::config::REPLY_FLIT_W)
+        .param("EPOCH", c.reply.epoch)
+        .param("KPER", c.reply.period)
+        .param("PROLOGUE", c.reply.prologue)
+        .param("T_MIN", c.reply.t_min)
+        .param("INTERVAL", c.reply.interval)
+        .param("MUX_EN", c.reply.mux)
+        .param("REPLY_Q", c.reply.reply_queue)
 }
 
-fn design(cfg: &ConfigFile, c: &NocConfig, top: String, ports: Vec<Port>, set: ModuleSet) -> Result<Design, GenError> {
-    let manifest = Manifest {
-        generator: format!("gpuforge {}", env!("CARGO_PKG_VERSION")),
-        block: "noc".into(),
-        preset: cfg.name.clone(),
-        top: top.clone(),
-        files: Vec::new(),
-        ports,
-        parameters: parameters(c),
-        tables: tables(c),
-        config: serde_json::to_value(c).expect("config serializes"),
-        config_source: cfg.source.clone(),
-        content_hash: String::new(),
-    };
-    Ok(Design::from_modules(&set, |name| header(name, cfg, &top), manifest))
+/// Parameters of a VC plane (`pre` prefixes the names on a multi-plane top).
+fn vc_parameters(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> DesignSpec {
+    d.param(&format!("{pre}MESH_N"), c.n)
+        .param(&format!("{pre}FLIT_W"), p.flit_width)
+        .param(&format!("{pre}VCS"), p.vcs)
+        .param(&format!("{pre}BUF_DEPTH"), p.buf_depth)
+        .param(&format!("{pre}ROUTING"), format!("{:?}", p.routing).to_uppercase())
+        .param(&format!("{pre}ROUTER_FLIT_W"), vc::fw(c, p))
+        .param(&format!("{pre}LINK_HDR_W"), vc::ih(c, p))
 }
-
-pub(crate) use crate::ports::{port_views, PortView};
 
 #[derive(askama::Template)]
-#[template(path = "noc_macro_top.v", escape = "none")]
+#[template(path = "noc/macro_top.v", escape = "none")]
 struct MacroTop {
     name: String,
     ports: Vec<PortView>,
@@ -154,7 +137,7 @@ struct MacroTop {
 }
 
 #[derive(askama::Template)]
-#[template(path = "noc_baseline_top.v", escape = "none")]
+#[template(path = "noc/baseline_top.v", escape = "none")]
 struct BaselineTop {
     name: String,
     ports: Vec<PortView>,
@@ -162,13 +145,6 @@ struct BaselineTop {
     plane_ids: Vec<u32>,
     mesh: String,
     mesh_ports: Vec<String>,
-}
-
-pub fn macro_top_name(p: &str) -> String {
-    format!("macro_noc_top_{p}")
-}
-pub fn baseline_top_name(p: &str) -> String {
-    format!("baseline_noc_top_{p}")
 }
 
 /// Ports of `macro_noc_top_*`: the reply plane's, then the request plane's with `req_`.
@@ -191,54 +167,74 @@ fn names(ports: &[Port]) -> Vec<String> {
     ports.iter().filter(|p| p.name != "clk_i" && p.name != "rst_i").map(|p| p.name.clone()).collect()
 }
 
-/// Every design of a NoC config, each with its sub-directory of the preset's output:
-/// MACRO-NoC `reply/`, `request/`, `macro_top/` (both planes), `routers/hinge/`,
-/// `routers/request/`; baseline `baseline/` and `routers/baseline/`.
-pub fn generate(cfg: &ConfigFile, c: &NocConfig) -> Result<Vec<(PathBuf, Design)>, GenError> {
-    let p = &cfg.name;
-    let mut out = Vec::new();
-    match c.kind {
-        NocKind::Macro => {
-            let reply_mods = reply::mesh_modules(c, p)?;
-            out.push((PathBuf::from("reply"), design(cfg, c, reply::mesh_name(p), reply::ports(c), reply_mods.clone())?));
-            let mut req_mods = ModuleSet::default();
-            let req = vc::mesh_modules(c, &c.request, p, "req", &mut req_mods)?;
-            let mut req_ports = vec![Port::clock("clk_i"), Port::reset("rst_i")];
-            req_ports.extend(vc::ports(c, &c.request, ""));
-            out.push((PathBuf::from("request"), design(cfg, c, req.clone(), req_ports, req_mods.clone())?));
-            let mut both = reply_mods;
-            both.extend(req_mods.iter())?;
-            let top = MacroTop {
-                name: macro_top_name(p),
-                ports: port_views(&macro_top_ports(c)),
-                reply: reply::mesh_name(p),
-                request: req,
-                reply_ports: reply::ports(c).iter().map(|p| p.name.clone()).collect(),
-                req_ports: names(&vc::ports(c, &c.request, "")),
-            };
-            both.add(crate::emit::Module { name: top.name.clone(), text: askama::Template::render(&top)? + "\n" })?;
-            out.push((PathBuf::from("macro_top"), design(cfg, c, top.name.clone(), macro_top_ports(c), both)?));
-            let (top, mods) = reply::hinge_top_modules(c, p)?;
-            out.push((PathBuf::from("routers/hinge"), design(cfg, c, top, reply::hinge_top_ports(c), mods)?));
-            let (top, mods) = vc::router_top_modules(c, &c.request, p, "req")?;
-            out.push((PathBuf::from("routers/request"), design(cfg, c, top, vc::router_top_ports(c, &c.request), mods)?));
+impl Generate for Noc {
+    type Design = NocDesign;
+
+    /// MACRO-NoC: `reply/`, `request/`, `macro_top/`, `routers/hinge/`,
+    /// `routers/request/`; baseline: `baseline/`, `routers/baseline/`.
+    fn generate(cfg: &ConfigFile<NocConfig>) -> Result<Generated, GenError> {
+        let (c, p) = (&cfg.config, cfg.name.as_str());
+        let mut lib = Library::default();
+        let mut designs = Vec::new();
+        let clk = || vec![Port::clock("clk_i"), Port::reset("rst_i")];
+        match c.kind {
+            NocKind::Macro => {
+                let reply = reply::mesh_modules(c, p, &mut lib)?;
+                let d = DesignSpec::new("reply", &NocDesign::ReplyMesh, &reply, reply::ports(c)).no_synth();
+                designs.push(reply_tables(reply_parameters(d, c), c));
+                let req = vc::mesh_modules(c, &c.request, p, Plane::Request.tag(), &mut lib)?;
+                let mut req_ports = clk();
+                req_ports.extend(vc::ports(c, &c.request, ""));
+                let d = DesignSpec::new("request", &NocDesign::VcMesh { plane: Plane::Request }, &req, req_ports).no_synth();
+                designs.push(vc_parameters(d, c, &c.request, ""));
+                let entry = NocModule::MacroTop { preset: p };
+                let top = MacroTop {
+                    name: entry.name(),
+                    ports: port_views(&macro_top_ports(c)),
+                    reply: reply.clone(),
+                    request: req,
+                    reply_ports: reply::ports(c).iter().map(|p| p.name.clone()).collect(),
+                    req_ports: names(&vc::ports(c, &c.request, "")),
+                };
+                let top = lib.add_text(&entry, askama::Template::render(&top)?)?;
+                let d = DesignSpec::new("macro_top", &NocDesign::MacroTop, &top, macro_top_ports(c)).no_synth();
+                designs.push(vc_parameters(reply_tables(reply_parameters(d, c), c), c, &c.request, "REQ_"));
+                let hinge = reply::hinge_top_modules(c, p, &mut lib)?;
+                let (x, y) = reply::hinge_top_xy(c);
+                let d = DesignSpec::new("routers/hinge", &NocDesign::HingeRouter { x, y }, &hinge, reply::hinge_top_ports(c));
+                let rom = &c.roms[c.node(x, y)];
+                designs.push(
+                    reply_parameters(d, c)
+                        .param("X", x)
+                        .param("Y", y)
+                        .table("route_rom", json!(rom.iter().map(|r| format!("{:#010x}", r.bits())).collect::<Vec<_>>()))
+                        .table("route_rom_symbolic", json!(rom.iter().map(|r| r.symbolic()).collect::<Vec<_>>())),
+                );
+                let router = vc::router_top_modules(c, &c.request, p, Plane::Request.tag(), &mut lib)?;
+                let (x, y) = vc::router_top_xy(c);
+                let d = DesignSpec::new("routers/request", &NocDesign::VcRouter { plane: Plane::Request, x, y }, &router, vc::router_top_ports(c, &c.request));
+                designs.push(vc_parameters(d, c, &c.request, "").param("X", x).param("Y", y));
+            }
+            NocKind::Baseline => {
+                let mesh = vc::mesh_modules(c, &c.baseline, p, Plane::Baseline.tag(), &mut lib)?;
+                let entry = NocModule::BaselineTop { preset: p, planes: c.baseline.planes };
+                let top = BaselineTop {
+                    name: entry.name(),
+                    ports: port_views(&baseline_top_ports(c)),
+                    planes: c.baseline.planes,
+                    plane_ids: (0..c.baseline.planes).collect(),
+                    mesh,
+                    mesh_ports: names(&vc::ports(c, &c.baseline, "")),
+                };
+                let top = lib.add_text(&entry, askama::Template::render(&top)?)?;
+                let d = DesignSpec::new("baseline", &NocDesign::BaselineTop { planes: c.baseline.planes }, &top, baseline_top_ports(c)).no_synth();
+                designs.push(vc_parameters(d, c, &c.baseline, "").param("PLANES", c.baseline.planes));
+                let router = vc::router_top_modules(c, &c.baseline, p, Plane::Baseline.tag(), &mut lib)?;
+                let (x, y) = vc::router_top_xy(c);
+                let d = DesignSpec::new("routers/baseline", &NocDesign::VcRouter { plane: Plane::Baseline, x, y }, &router, vc::router_top_ports(c, &c.baseline));
+                designs.push(vc_parameters(d, c, &c.baseline, "").param("X", x).param("Y", y));
+            }
         }
-        NocKind::Baseline => {
-            let mut mods = ModuleSet::default();
-            let mesh = vc::mesh_modules(c, &c.baseline, p, "base", &mut mods)?;
-            let top = BaselineTop {
-                name: baseline_top_name(p),
-                ports: port_views(&baseline_top_ports(c)),
-                planes: c.baseline.planes,
-                plane_ids: (0..c.baseline.planes).collect(),
-                mesh,
-                mesh_ports: names(&vc::ports(c, &c.baseline, "")),
-            };
-            mods.add(crate::emit::Module { name: top.name.clone(), text: askama::Template::render(&top)? + "\n" })?;
-            out.push((PathBuf::from("baseline"), design(cfg, c, top.name.clone(), baseline_top_ports(c), mods)?));
-            let (top, mods) = vc::router_top_modules(c, &c.baseline, p, "base")?;
-            out.push((PathBuf::from("routers/baseline"), design(cfg, c, top, vc::router_top_ports(c, &c.baseline), mods)?));
-        }
+        Generated::new(cfg, Noc::TABLE, lib, designs)
     }
-    Ok(out)
 }

@@ -20,58 +20,18 @@
 use askama::Template;
 use golden::noc::config::NocConfig;
 use golden::noc::route_rom::{self, DIRS};
-use rust_hdl::prelude::*;
 
 use super::leaf::ctrl::OverlayCtrl;
 use super::leaf::gom::Gom;
 use super::leaf::hinge::{BypassEw, BypassNs, HingeEndLatch, HingeInject, HingeLatch, HingeSelect};
 use super::leaf::mc_ni::McNi;
+use super::catalog::NocModule;
 use super::leaf::rom::RouteRom;
-use super::PortView;
+use crate::catalog::Catalog;
 use crate::design::GenError;
-use crate::emit::{emit_block, Module, ModuleSet};
+use crate::library::Library;
 use crate::manifest::Port;
-
-pub fn ctrl_name(p: &str) -> String {
-    format!("macro_ovl_ctrl_{p}")
-}
-pub fn router_name(p: &str) -> String {
-    format!("macro_hinge_router_{p}")
-}
-pub fn rom_name(p: &str, x: u32, y: u32) -> String {
-    format!("macro_route_rom_{p}_x{x}y{y}")
-}
-pub fn ni_name(p: &str) -> String {
-    format!("macro_mc_ni_{p}")
-}
-pub fn gom_name(p: &str) -> String {
-    format!("macro_gom_{p}")
-}
-pub fn mesh_name(p: &str) -> String {
-    format!("macro_reply_mesh_{p}")
-}
-/// The router-level design of router (x, y): router + its ROM, constants tied.
-pub fn hinge_top_name(p: &str, x: u32, y: u32) -> String {
-    format!("macro_hinge_top_{p}_x{x}y{y}")
-}
-fn sel_name(lw: u32, cw: u32) -> String {
-    format!("macro_hinge_sel_l{lw}_c{cw}")
-}
-fn inj_name(lw: u32) -> String {
-    format!("macro_hinge_inj_l{lw}")
-}
-fn latch_name(lw: u32) -> String {
-    format!("macro_hinge_latch_l{lw}")
-}
-fn end_latch_name(lw: u32) -> String {
-    format!("macro_hinge_end_latch_l{lw}")
-}
-fn bew_name(lw: u32) -> String {
-    format!("macro_bypass_ew_l{lw}")
-}
-fn bns_name(lw: u32) -> String {
-    format!("macro_bypass_ns_l{lw}")
-}
+use crate::ports::PortView;
 
 /// Width of one `dbg_sched` entry: ovl_a, ovl_b (SW+1 each), reconf, prologue.
 pub fn sched_w(c: &NocConfig) -> u32 {
@@ -143,7 +103,7 @@ pub fn hinge_top_ports(c: &NocConfig) -> Vec<Port> {
 // ---------------------------------------------------------------------------
 
 #[derive(Template)]
-#[template(path = "noc_hinge_router.v", escape = "none")]
+#[template(path = "noc/hinge_router.v", escape = "none")]
 struct RouterTop {
     name: String,
     lw: u32,
@@ -159,7 +119,7 @@ struct RouterTop {
 }
 
 #[derive(Template)]
-#[template(path = "noc_hinge_top.v", escape = "none")]
+#[template(path = "noc/hinge_top.v", escape = "none")]
 struct HingeTop {
     name: String,
     router: String,
@@ -219,7 +179,7 @@ struct RouterView {
 }
 
 #[derive(Template)]
-#[template(path = "noc_reply_mesh.v", escape = "none")]
+#[template(path = "noc/reply_mesh.v", escape = "none")]
 struct MeshTop {
     name: String,
     ports: Vec<PortView>,
@@ -254,7 +214,7 @@ fn router_view(c: &NocConfig, preset: &str, x: u32, y: u32) -> RouterView {
         x,
         y,
         id,
-        rom: rom_name(preset, x, y),
+        rom: NocModule::RouteRom { preset, x, y, rows: c.m() + 1 }.name(),
         bin_e: if x + 1 < n { format!("w_x{}y{y}", x + 1) } else { zero.clone() },
         bin_w: if x > 0 { format!("e_x{}y{y}", x - 1) } else { zero.clone() },
         bin_n: if y + 1 < n { format!("s_x{x}y{}", y + 1) } else { zero.clone() },
@@ -290,54 +250,37 @@ fn router_view(c: &NocConfig, preset: &str, x: u32, y: u32) -> RouterView {
     }
 }
 
-fn emit<B: Block>(set: &mut ModuleSet, mut b: B, name: &str) -> Result<(), GenError> {
-    b.connect_all();
-    set.extend(emit_block(&b, name)?)?;
-    Ok(())
-}
-
 /// The leaves and the router of a reply plane, at the config's widths.
-fn leaves<const LW: usize, const CW: usize, const SCHW: usize>(c: &NocConfig, preset: &str, set: &mut ModuleSet) -> Result<(), GenError> {
+fn leaves<const LW: usize, const CW: usize, const SCHW: usize>(c: &NocConfig, preset: &str, lib: &mut Library) -> Result<(), GenError> {
     let lw = LW as u32;
     let cw = CW as u32;
-    emit(set, OverlayCtrl::<SCHW>::new(c), &ctrl_name(preset))?;
-    emit(set, HingeSelect::<LW, CW>::default(), &sel_name(lw, cw))?;
-    emit(set, HingeInject::<LW>::default(), &inj_name(lw))?;
-    emit(set, HingeLatch::<LW>::default(), &latch_name(lw))?;
-    emit(set, HingeEndLatch::<LW>::default(), &end_latch_name(lw))?;
-    emit(set, BypassEw::<LW>::default(), &bew_name(lw))?;
-    emit(set, BypassNs::<LW>::default(), &bns_name(lw))?;
-    emit(set, McNi::<LW, 9>::new(c.reply.reply_queue as usize, c.cw(), c.sw(), c.gom), &ni_name(preset))?;
-    emit(set, Gom::<LW>::new(c), &gom_name(preset))?;
-    let router = RouterTop {
-        name: router_name(preset),
-        lw,
-        cw,
-        schw: SCHW as u32,
-        ctrl: ctrl_name(preset),
-        sel: sel_name(lw, cw),
-        inj: inj_name(lw),
-        latch: latch_name(lw),
-        end_latch: end_latch_name(lw),
-        bew: bew_name(lw),
-        bns: bns_name(lw),
-    };
-    set.add(Module { name: router.name.clone(), text: router.render()? + "\n" })?;
+    let ctrl = lib.emit(&NocModule::OverlayCtrl { preset, cfg: c }, OverlayCtrl::<SCHW>::new(c))?;
+    let sel = lib.emit(&NocModule::HingeSelect { lw, cw }, HingeSelect::<LW, CW>::default())?;
+    let inj = lib.emit(&NocModule::HingeInject { lw }, HingeInject::<LW>::default())?;
+    let latch = lib.emit(&NocModule::HingeLatch { lw }, HingeLatch::<LW>::default())?;
+    let end_latch = lib.emit(&NocModule::HingeEndLatch { lw }, HingeEndLatch::<LW>::default())?;
+    let bew = lib.emit(&NocModule::BypassEw { lw }, BypassEw::<LW>::default())?;
+    let bns = lib.emit(&NocModule::BypassNs { lw }, BypassNs::<LW>::default())?;
+    lib.emit(&NocModule::McNi { preset, reply_queue: c.reply.reply_queue }, McNi::<LW, 9>::new(c.reply.reply_queue as usize, c.cw(), c.sw(), c.gom))?;
+    lib.emit(&NocModule::Gom { preset, cfg: c }, Gom::<LW>::new(c))?;
+    let entry = NocModule::HingeRouter { preset };
+    let router = RouterTop { name: entry.name(), lw, cw, schw: SCHW as u32, ctrl, sel, inj, latch, end_latch, bew, bns };
+    lib.add_text(&entry, router.render()?)?;
     Ok(())
 }
 
 /// Supported (CW, SW) pairs and their link and schedule widths.
-fn with_widths(c: &NocConfig, preset: &str, set: &mut ModuleSet) -> Result<(), GenError> {
+fn with_widths(c: &NocConfig, preset: &str, lib: &mut Library) -> Result<(), GenError> {
     match (c.cw(), c.sw()) {
-        (1, 1) => leaves::<72, 1, 6>(c, preset, set),
-        (2, 1) => leaves::<74, 2, 6>(c, preset, set),
-        (3, 1) => leaves::<76, 3, 6>(c, preset, set),
-        (1, 2) => leaves::<73, 1, 8>(c, preset, set),
-        (2, 2) => leaves::<75, 2, 8>(c, preset, set),
-        (3, 2) => leaves::<77, 3, 8>(c, preset, set),
-        (1, 3) => leaves::<74, 1, 10>(c, preset, set),
-        (2, 3) => leaves::<76, 2, 10>(c, preset, set),
-        (3, 3) => leaves::<78, 3, 10>(c, preset, set),
+        (1, 1) => leaves::<72, 1, 6>(c, preset, lib),
+        (2, 1) => leaves::<74, 2, 6>(c, preset, lib),
+        (3, 1) => leaves::<76, 3, 6>(c, preset, lib),
+        (1, 2) => leaves::<73, 1, 8>(c, preset, lib),
+        (2, 2) => leaves::<75, 2, 8>(c, preset, lib),
+        (3, 2) => leaves::<77, 3, 8>(c, preset, lib),
+        (1, 3) => leaves::<74, 1, 10>(c, preset, lib),
+        (2, 3) => leaves::<76, 2, 10>(c, preset, lib),
+        (3, 3) => leaves::<78, 3, 10>(c, preset, lib),
         (cw, sw) => Err(GenError::Unsupported {
             field: "noc.mesh / noc.mcs".into(),
             message: format!("reply link with {cw}-bit coordinates and {sw}-bit MC indices"),
@@ -347,7 +290,7 @@ fn with_widths(c: &NocConfig, preset: &str, set: &mut ModuleSet) -> Result<(), G
 }
 
 /// The route ROM of router (x, y), after the legal-source check of spec §1.3.
-fn rom(c: &NocConfig, preset: &str, x: u32, y: u32, set: &mut ModuleSet) -> Result<(), GenError> {
+fn rom(c: &NocConfig, preset: &str, x: u32, y: u32, lib: &mut Library) -> Result<String, GenError> {
     let rows = &c.roms[c.node(x, y)];
     for (i, r) in rows.iter().enumerate() {
         route_rom::check_legal(r).map_err(|e| GenError::Unsupported {
@@ -357,19 +300,19 @@ fn rom(c: &NocConfig, preset: &str, x: u32, y: u32, set: &mut ModuleSet) -> Resu
         })?;
     }
     let bits: Vec<u32> = rows.iter().map(|r| r.bits()).collect();
-    emit(set, RouteRom::new(&bits), &rom_name(preset, x, y))
+    lib.emit(&NocModule::RouteRom { preset, x, y, rows: rows.len() }, RouteRom::new(&bits))
 }
 
-/// Every module of the reply plane `macro_reply_mesh_<preset>`.
-pub fn mesh_modules(c: &NocConfig, preset: &str) -> Result<ModuleSet, GenError> {
-    let mut set = ModuleSet::default();
-    with_widths(c, preset, &mut set)?;
+/// The reply plane `macro_reply_mesh_<preset>` and everything it instantiates, into
+/// `lib`; returns the mesh's name.
+pub fn mesh_modules(c: &NocConfig, preset: &str, lib: &mut Library) -> Result<String, GenError> {
+    with_widths(c, preset, lib)?;
     let n = c.n;
     let mut routers = Vec::new();
     let mut unused = Vec::new();
     for y in 0..n {
         for x in 0..n {
-            rom(c, preset, x, y, &mut set)?;
+            rom(c, preset, x, y, lib)?;
             routers.push(router_view(c, preset, x, y));
             let t = format!("x{x}y{y}");
             if c.mc_at(c.node(x, y)).is_none() {
@@ -392,74 +335,50 @@ pub fn mesh_modules(c: &NocConfig, preset: &str) -> Result<ModuleSet, GenError> 
             }
         }
     }
+    let entry = NocModule::ReplyMesh { preset, cfg: c };
     let top = MeshTop {
-        name: mesh_name(preset),
-        ports: super::port_views(&ports(c)),
+        name: entry.name(),
+        ports: crate::ports::port_views(&ports(c)),
         n,
         lw: c.link_w(),
         cw: c.cw(),
         sw: c.sw(),
         mcs: format!("{:?}", c.mcs),
         gom: format!("{:?}", c.gom),
-        router: router_name(preset),
-        ni: ni_name(preset),
-        gom_mod: gom_name(preset),
+        router: NocModule::HingeRouter { preset }.name(),
+        ni: NocModule::McNi { preset, reply_queue: c.reply.reply_queue }.name(),
+        gom_mod: NocModule::Gom { preset, cfg: c }.name(),
         routers,
         unused,
     };
-    set.add(Module { name: top.name.clone(), text: top.render()? + "\n" })?;
-    Ok(set)
+    lib.add_text(&entry, top.render()?)
 }
 
-/// One hinge router with its ROM (constants tied), for synthesis: the Fig. 5 router
-/// (3,1) of a 4x4 mesh when it is an MC, else MC 0's router.
-pub fn hinge_top_modules(c: &NocConfig, preset: &str) -> Result<(String, ModuleSet), GenError> {
-    let (x, y) = if c.n == 4 && c.mc_at(c.node(3, 1)).is_some() { (3, 1) } else { c.mcs[0] };
-    let mut set = ModuleSet::default();
-    with_widths(c, preset, &mut set)?;
-    // the router-level design does not need the NI and GOM leaves
-    let keep: Vec<Module> = set.iter().filter(|m| m.name != ni_name(preset) && m.name != gom_name(preset)).collect();
-    let mut set = ModuleSet::default();
-    set.extend(keep)?;
-    let set = {
-        let mut s = set;
-        rom(c, preset, x, y, &mut s)?;
-        s
-    };
-    let mut set = set;
+/// The router whose router-level design is generated: the Fig. 5 router (3,1) of a
+/// 4x4 mesh when it is an MC, else MC 0's router.
+pub fn hinge_top_xy(c: &NocConfig) -> (u32, u32) {
+    if c.n == 4 && c.mc_at(c.node(3, 1)).is_some() {
+        (3, 1)
+    } else {
+        c.mcs[0]
+    }
+}
+
+/// One hinge router with its ROM (constants tied), for synthesis and router-level
+/// co-simulation; returns the top's name.
+pub fn hinge_top_modules(c: &NocConfig, preset: &str, lib: &mut Library) -> Result<String, GenError> {
+    let (x, y) = hinge_top_xy(c);
+    with_widths(c, preset, lib)?;
+    let rom = rom(c, preset, x, y, lib)?;
+    let entry = NocModule::HingeTop { preset, x, y };
     let top = HingeTop {
-        name: hinge_top_name(preset, x, y),
-        router: router_name(preset),
-        rom: rom_name(preset, x, y),
+        name: entry.name(),
+        router: NocModule::HingeRouter { preset }.name(),
+        rom,
         r: router_view(c, preset, x, y),
         lw: c.link_w(),
         cw: c.cw(),
         schw: sched_w(c),
     };
-    set.add(Module { name: top.name.clone(), text: top.render()? + "\n" })?;
-    // drop primitives only the NI / GOM used
-    Ok((top.name, prune(set)))
-}
-
-/// Keep only modules reachable from the others by instantiation (the NI and GOM
-/// bring primitives the router does not use).
-fn prune(set: ModuleSet) -> ModuleSet {
-    let all: Vec<Module> = set.iter().collect();
-    let mut used = std::collections::BTreeSet::new();
-    for m in &all {
-        for other in &all {
-            if other.name != m.name && other.text.lines().any(|l| l.trim_start().starts_with(&format!("{} ", m.name))) {
-                used.insert(m.name.clone());
-            }
-        }
-    }
-    let mut out = ModuleSet::default();
-    for m in all {
-        // tops (not instantiated anywhere) and everything instantiated stay
-        let is_top = m.name.starts_with("macro_hinge_top_");
-        if is_top || used.contains(&m.name) {
-            out.add(m).expect("unique");
-        }
-    }
-    out
+    lib.add_text(&entry, top.render()?)
 }

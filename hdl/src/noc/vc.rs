@@ -9,18 +9,20 @@
 //! `golden::noc::config` validates; anything else is a [`GenError::Unsupported`].
 
 use askama::Template;
-use golden::noc::config::{clog2, NocConfig, Routing, VcParams};
-use rust_hdl::prelude::*;
+use golden::bits::{clog2, count_width};
+use golden::noc::config::{NocConfig, Routing, VcParams};
 
 use super::leaf::vc::{CreditCounter, Crossbar, RouteCompute, RrArb, SaResult, SwAlloc, VcAlloc, VcBuffer, VcState};
-use super::PortView;
+use super::catalog::NocModule;
+use crate::catalog::Catalog;
 use crate::design::GenError;
-use crate::emit::{emit_block, Module, ModuleSet};
+use crate::library::Library;
 use crate::manifest::Port;
+use crate::ports::PortView;
 
 /// The VC-index width of a link (at least 1).
 pub fn vw(p: &VcParams) -> u32 {
-    clog2(p.vcs).max(1)
+    clog2(p.vcs as u64)
 }
 
 /// Flit width: head, tail, src (y, x), dst (y, x), data.
@@ -34,41 +36,7 @@ pub fn ih(c: &NocConfig, p: &VcParams) -> u32 {
 }
 
 fn count_bits(depth: u32) -> u32 {
-    clog2(depth + 1)
-}
-
-pub fn mesh_name(preset: &str, plane: &str) -> String {
-    format!("vc_mesh_{preset}_{plane}")
-}
-pub fn router_name(preset: &str, plane: &str) -> String {
-    format!("vc_router_{preset}_{plane}")
-}
-fn buffer_name(fw: u32, d: u32) -> String {
-    format!("vc_buffer_f{fw}_d{d}")
-}
-fn route_name(cw: u32) -> String {
-    format!("vc_route_c{cw}")
-}
-fn arb_name(n: u32) -> String {
-    format!("vc_rr_arb_n{n}")
-}
-fn va_name(v: u32, d: u32) -> String {
-    format!("vc_alloc_v{v}_d{d}")
-}
-fn sa_name(v: u32, d: u32) -> String {
-    format!("vc_sw_alloc_v{v}_d{d}")
-}
-fn sar_name(v: u32) -> String {
-    format!("vc_sa_result_v{v}")
-}
-fn credit_name(d: u32) -> String {
-    format!("vc_credit_d{d}")
-}
-fn state_name(v: u32) -> String {
-    format!("vc_state_v{v}")
-}
-fn xbar_name(fw: u32, v: u32) -> String {
-    format!("vc_xbar_f{fw}_v{v}")
+    count_width(depth as u64)
 }
 
 /// Ports of a VC mesh, in declaration order (`pre` prefixes every name but the
@@ -97,15 +65,6 @@ pub fn ports(c: &NocConfig, p: &VcParams, pre: &str) -> Vec<Port> {
 // leaf emission, monomorphized
 // ---------------------------------------------------------------------------
 
-fn emit<B: Block>(set: &mut ModuleSet, mut b: B, name: &str) -> Result<(), GenError> {
-    if set.contains(name) {
-        return Ok(());
-    }
-    b.connect_all();
-    set.extend(emit_block(&b, name)?)?;
-    Ok(())
-}
-
 fn unsupported(field: &str, what: String, allowed: &str) -> GenError {
     GenError::Unsupported { field: field.into(), message: what, allowed: allowed.into() }
 }
@@ -121,41 +80,42 @@ macro_rules! dispatch {
 
 const FLIT_ERR: &str = "32, 64 or 128-bit data on a 2..=8 mesh";
 
-fn emit_buffer(set: &mut ModuleSet, fw: u32, d: u32) -> Result<(), GenError> {
-    let name = buffer_name(fw, d);
+fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenError> {
+    let entry = NocModule::VcBuffer { fw, depth: d };
     dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(d as usize; [2, 4, 8]; D => {
         const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
         const A: usize = C - 1;
-        emit(set, VcBuffer::<FW, C, A>::default(), &name)
+        lib.emit(&entry, VcBuffer::<FW, C, A>::default())
     }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
 }
 
-fn emit_xbar(set: &mut ModuleSet, fw: u32, v: u32) -> Result<(), GenError> {
-    let name = xbar_name(fw, v);
+fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError> {
+    let entry = NocModule::Crossbar { fw, v };
     dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(v as usize; [1, 2, 3, 4]; V => {
         const NV: usize = 5 * V;
         const VW: usize = if V <= 2 { 1 } else { 2 };
-        emit(set, Crossbar::<FW, V, NV, VW>::default(), &name)
+        lib.emit(&entry, Crossbar::<FW, V, NV, VW>::default())
     }; Err(unsupported("vcs", format!("{v}"), "1..=4"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
 }
 
-fn emit_control(set: &mut ModuleSet, v: u32, d: u32) -> Result<(), GenError> {
+fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
     dispatch!(v as usize; [1, 2, 3, 4]; V => dispatch!(d as usize; [2, 4, 8]; D => {
         const NV: usize = 5 * V;
         const VW: usize = if V <= 2 { 1 } else { 2 };
         const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
         const NB: usize = if V == 1 { 3 } else if V == 4 { 5 } else { 4 };
-        emit(set, VcAlloc::<V, NV, C>::default(), &va_name(v, d))?;
-        emit(set, SwAlloc::<V, NV, C, VW, NB>::new(D), &sa_name(v, d))?;
-        emit(set, SaResult::<V, NV>::default(), &sar_name(v))?;
-        emit(set, VcState::<V, NV>::default(), &state_name(v))?;
-        emit(set, RrArb::<NV>::default(), &arb_name(NV as u32))?;
-        emit(set, CreditCounter::<C>::default(), &credit_name(d))
+        lib.emit(&NocModule::VcAlloc { v, depth: d }, VcAlloc::<V, NV, C>::default())?;
+        lib.emit(&NocModule::SwAlloc { v, depth: d }, SwAlloc::<V, NV, C, VW, NB>::new(D))?;
+        lib.emit(&NocModule::SaResult { v }, SaResult::<V, NV>::default())?;
+        lib.emit(&NocModule::VcState { v }, VcState::<V, NV>::default())?;
+        lib.emit(&NocModule::RrArb { n: NV as u32 }, RrArb::<NV>::default())?;
+        lib.emit(&NocModule::CreditCounter { depth: d }, CreditCounter::<C>::default())?;
+        Ok(())
     }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("vcs", format!("{v}"), "1..=4")))
 }
 
-fn emit_route(set: &mut ModuleSet, cw: u32) -> Result<(), GenError> {
-    dispatch!(cw as usize; [1, 2, 3]; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8")))
+fn emit_route(lib: &mut Library, cw: u32) -> Result<String, GenError> {
+    dispatch!(cw as usize; [1, 2, 3]; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8")))
 }
 
 // ---------------------------------------------------------------------------
@@ -180,7 +140,7 @@ struct IvView {
 }
 
 #[derive(Template)]
-#[template(path = "noc_vc_router.v", escape = "none")]
+#[template(path = "noc/vc_router.v", escape = "none")]
 struct RouterTop {
     name: String,
     cw: u32,
@@ -246,7 +206,7 @@ struct MeshRouterView {
 }
 
 #[derive(Template)]
-#[template(path = "noc_vc_mesh.v", escape = "none")]
+#[template(path = "noc/vc_mesh.v", escape = "none")]
 struct MeshTop {
     name: String,
     ports: Vec<PortView>,
@@ -274,17 +234,18 @@ fn routing_name(p: &VcParams) -> &'static str {
 }
 
 /// The router module of a plane and every leaf it uses.
-pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set: &mut ModuleSet) -> Result<String, GenError> {
+pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib: &mut Library) -> Result<String, GenError> {
     let cw = c.cw();
     let v = p.vcs;
     let d = p.buf_depth;
     let f = fw(c, p);
-    emit_buffer(set, f, d)?;
-    emit_xbar(set, f, v)?;
-    emit_control(set, v, d)?;
-    emit_route(set, cw)?;
-    emit(set, RrArb::<5>::default(), &arb_name(5))?;
-    let name = router_name(preset, plane);
+    let buffer = emit_buffer(lib, f, d)?;
+    let xbar = emit_xbar(lib, f, v)?;
+    emit_control(lib, v, d)?;
+    let route = emit_route(lib, cw)?;
+    let sa_arb = lib.emit(&NocModule::RrArb { n: 5 }, RrArb::<5>::default())?;
+    let entry = NocModule::VcRouter { preset, plane, vcs: v, depth: d, flit_width: p.flit_width };
+    let name = entry.name();
     let vv = v as usize;
     let top = RouterTop {
         name: name.clone(),
@@ -309,24 +270,23 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, se
         ivs: (0..5 * vv).map(|i| IvView { i, dir: DIRS[i / vv].0, vc: (i % vv) as u32, last: i + 1 == 5 * vv }).collect(),
         ivs_rev: (0..5 * vv).rev().collect(),
         ports: (0..5).collect(),
-        buffer: buffer_name(f, d),
-        route: route_name(cw),
-        va: va_name(v, d),
-        va_arb: arb_name(5 * v),
-        sa: sa_name(v, d),
-        sa_arb: arb_name(5),
-        sar: sar_name(v),
-        credit: credit_name(d),
-        state: state_name(v),
-        xbar: xbar_name(f, v),
+        buffer,
+        route,
+        va: NocModule::VcAlloc { v, depth: d }.name(),
+        va_arb: NocModule::RrArb { n: 5 * v }.name(),
+        sa: NocModule::SwAlloc { v, depth: d }.name(),
+        sa_arb,
+        sar: NocModule::SaResult { v }.name(),
+        credit: NocModule::CreditCounter { depth: d }.name(),
+        state: NocModule::VcState { v }.name(),
+        xbar,
     };
-    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
-    Ok(name)
+    lib.add_text(&entry, top.render()?)
 }
 
 /// Every module of the VC mesh `vc_mesh_<preset>_<plane>`.
-pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set: &mut ModuleSet) -> Result<String, GenError> {
-    let router = router_modules(c, p, preset, plane, set)?;
+pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib: &mut Library) -> Result<String, GenError> {
+    let router = router_modules(c, p, preset, plane, lib)?;
     let n = c.n;
     let h = ih(c, p);
     let w = p.flit_width;
@@ -402,12 +362,13 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set:
             });
         }
     }
-    let name = mesh_name(preset, plane);
+    let entry = NocModule::VcMesh { preset, plane, n, vcs: v, depth: p.buf_depth, flit_width: w };
+    let name = entry.name();
     let mut all = vec![Port::clock("clk_i"), Port::reset("rst_i")];
     all.extend(ports(c, p, ""));
     let top = MeshTop {
         name: name.clone(),
-        ports: super::port_views(&all),
+        ports: crate::ports::port_views(&all),
         router,
         n,
         cw: c.cw(),
@@ -421,12 +382,11 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set:
         dirs: DIRS.iter().map(|(d, _)| *d).collect(),
         routers,
     };
-    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
-    Ok(name)
+    lib.add_text(&entry, top.render()?)
 }
 
 #[derive(Template)]
-#[template(path = "noc_vc_router_top.v", escape = "none")]
+#[template(path = "noc/vc_router_top.v", escape = "none")]
 struct RouterWrap {
     name: String,
     router: String,
@@ -438,10 +398,6 @@ struct RouterWrap {
     vw: u32,
     fw: u32,
     dirs: Vec<DirView>,
-}
-
-pub fn router_top_name(preset: &str, plane: &str) -> String {
-    format!("vc_router_top_{preset}_{plane}")
 }
 
 /// The router-level design's position: the mesh centre (N/2, N/2).
@@ -467,11 +423,11 @@ pub fn router_top_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
 }
 
 /// One router of the plane with its position tied (router-level design for synthesis).
-pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str) -> Result<(String, ModuleSet), GenError> {
-    let mut set = ModuleSet::default();
-    let router = router_modules(c, p, preset, plane, &mut set)?;
+pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib: &mut Library) -> Result<String, GenError> {
+    let router = router_modules(c, p, preset, plane, lib)?;
     let (x, y) = router_top_xy(c);
-    let name = router_top_name(preset, plane);
+    let entry = NocModule::VcRouterTop { preset, plane, x, y };
+    let name = entry.name();
     let top = RouterWrap {
         name: name.clone(),
         router,
@@ -484,6 +440,5 @@ pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str
         fw: fw(c, p),
         dirs: DIRS.iter().enumerate().map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: 0, c_lo: 0 }).collect(),
     };
-    set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
-    Ok((name, set))
+    lib.add_text(&entry, top.render()?)
 }

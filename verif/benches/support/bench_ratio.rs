@@ -9,9 +9,12 @@ fn criterion_dir() -> PathBuf {
     if let Ok(d) = std::env::var("CRITERION_HOME") {
         return PathBuf::from(d);
     }
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let target = std::env::var("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|_| {
+        // the workspace root (the directory with Cargo.lock) above the bench's package
+        let mut d = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        while !d.join("Cargo.lock").exists() && d.pop() {}
+        d.join("target")
+    });
     target.join("criterion")
 }
 

@@ -1,13 +1,15 @@
-//! Shared by the co-simulation tests: presets from configs/, generated in memory
-//! (independent of rtl_out/), built with Verilator (cached) and loaded.
+//! Shared by the co-simulation tests of every block: presets from `configs/` (through
+//! `golden::presets`, never retyped) or config text, generated in memory (independent
+//! of rtl_out/), built with Verilator (cached) and loaded.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
-use golden::config::{load, parse, ConfigFile};
-use golden::gpucc::GpuccConfig;
-use hdl_gen::design::Design;
+use golden::block::{self, ConfigFile};
+use golden::gpucc::{Gpucc, GpuccConfig};
+use hdl_gen::design::{Design, Generated};
+use hdl_gen::Generate;
 use verif::rtl::Rtl;
 use verif::verilator::{build, Opt};
 
@@ -15,26 +17,47 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A shipped preset: its config file, GPU-CC config and generated design.
-pub fn preset(name: &str) -> (ConfigFile, GpuccConfig, Design) {
-    let cfg = load(&repo().join("configs").join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{e}"));
-    from_cfg(cfg)
+/// A shipped preset of block `B`, loaded and generated.
+pub fn preset<B: Generate>(name: &str) -> (ConfigFile<B::Config>, Generated) {
+    let cfg = golden::presets::load::<B>(name).unwrap_or_else(|e| panic!("{e}"));
+    let g = B::generate(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (cfg, g)
 }
 
-/// A config from text.
-pub fn from_text(text: &str) -> (ConfigFile, GpuccConfig, Design) {
-    let cfg = parse(Path::new("test.toml"), text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    from_cfg(cfg)
+/// A config of block `B` from text, loaded and generated.
+pub fn from_text<B: Generate>(text: &str) -> (ConfigFile<B::Config>, Generated) {
+    let cfg = block::parse::<B>(Path::new("test.toml"), text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let g = B::generate(&cfg).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (cfg, g)
 }
 
-fn from_cfg(cfg: ConfigFile) -> (ConfigFile, GpuccConfig, Design) {
-    let c = cfg.block.gpucc().expect("a [gpucc] config").clone();
-    let d = hdl_gen::gpucc::generate(&cfg, &c).unwrap_or_else(|e| panic!("{e}"));
-    (cfg, c, d)
+/// The design in directory `dir` of a generated preset.
+pub fn design<'g>(g: &'g Generated, dir: &str) -> &'g Design {
+    g.design(dir).unwrap_or_else(|| panic!("preset {} has no design `{dir}`", g.preset))
+}
+
+/// A GPU-CC preset's config and its one design (`net`).
+pub fn gpucc(name: &str) -> (GpuccConfig, Design) {
+    let (cfg, g) = preset::<Gpucc>(name);
+    (cfg.config, design(&g, "net").clone())
+}
+
+/// A GPU-CC config from text and its one design.
+pub fn gpucc_text(text: &str) -> (GpuccConfig, Design) {
+    let (cfg, g) = from_text::<Gpucc>(text);
+    (cfg.config, design(&g, "net").clone())
 }
 
 /// The Verilated model of a design (built once, then cached by content hash).
 pub fn rtl(d: &Design) -> Rtl {
-    let built = build(d, Opt::Quick).unwrap_or_else(|e| panic!("{e}"));
+    rtl_opt(d, Opt::Quick)
+}
+
+pub fn rtl_opt(d: &Design, opt: Opt) -> Rtl {
+    let t = std::time::Instant::now();
+    let built = build(d, opt).unwrap_or_else(|e| panic!("{e}"));
+    if built.compiled {
+        eprintln!("built {} ({opt:?}) in {:.1}s", d.manifest.top, t.elapsed().as_secs_f64());
+    }
     Rtl::load(&built).unwrap_or_else(|e| panic!("{e}"))
 }

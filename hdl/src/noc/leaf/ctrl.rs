@@ -21,8 +21,8 @@ use golden::noc::gom::{GOMCFG_CYCLE, SWAP_CYCLE};
 use golden::noc::link::gomcfg_flits;
 use rust_hdl::prelude::*;
 
-use crate::leaf::prim::RegInit;
-use crate::leaf::prim::Reg;
+use crate::prim::RegInit;
+use crate::prim::Reg;
 
 /// Maximum window groups (m <= 8).
 pub const MAX_G: usize = 8;

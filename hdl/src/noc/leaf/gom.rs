@@ -22,8 +22,8 @@ use golden::noc::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE};
 use golden::noc::link::{gomcfg_flits, T_GOMCFG, T_STATUS};
 use rust_hdl::prelude::*;
 
-use crate::leaf::prim::Zext;
-use crate::leaf::prim::Reg;
+use crate::prim::Zext;
+use crate::prim::Reg;
 
 const M: usize = 8;
 

@@ -27,7 +27,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::leaf::prim::{QReg, RegQ};
+use crate::prim::{QReg, RegQ};
 
 /// Latch states (`dbg_latch_state`).
 pub const IDLE: u64 = 0;

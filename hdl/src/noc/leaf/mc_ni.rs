@@ -13,8 +13,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::leaf::prim::Zext;
-use crate::leaf::prim::{Mem1R, Reg};
+use crate::prim::Zext;
+use crate::prim::{Mem1R, Reg};
 
 #[derive(LogicBlock)]
 pub struct McNi<const LW: usize, const C: usize> {

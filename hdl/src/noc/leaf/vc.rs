@@ -31,7 +31,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::leaf::prim::{MemRead, QReg, ReadPtrMem, RegQ};
+use crate::prim::{MemRead, QReg, ReadPtrMem, RegQ};
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())

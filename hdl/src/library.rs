@@ -1,0 +1,233 @@
+//! A preset's module library: every distinct generated module once, with its catalog
+//! entry (BaseJump STL's one-module-per-file, named-after-its-parameters habit).
+//!
+//! A generator adds rust-hdl leaves ([`Library::emit`]) and structural tops
+//! ([`Library::add_text`]) through catalog entries; each design of the preset is then a
+//! top module plus its [`Library::closure`] (everything it instantiates, leaves first),
+//! written as a filelist. Adding the same module twice is a no-op; the same name with
+//! two different bodies is a generator bug.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use rust_hdl::prelude::Block;
+
+use crate::catalog::{Catalog, MissingDoc, ModuleDoc};
+use crate::design::GenError;
+use crate::emit::emit_block;
+
+/// One Verilog module: its name, its text (no file header) and its catalog entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub name: String,
+    pub text: String,
+    pub doc: ModuleDoc,
+}
+
+/// A generator bug: the same module name with two different bodies.
+#[derive(Debug, thiserror::Error)]
+#[error("generated module `{0}` has two different bodies")]
+pub struct NameClash(pub String);
+
+/// Every module of a preset, keyed by name.
+#[derive(Debug, Default, Clone)]
+pub struct Library {
+    modules: BTreeMap<String, Module>,
+}
+
+impl Library {
+    /// Add a module; the same module again is a no-op, another body under its name an error.
+    pub fn add(&mut self, m: Module) -> Result<(), GenError> {
+        m.doc.check(&m.name)?;
+        match self.modules.get(&m.name) {
+            Some(old) if old.text != m.text => Err(NameClash(m.name).into()),
+            Some(_) => Ok(()),
+            None => {
+                self.modules.insert(m.name.clone(), m);
+                Ok(())
+            }
+        }
+    }
+
+    /// Emit a rust-hdl leaf under its catalog entry (with the primitives it uses);
+    /// nothing happens if a module of that name is already in the library.
+    pub fn emit<B: Block>(&mut self, entry: &impl Catalog, mut block: B) -> Result<String, GenError> {
+        let name = entry.name();
+        if !self.modules.contains_key(&name) {
+            block.connect_all();
+            for m in emit_block(&block, &name, entry.doc())? {
+                self.add(m)?;
+            }
+        }
+        Ok(name)
+    }
+
+    /// Add a structural module (an askama template's text) under its catalog entry.
+    pub fn add_text(&mut self, entry: &impl Catalog, text: String) -> Result<String, GenError> {
+        let name = entry.name();
+        self.add(Module { name: name.clone(), text: text.trim_end().to_string() + "\n", doc: entry.doc() })?;
+        Ok(name)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.modules.contains_key(name)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Module> {
+        self.modules.get(name)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Module> {
+        self.modules.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.modules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.modules.is_empty()
+    }
+
+    /// Names of the library modules that `m` instantiates.
+    fn children<'a>(&'a self, m: &'a Module) -> impl Iterator<Item = &'a str> + 'a {
+        m.text.lines().filter_map(move |l| {
+            let first = l.trim_start().split(|c: char| c.is_whitespace() || c == '(' || c == '#').next()?;
+            (first != m.name && self.modules.contains_key(first)).then_some(first)
+        })
+    }
+
+    /// `top` and every module it instantiates, directly or not, leaves first (each
+    /// module after everything it instantiates; ties by name).
+    pub fn closure(&self, top: &str) -> Result<Vec<&Module>, GenError> {
+        let root = self.modules.get(top).ok_or_else(|| GenError::Bug(format!("design top `{top}` is not in the library")))?;
+        let mut order = Vec::new();
+        let mut done: HashSet<&str> = HashSet::new();
+        let mut on_path: HashSet<&str> = HashSet::new();
+        self.visit(root, &mut done, &mut on_path, &mut order)?;
+        Ok(order)
+    }
+
+    fn visit<'a>(&'a self, m: &'a Module, done: &mut HashSet<&'a str>, on_path: &mut HashSet<&'a str>, order: &mut Vec<&'a Module>) -> Result<(), GenError> {
+        if done.contains(m.name.as_str()) {
+            return Ok(());
+        }
+        if !on_path.insert(&m.name) {
+            return Err(GenError::Bug(format!("module `{}` instantiates itself", m.name)));
+        }
+        let kids: BTreeSet<&str> = self.children(m).collect();
+        for k in kids {
+            self.visit(&self.modules[k], done, on_path, order)?;
+        }
+        on_path.remove(m.name.as_str());
+        done.insert(&m.name);
+        order.push(m);
+        Ok(())
+    }
+
+    /// Modules no design uses (a generator that emits more than it needs).
+    pub fn unused<'a>(&'a self, tops: &[&str]) -> Result<Vec<&'a str>, GenError> {
+        let mut used = HashSet::new();
+        for t in tops {
+            used.extend(self.closure(t)?.into_iter().map(|m| m.name.as_str()));
+        }
+        Ok(self.modules.keys().map(String::as_str).filter(|n| !used.contains(n)).collect())
+    }
+}
+
+impl From<MissingDoc> for GenError {
+    fn from(e: MissingDoc) -> GenError {
+        GenError::Bug(e.to_string())
+    }
+}
+
+impl From<NameClash> for GenError {
+    fn from(e: NameClash) -> GenError {
+        GenError::Bug(e.to_string())
+    }
+}
+
+/// Where a preset came from, for file headers.
+#[derive(Debug, Clone)]
+pub struct Provenance {
+    /// The config file's name (`gpucc_small.toml`).
+    pub file: String,
+    pub preset: String,
+    /// The config file's text (written into the headers of design tops).
+    pub source: String,
+}
+
+/// The comment block at the top of a module's file: name and what it is, where it
+/// came from, the parameters it was generated for, its protocol and, for the top of a
+/// design, the config text it was generated from.
+pub fn file_header(m: &Module, from: &Provenance, is_top: bool) -> String {
+    let rule = "// ============================================================================\n";
+    let comment = |l: &str| if l.trim().is_empty() { "//\n".to_string() } else { format!("// {}\n", l.trim_end()) };
+    let mut h = String::new();
+    h += rule;
+    h += &format!("// {}: {}\n", m.name, m.doc.what);
+    h += &format!(
+        "// Generated by gpuforge {} from {} (preset {}). Do not edit; regenerate with `gpuforge gen`.\n",
+        env!("CARGO_PKG_VERSION"),
+        from.file,
+        from.preset
+    );
+    if !m.doc.params.is_empty() {
+        h += "//\n// Parameters: ";
+        h += &m.doc.params.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ");
+        h += "\n";
+    }
+    h += "//\n// Protocol:\n";
+    m.doc.protocol.lines().for_each(|l| h += &comment(&format!("  {l}")));
+    if is_top {
+        h += &format!("//\n// Config ({}):\n", from.file);
+        from.source.lines().for_each(|l| h += &comment(&format!("  {l}")));
+    }
+    h += rule;
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(name: &str, text: &str) -> Module {
+        Module { name: name.into(), text: text.into(), doc: ModuleDoc::new("a test module", "no handshake") }
+    }
+
+    #[test]
+    fn closure_lists_leaves_first_and_only_what_is_used() {
+        let mut lib = Library::default();
+        lib.add(m("leaf_a", "module leaf_a();\nendmodule\n")).unwrap();
+        lib.add(m("leaf_b", "module leaf_b();\n  leaf_a u_a ();\nendmodule\n")).unwrap();
+        lib.add(m("top", "module top();\n  leaf_b u_b ();\n  leaf_a u_a (\n  );\nendmodule\n")).unwrap();
+        lib.add(m("spare", "module spare();\nendmodule\n")).unwrap();
+        let names: Vec<&str> = lib.closure("top").unwrap().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["leaf_a", "leaf_b", "top"]);
+        assert_eq!(lib.unused(&["top"]).unwrap(), ["spare"]);
+        assert!(lib.closure("nope").is_err());
+    }
+
+    #[test]
+    fn same_name_other_body_is_a_clash_and_undocumented_modules_are_refused() {
+        let mut lib = Library::default();
+        lib.add(m("x", "module x(); endmodule")).unwrap();
+        lib.add(m("x", "module x(); endmodule")).unwrap();
+        assert!(lib.add(m("x", "module x(); wire w; endmodule")).is_err());
+        let mut bad = m("y", "module y(); endmodule");
+        bad.doc.protocol.clear();
+        assert!(lib.add(bad).is_err());
+    }
+
+    #[test]
+    fn headers_carry_parameters_protocol_and_config_for_tops() {
+        let mut mm = m("leaf_a", "module leaf_a(); endmodule");
+        mm.doc = ModuleDoc::new("a FIFO", "push_v_i/ready_o valid-ready").param("DEPTH", 4);
+        let from = Provenance { file: "p.toml".into(), preset: "p".into(), source: "name = \"p\"\n".into() };
+        let h = file_header(&mm, &from, true);
+        assert!(h.contains("// leaf_a: a FIFO\n"), "{h}");
+        assert!(h.contains("// Parameters: DEPTH = 4\n"), "{h}");
+        assert!(h.contains("//   push_v_i/ready_o valid-ready\n"), "{h}");
+        assert!(h.contains("//   name = \"p\"\n"), "{h}");
+        assert!(!file_header(&mm, &from, false).contains("Config ("));
+    }
+}

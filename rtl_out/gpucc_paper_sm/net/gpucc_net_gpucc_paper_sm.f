@@ -1,0 +1,16 @@
+../lib/gf_count_reg_c9_d256.v
+../lib/gf_init_clamp_c9_d256.v
+../lib/gf_mem2r_w32_d256.v
+../lib/gf_reg_w9.v
+../lib/gpucc_addr_fifo_w32_d256.v
+../lib/gf_reg_w32.v
+../lib/gpucc_cr.v
+../lib/gf_count_reg_c5_d16.v
+../lib/gf_init_clamp_c5_d16.v
+../lib/gf_mem1r_w32_d16.v
+../lib/gf_reg_w5.v
+../lib/gpucc_fifo_w32_d16.v
+../lib/gf_flag.v
+../lib/gf_reg_w2.v
+../lib/gpucc_mode_wdog10000.v
+../lib/gpucc_net_gpucc_paper_sm.v

@@ -1,0 +1,17 @@
+../../lib/vc_alloc_v1_d8.v
+../../lib/gf_qreg_w3.v
+../../lib/gf_qreg_w4.v
+../../lib/gf_rdptr_mem_w74_d8.v
+../../lib/vc_buffer_f74_d8.v
+../../lib/vc_credit_d8.v
+../../lib/vc_route_c2.v
+../../lib/vc_rr_arb_n5.v
+../../lib/vc_sa_result_v1.v
+../../lib/gf_qreg_w1.v
+../../lib/gf_qreg_w5.v
+../../lib/vc_state_v1.v
+../../lib/vc_sw_alloc_v1_d8.v
+../../lib/gf_qreg_w74.v
+../../lib/vc_xbar_f74_v1.v
+../../lib/vc_router_noc_macro_4x4_req.v
+../../lib/vc_router_top_noc_macro_4x4_req.v

@@ -1,0 +1,17 @@
+../../lib/vc_alloc_v1_d8.v
+../../lib/gf_qreg_w3.v
+../../lib/gf_qreg_w4.v
+../../lib/gf_rdptr_mem_w78_d8.v
+../../lib/vc_buffer_f78_d8.v
+../../lib/vc_credit_d8.v
+../../lib/vc_route_c3.v
+../../lib/vc_rr_arb_n5.v
+../../lib/vc_sa_result_v1.v
+../../lib/gf_qreg_w1.v
+../../lib/gf_qreg_w5.v
+../../lib/vc_state_v1.v
+../../lib/vc_sw_alloc_v1_d8.v
+../../lib/gf_qreg_w78.v
+../../lib/vc_xbar_f78_v1.v
+../../lib/vc_router_noc_macro_8x8_b_req.v
+../../lib/vc_router_top_noc_macro_8x8_b_req.v

@@ -1,0 +1,142 @@
+//! What the registry does with a block: load its config, and give the commands a
+//! block-independent handle ([`Loaded`]) on it. A block is listed in
+//! [`crate::blocks::BLOCKS`]; nothing here names one.
+
+use std::path::Path;
+
+use golden::block::{self, Block, ConfigFile, SimArgs, SimError, SimOutcome, Simulate};
+use golden::config::{read_text, ConfigError};
+use hdl_gen::design::{Design, GenError, Generated};
+use verif::run::{Cosim, CosimFailure, CosimRequest, CosimSummary};
+
+use crate::blocks::BLOCKS;
+
+/// One registered block: its config table and how to load a file of it.
+pub struct BlockEntry {
+    pub table: &'static str,
+    pub title: &'static str,
+    /// Generates Verilog (and co-simulates it).
+    pub rtl: bool,
+    load: fn(&Path, &str) -> Result<Box<dyn Loaded>, ConfigError>,
+}
+
+impl BlockEntry {
+    /// A block with RTL: generator, co-simulation and golden-model runs.
+    pub const fn rtl<B: Cosim + Simulate>() -> BlockEntry {
+        BlockEntry { table: B::TABLE, title: B::TITLE, rtl: true, load: load_rtl::<B> }
+    }
+
+    /// A golden model without RTL of its own (the GPU model).
+    pub const fn model<B: Simulate>() -> BlockEntry {
+        BlockEntry { table: B::TABLE, title: B::TITLE, rtl: false, load: load_model::<B> }
+    }
+}
+
+fn load_rtl<B: Cosim + Simulate>(path: &Path, text: &str) -> Result<Box<dyn Loaded>, ConfigError> {
+    Ok(Box::new(Rtl::<B>(block::parse::<B>(path, text)?)))
+}
+
+fn load_model<B: Simulate>(path: &Path, text: &str) -> Result<Box<dyn Loaded>, ConfigError> {
+    Ok(Box::new(ModelOnly::<B>(block::parse::<B>(path, text)?)))
+}
+
+/// A loaded config of some registered block, as the commands use it.
+pub trait Loaded {
+    fn path(&self) -> &Path;
+    /// The preset name.
+    fn name(&self) -> &str;
+    fn table(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// Every design of the preset, or `None` for a block without RTL.
+    fn generate(&self) -> Option<Result<Generated, GenError>>;
+    /// Co-simulate one design of this preset.
+    fn cosim(&self, design: &Design, req: &CosimRequest) -> Result<CosimSummary, CosimFailure>;
+    /// Run the golden model alone (`gpuforge sim`); unused flags are refused first.
+    fn simulate(&self, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError>;
+}
+
+struct Rtl<B: Block>(ConfigFile<B::Config>);
+struct ModelOnly<B: Block>(ConfigFile<B::Config>);
+
+impl<B: Cosim + Simulate> Loaded for Rtl<B> {
+    fn path(&self) -> &Path {
+        &self.0.path
+    }
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    fn table(&self) -> &'static str {
+        B::TABLE
+    }
+    fn title(&self) -> &'static str {
+        B::TITLE
+    }
+    fn generate(&self) -> Option<Result<Generated, GenError>> {
+        Some(B::generate(&self.0))
+    }
+    fn cosim(&self, design: &Design, req: &CosimRequest) -> Result<CosimSummary, CosimFailure> {
+        verif::run::cosim::<B>(&self.0, design, req)
+    }
+    fn simulate(&self, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError> {
+        block::check_sim_flags::<B>(args)?;
+        B::simulate(&self.0, args)
+    }
+}
+
+impl<B: Simulate> Loaded for ModelOnly<B> {
+    fn path(&self) -> &Path {
+        &self.0.path
+    }
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+    fn table(&self) -> &'static str {
+        B::TABLE
+    }
+    fn title(&self) -> &'static str {
+        B::TITLE
+    }
+    fn generate(&self) -> Option<Result<Generated, GenError>> {
+        None
+    }
+    fn cosim(&self, design: &Design, _: &CosimRequest) -> Result<CosimSummary, CosimFailure> {
+        Err(verif::lockstep::CosimError::Setup(format!("{}: {} has no RTL to co-simulate", design.manifest.top, B::TITLE)).into())
+    }
+    fn simulate(&self, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError> {
+        block::check_sim_flags::<B>(args)?;
+        B::simulate(&self.0, args)
+    }
+}
+
+/// Load any registered block's config file: exactly one registered table must be in it.
+pub fn load(path: &Path) -> Result<Box<dyn Loaded>, ConfigError> {
+    let text = read_text(path)?;
+    let tables: Vec<&str> = BLOCKS.iter().map(|b| b.table).collect();
+    let table = block::detect(path, &text, &tables)?;
+    let entry = BLOCKS.iter().find(|b| b.table == table).expect("detect returns a registered table");
+    (entry.load)(path, &text)
+}
+
+/// The tables of the blocks with RTL, for messages (`[gpucc], [noc]`).
+pub fn rtl_tables() -> String {
+    BLOCKS.iter().filter(|b| b.rtl).map(|b| format!("[{}]", b.table)).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_unique_and_every_preset_loads_through_the_registry() {
+        let mut t: Vec<&str> = BLOCKS.iter().map(|b| b.table).collect();
+        t.sort();
+        t.dedup();
+        assert_eq!(t.len(), BLOCKS.len(), "two blocks claim one table");
+        let presets = golden::presets::all();
+        assert!(presets.len() >= 10, "{presets:?}");
+        for p in presets {
+            let l = load(&p).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.parent().unwrap().file_name().unwrap(), l.table(), "{}: presets live in configs/<table>/", p.display());
+        }
+    }
+}
