@@ -60,7 +60,7 @@ impl MemPartition {
             latency: cfg.llc.latency as u64,
             input_cap: cfg.llc.input_queue as usize,
             line_bytes: cfg.l1.line_bytes,
-            flit_bytes: cfg.network.flit_bytes,
+            flit_bytes: cfg.network.flit_bytes(),
             in_q: VecDeque::new(),
             reply_pipe: VecDeque::new(),
             miss_pipe: VecDeque::new(),

@@ -90,7 +90,7 @@ impl Gpu {
     /// Build with a given network (for tests and for networks built elsewhere).
     pub fn with_network(cfg: &GpuConfig, net: Box<dyn Network>) -> Result<Gpu, SimError> {
         if net.nodes() < cfg.network.nodes {
-            return Err(NetError::Invalid(format!("network has {} nodes, the placement needs {}", net.nodes(), cfg.network.nodes)).into());
+            return Err(NetError::TooFewNodes { have: net.nodes(), need: cfg.network.nodes }.into());
         }
         Ok(Gpu {
             cfg: cfg.clone(),
@@ -119,7 +119,7 @@ impl Gpu {
         let mut disp = CtaDispatcher::new(run.total_ctas());
         let sm_nodes = self.cfg.network.sm_nodes.clone();
         let mem_nodes = self.cfg.network.mem_nodes.clone();
-        let flit_bytes = self.cfg.network.flit_bytes;
+        let flit_bytes = self.cfg.network.flit_bytes();
         let mut last_progress = self.now;
         let mut last_insts = insts_before;
         let mut last_delivered = self.net.stats().packets_delivered;
