@@ -5,6 +5,7 @@
 //! and the allowed range ([`crate::config::ConfigError`]; the CLI maps them to exit
 //! status 2).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -290,6 +291,10 @@ pub struct GpuConfig {
     pub dram: DramConfig,
     pub mapping: MappingConfig,
     pub network: NetworkConfig,
+    /// `[hooks]`: the blocks attached to the model, each with its own parameters
+    /// (`[hooks.<name>]`, see [`super::hooks`]); empty by default.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hooks: BTreeMap<String, toml::Table>,
 }
 
 /// A GPU config file as written (every top-level table), before validation.
@@ -304,6 +309,8 @@ pub struct RawFile {
     dram: DramConfig,
     mapping: MappingConfig,
     network: RawNetwork,
+    #[serde(default)]
+    hooks: BTreeMap<String, toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -451,7 +458,10 @@ impl GpuConfig {
             return Err(FieldError::new("mapping.hash", "xor interleaving needs a power-of-two number of memory nodes".to_string(), Some("\"none\" for other node counts".into())));
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
-        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network })
+        let cfg = GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, hooks: raw.hooks };
+        // the hooks' own parameters are checked by the blocks, now
+        super::hooks::build(&cfg)?;
+        Ok(cfg)
     }
 
     fn network(n: RawNetwork, sms: usize, mems: usize) -> Result<NetworkConfig, FieldError> {
