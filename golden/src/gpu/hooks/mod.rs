@@ -179,7 +179,8 @@ pub struct IssueTaps {
     /// have deferred instructions (a BDIB).
     pub past_barrier: bool,
     /// Ask [`IssueHook::decide`] for every instruction about to issue (chain-aware
-    /// issue, llc_omni_compute.md §1.2).
+    /// issue, llc_omni_compute.md §1.2), warps at a barrier included (answer
+    /// [`IssueDecision::Block`] for them to keep the drain barrier).
     pub every_inst: bool,
     /// Let [`IssueHook::order`] reorder each scheduler's candidates (MWF, fMWF,
     /// priority warps).
