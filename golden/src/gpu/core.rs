@@ -1074,7 +1074,7 @@ impl Sm {
         if wp.blocked_until > now {
             return wp.blocked_until;
         }
-        if self.taps != IssueTaps::default() && (wp.state == WarpState::Barrier || wp.deferred > 0 || self.taps.every_inst) {
+        if (self.taps.past_barrier || self.taps.every_inst) && (wp.state == WarpState::Barrier || wp.deferred > 0 || self.taps.every_inst) {
             // the issue hook's answer may change without an event the SM sees
             return now + 1;
         }
