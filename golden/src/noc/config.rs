@@ -580,4 +580,22 @@ mod tests {
         assert_eq!(c.groups, vec![vec![0, 3], vec![1], vec![2]]);
         assert_eq!(c.default_windows, vec![334, 333, 333]);
     }
+
+    #[test]
+    fn one_validation_names_the_callers_fields() {
+        let e = NocConfig::validate(raw("kind = \"baseline\"\nmesh = 4\nmcs = [[0,0]]\n[baseline]\nvcs = 9\n")).unwrap_err();
+        assert_eq!(e.to_string(), "noc.baseline.vcs: 9 is out of range (allowed: 1..=4)");
+        let mut f = NocFields::noc();
+        f.mcs = "network.mem_nodes".into();
+        f.baseline.vcs = "network.router.vcs".into();
+        let vc = RawVc { vcs: 9, ..RawVc::baseline() };
+        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, &f).unwrap_err();
+        assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=4)");
+        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), &f).unwrap_err();
+        assert_eq!(e.to_string(), "network.mem_nodes[1]: (1, 1) is also MC 0: duplicate MC (allowed: distinct coordinates)");
+        // the typed path builds what the text path builds
+        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), &f).unwrap();
+        let text = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
+        assert_eq!(typed, text);
+    }
 }
