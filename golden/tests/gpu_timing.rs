@@ -56,7 +56,7 @@ fn int_lat(cfg: &GpuConfig) -> u64 {
 
 /// Flits of a reply carrying a line (one header flit plus the data).
 fn reply_flits(cfg: &GpuConfig) -> u64 {
-    1 + (cfg.l1.line_bytes / cfg.network.flit_bytes) as u64
+    1 + (cfg.l1.line_bytes / cfg.network.flit_bytes()) as u64
 }
 
 /// L1 hit: the LD/ST unit accesses the L1 the cycle after issue, data is ready

@@ -5,11 +5,13 @@
 //! and the allowed range ([`crate::config::ConfigError`]; the CLI maps them to exit
 //! status 2).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::config::{check_name, check_range, toml_error, ConfigError, FieldError};
+use crate::noc::config::{RawVc, Routing};
 
 use super::ptx::OpClass;
 
@@ -212,13 +214,50 @@ pub enum NetworkKind {
     Macro,
 }
 
+/// `[network.router]`: the VC routers of `kind = "mesh"`, in the NoC's own words
+/// (`[noc.baseline]`, macro_noc.md §1.11–1.12). Every key is optional; an absent one
+/// takes the baseline mesh's default ([`RawVc::baseline`]: 3 VCs x 4 flits, XY, 2
+/// planes). Unknown keys are refused for every network kind; the values are checked
+/// against the golden VC mesh when the config is loaded with `kind = "mesh"`, and only
+/// record the paper's routers for `"ideal"` and `"macro"` (MACRO-NoC uses the spec's
+/// default planes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouterConfig {
+    pub routing: Option<Routing>,
+    pub vcs: Option<u32>,
+    /// Flit buffers per VC.
+    pub buf_depth: Option<u32>,
+    /// 1: requests and replies share one plane; 2: one plane each.
+    pub planes: Option<u32>,
+    /// The golden VC router has a fixed 3-stage pipeline (VA, SA, ST); only 3 is
+    /// accepted.
+    pub pipeline_stages: Option<u32>,
+}
+
+impl RouterConfig {
+    /// The baseline plane these keys describe, for a `flit_width`-bit flit.
+    pub fn vc_plane(&self, flit_width: u32) -> RawVc {
+        let d = RawVc::baseline();
+        RawVc {
+            flit_width,
+            vcs: self.vcs.unwrap_or(d.vcs),
+            buf_depth: self.buf_depth.unwrap_or(d.buf_depth),
+            routing: self.routing.unwrap_or(d.routing),
+            planes: self.planes.unwrap_or(d.planes),
+        }
+    }
+}
+
 /// The network and where SMs and memory nodes sit on it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NetworkConfig {
     pub kind: NetworkKind,
     /// Ideal network: fixed latency in cycles.
     pub latency: u32,
-    pub flit_bytes: u32,
+    /// Bits per flit: the unit packet sizes are counted in (a multiple of 8); on a
+    /// `mesh`, also the VC planes' flit width.
+    pub flit_width: u32,
     /// Mesh width and height, when a placement is given.
     pub mesh: Option<(u32, u32)>,
     /// Network node of each SM and each memory node (node id = y * width + x on a
@@ -227,9 +266,14 @@ pub struct NetworkConfig {
     pub mem_nodes: Vec<usize>,
     /// Number of network terminals.
     pub nodes: usize,
-    /// `[network.router]`: parameters of the mesh/MACRO models, passed through.
-    #[serde(skip)]
-    pub router: toml::Table,
+    pub router: RouterConfig,
+}
+
+impl NetworkConfig {
+    /// Bytes per flit (`flit_width / 8`).
+    pub fn flit_bytes(&self) -> u32 {
+        self.flit_width / 8
+    }
 }
 
 /// The whole GPU.
@@ -247,6 +291,10 @@ pub struct GpuConfig {
     pub dram: DramConfig,
     pub mapping: MappingConfig,
     pub network: NetworkConfig,
+    /// `[hooks]`: the blocks attached to the model, each with its own parameters
+    /// (`[hooks.<name>]`, see [`super::hooks`]); empty by default.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hooks: BTreeMap<String, toml::Table>,
 }
 
 /// A GPU config file as written (every top-level table), before validation.
@@ -261,6 +309,8 @@ pub struct RawFile {
     dram: DramConfig,
     mapping: MappingConfig,
     network: RawNetwork,
+    #[serde(default)]
+    hooks: BTreeMap<String, toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -284,7 +334,7 @@ struct RawNetwork {
     kind: NetworkKind,
     #[serde(default)]
     latency: Option<u32>,
-    flit_bytes: u32,
+    flit_width: u32,
     #[serde(default)]
     mesh: Option<[u32; 2]>,
     #[serde(default)]
@@ -292,7 +342,7 @@ struct RawNetwork {
     #[serde(default)]
     sm_nodes: Option<RawPlacement>,
     #[serde(default)]
-    router: Option<toml::Table>,
+    router: RouterConfig,
 }
 
 fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, FieldError> {
@@ -408,11 +458,17 @@ impl GpuConfig {
             return Err(FieldError::new("mapping.hash", "xor interleaving needs a power-of-two number of memory nodes".to_string(), Some("\"none\" for other node counts".into())));
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
-        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network })
+        let cfg = GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, hooks: raw.hooks };
+        // the hooks' own parameters are checked by the blocks, now
+        super::hooks::build(&cfg)?;
+        Ok(cfg)
     }
 
     fn network(n: RawNetwork, sms: usize, mems: usize) -> Result<NetworkConfig, FieldError> {
-        check_range("network.flit_bytes", n.flit_bytes, 4, 1024)?;
+        check_range("network.flit_width", n.flit_width, 32, 8192)?;
+        if !n.flit_width.is_multiple_of(8) {
+            return Err(FieldError::new("network.flit_width", format!("{} bits is not a whole number of bytes", n.flit_width), Some("multiples of 8 in 32..=8192".into())));
+        }
         let latency = match (n.kind, n.latency) {
             (NetworkKind::Ideal, None) => return Err(FieldError::new("network.latency", "the ideal network needs a latency".to_string(), Some("1..=100000".into()))),
             (_, Some(l)) => check_range("network.latency", l, 1, 100_000)?,
@@ -481,16 +537,19 @@ impl GpuConfig {
                 (sm_nodes, mem_nodes, total)
             }
         };
-        Ok(NetworkConfig {
+        let network = NetworkConfig {
             kind: n.kind,
             latency,
-            flit_bytes: n.flit_bytes,
+            flit_width: n.flit_width,
             mesh: n.mesh.map(|[w, h]| (w, h)),
             sm_nodes,
             mem_nodes,
             nodes,
-            router: n.router.unwrap_or_default(),
-        })
+            router: n.router,
+        };
+        // a mesh or MACRO-NoC must also be one the golden NoC can build
+        super::net::noc_config(&network)?;
+        Ok(network)
     }
 
     /// Peak DRAM bandwidth of the whole GPU in bytes per core cycle.

@@ -14,6 +14,13 @@
 //!
 //! Replies from the network are handled before all of this (`receive`).
 //!
+//! Hooks ([`super::hooks`]): the SM owns its [`IssueHook`]. Before the schedulers (step
+//! 3) it may hand back one deferred instruction, which executes then; the schedulers
+//! ask it where its taps say (warps at a barrier or holding deferred instructions,
+//! every instruction, the candidate order); barrier arrival and completion are reported
+//! as they happen. Step 5 offers the departing request to the SM's
+//! [`super::hooks::CoreNetHook`] (in [`SmPorts`]).
+//!
 //! Our choices, in one place:
 //! * warp slot `w` belongs to scheduler `w % schedulers`; schedulers arbitrate for shared
 //!   functional units in fixed order (scheduler 0 first) within a cycle;
@@ -50,6 +57,7 @@ use super::config::{GpuConfig, L1Config, SharedMemConfig, SyncConfig};
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
+use super::hooks::{Deferred, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, SmNetHook, WarpView};
 use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
@@ -113,6 +121,8 @@ pub struct Warp {
     pub pending_loads: u32,
     pub pending_stores: u32,
     pub lsu_pending: u32,
+    /// Instructions issued into the issue hook and not yet executed.
+    pub deferred: u32,
     /// Cached "cannot issue before" and its reason (see `check`).
     pub blocked_until: u64,
     pub stall: Stall,
@@ -137,10 +147,19 @@ impl Warp {
             pending_loads: 0,
             pending_stores: 0,
             lsu_pending: 0,
+            deferred: 0,
             blocked_until: 0,
             stall: Stall::Other,
         }
     }
+}
+
+/// How an instruction that passed `check` issues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    Execute,
+    /// Into the issue hook ([`IssueDecision::Defer`]).
+    Defer,
 }
 
 /// A resident CTA.
@@ -197,6 +216,8 @@ pub struct SmPorts<'a> {
     pub map: &'a AddressMap,
     pub mem_nodes: &'a [usize],
     pub flit_bytes: u32,
+    /// The hook between this SM and the network.
+    pub net_hook: &'a mut SmNetHook,
 }
 
 /// A functional fault with where it happened.
@@ -252,10 +273,17 @@ pub struct Sm {
     next_packet_id: u64,
     // scratch
     rec: MemRecord,
+    /// Lanes the last executed instruction ran on (active lanes the guard allowed).
+    rec_guard: u32,
     taddr: [u64; WARP],
     segs: Vec<Segment>,
     order: Vec<u16>,
     wake: Vec<u32>,
+    // hooks
+    issue_hook: Box<dyn IssueHook>,
+    taps: IssueTaps,
+    /// Deferred instructions over all warps.
+    deferred_total: u32,
     // statistics
     pub issue: IssueStats,
     pub shmem: ShmemStats,
@@ -305,15 +333,30 @@ impl Sm {
             next_age: 0,
             next_packet_id: (id as u64) << 40,
             rec: MemRecord::default(),
+            rec_guard: 0,
             taddr: [0; WARP],
             segs: Vec::with_capacity(WARP),
             order: Vec::with_capacity(slots),
             wake: Vec::new(),
+            issue_hook: Box::new(NoHook),
+            taps: IssueTaps::default(),
+            deferred_total: 0,
             issue: IssueStats::default(),
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
             report: SmReport::default(),
         }
+    }
+
+    /// Attach the SM's issue hook (replacing the no-op one).
+    pub fn set_issue_hook(&mut self, hook: Box<dyn IssueHook>) {
+        self.taps = hook.taps();
+        self.issue_hook = hook;
+    }
+
+    /// Add the issue hook's counters.
+    pub fn hook_counters(&self, out: &mut HookCounters) {
+        self.issue_hook.counters(out);
     }
 
     /// Size the register files for a kernel (between kernels; the SM must be empty).
@@ -376,6 +419,7 @@ impl Sm {
             wp.pending_loads = 0;
             wp.pending_stores = 0;
             wp.lsu_pending = 0;
+            wp.deferred = 0;
             wp.blocked_until = 0;
             wp.stall = Stall::Other;
             self.fetch_q.push_back(w as u16);
@@ -643,12 +687,12 @@ impl Sm {
         c.erf_count += 1;
         c.release_at = c.release_at.max(now + self.sync.erf_latency as u64);
         let cta = wp.cta as usize;
-        self.check_release(cta);
+        self.check_release(cta, now);
     }
 
     /// Release the CTA's barrier when every live warp finished its ERF (drain barrier:
     /// `start_exit_fence(TB) = AND over w of entry_fence_done(w)`, tfb_bdib.md §1.4).
-    fn check_release(&mut self, cta: usize) {
+    fn check_release(&mut self, cta: usize, now: u64) {
         let c = &self.ctas[cta];
         let expected = c.bar_expected.map_or(c.live, |e| e.min(c.live));
         if c.erf_count == 0 || c.erf_count < expected {
@@ -667,6 +711,7 @@ impl Sm {
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
                 let ns = self.sched_sleep.len();
                 self.sched_sleep[w as usize % ns] = 0;
+                self.issue_hook.barrier_release(now, w, resume);
             }
         }
         let c = &mut self.ctas[cta];
@@ -699,7 +744,7 @@ impl Sm {
 
     fn try_retire(&mut self, w: usize) {
         let wp = &mut self.warps[w];
-        if !wp.valid || wp.state != WarpState::Finished || wp.pending_loads > 0 || wp.pending_stores > 0 || wp.lsu_pending > 0 {
+        if !wp.valid || wp.state != WarpState::Finished || wp.pending_loads > 0 || wp.pending_stores > 0 || wp.lsu_pending > 0 || wp.deferred > 0 {
             return;
         }
         wp.valid = false;
@@ -717,20 +762,22 @@ impl Sm {
 
     // ---------------------------------------------------------------- issue
 
-    /// Whether warp `w` can issue now; caches time-known blocks in `blocked_until`.
+    /// Whether warp `w` can issue now, and how; caches time-known blocks in
+    /// `blocked_until`. The issue hook is asked last, where its taps say.
     #[inline]
-    fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<(), Stall> {
+    fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<Route, Stall> {
         let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
         let wp = &mut self.warps[w];
         if now < wp.blocked_until {
             return Err(wp.stall);
         }
-        match wp.state {
-            WarpState::Active => {}
+        let ask = match wp.state {
+            WarpState::Active => self.taps.every_inst || (self.taps.past_barrier && wp.deferred > 0),
+            WarpState::Barrier if self.taps.past_barrier || self.taps.every_inst => true,
             WarpState::Barrier => return Err(Stall::Barrier),
             WarpState::Fence(_) => return Err(Stall::Fence),
             WarpState::Finished => return Err(Stall::Other),
-        }
+        };
         let pc = wp.simt.pc();
         if wp.ibuf_n == 0 || wp.ibuf_pc != pc || now < wp.ibuf_ready {
             return Err(Stall::Fetch);
@@ -758,90 +805,85 @@ impl Sm {
                 }
             }
         }
-        Ok(())
+        if !ask {
+            return Ok(Route::Execute);
+        }
+        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier: wp.state == WarpState::Barrier, deferred: wp.deferred };
+        let deferrable = inst.is_mem() || matches!(inst.op, Op::Bar | Op::Membar(_));
+        // a warp at a barrier cannot run another barrier, a fence or `exit` now
+        let runs_past = !matches!(inst.op, Op::Bar | Op::Membar(_) | Op::Exit | Op::Ret);
+        match self.issue_hook.decide(now, &view, inst) {
+            IssueDecision::Issue if !view.at_barrier || runs_past => Ok(Route::Execute),
+            IssueDecision::Defer if deferrable => Ok(Route::Defer),
+            _ => Err(Stall::Barrier),
+        }
     }
 
-    /// Issue warp `w`'s next instruction: execute it and update the timing state.
-    fn issue_warp(&mut self, w: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+    /// Issue warp `w`'s next instruction: execute it (or hand it to the issue hook) and
+    /// update the timing state.
+    fn issue_warp(&mut self, w: usize, route: Route, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
         let run: &KernelRun = p.run;
         let k: &Kernel = &run.kernel;
         let pc = self.warps[w].simt.pc();
         let inst = &k.insts[pc as usize];
         let active = self.warps[w].simt.mask();
-        let pb = w * self.npreds;
-        let mask = if inst.guard != NO_PRED {
-            let g = self.preds[pb + inst.guard as usize];
-            active & if inst.guard_neg { !g } else { g }
-        } else {
-            active
-        };
-        self.warps[w].ids.clock = now;
-        let effect = {
-            let cta = self.warps[w].cta as usize;
-            let rb = w * self.nregs * WARP;
-            let lb = w * WARP * self.local_bytes;
-            let mut mem = MemCtx {
-                global: p.gmem,
-                shared: &mut self.ctas[cta].shared,
-                local: &mut self.local[lb..lb + WARP * self.local_bytes],
-                local_bytes: self.local_bytes as u32,
-                params: &run.params,
-            };
-            let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
-            ex.execute(inst, mask, &mut mem, &mut self.rec).map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?
-        };
-        self.issue.warp_insts += 1;
-        self.issue.thread_insts += mask.count_ones() as u64;
-        self.issue.by_class[inst.class.index()] += 1;
-        self.report.warp_insts += 1;
         let next = pc + 1;
-        match effect {
-            Effect::Alu => {
-                let lat = self.fus.issue(inst.class, now);
-                self.scoreboard.set_defs(w, inst, now + lat as u64);
-                self.warps[w].simt.advance(next);
-            }
-            Effect::Branch { taken } => {
-                self.warps[w].simt.branch(taken, inst.target, next, inst.rpc);
-            }
-            Effect::Mem => {
-                self.mem_issue(w, inst, p);
-                self.warps[w].simt.advance(next);
-            }
-            Effect::Bar => {
-                self.warps[w].simt.advance(next);
-                let wp = &mut self.warps[w];
-                wp.state = WarpState::Barrier;
-                wp.sync_since = now;
-                self.syncs.barrier_warps += 1;
-                if let super::ptx::Src::Imm(n) = inst.a[0] {
-                    self.ctas[wp.cta as usize].bar_expected = Some((n / 32) as u32);
+        if route == Route::Defer {
+            // the warp moves past it; it executes when the hook drains it
+            if matches!(inst.op, Op::Ld { .. } | Op::Atom { .. }) {
+                for &r in &inst.sb_def[..inst.n_def as usize] {
+                    self.scoreboard.set(w, r, PENDING);
                 }
-                self.try_erf(w, now);
             }
-            Effect::Membar(scope) => {
-                self.warps[w].simt.advance(next);
-                let wp = &mut self.warps[w];
-                wp.state = WarpState::Fence(scope);
-                wp.sync_since = now;
-                self.syncs.fences += 1;
-                self.try_fence(w, now);
-            }
-            Effect::Exit => {
-                let survivors = active & !mask;
-                let done = self.warps[w].simt.exit(mask);
-                if !done && survivors != 0 {
+            self.issue.warp_insts += 1;
+            self.issue.by_class[inst.class.index()] += 1;
+            self.report.warp_insts += 1;
+            self.warps[w].simt.advance(next);
+            self.warps[w].deferred += 1;
+            self.deferred_total += 1;
+            self.issue_hook.defer(now, Deferred { warp: w as u16, pc, mask: active });
+        } else {
+            self.issue.warp_insts += 1;
+            self.issue.by_class[inst.class.index()] += 1;
+            self.report.warp_insts += 1;
+            let effect = self.execute(w, inst, active, p)?;
+            match effect {
+                Effect::Alu => {
+                    let lat = self.fus.issue(inst.class, now);
+                    self.scoreboard.set_defs(w, inst, now + lat as u64);
                     self.warps[w].simt.advance(next);
                 }
-                if done {
-                    let wp = &mut self.warps[w];
-                    wp.state = WarpState::Finished;
-                    let cta = wp.cta as usize;
-                    self.ctas[cta].live -= 1;
-                    self.check_release(cta);
-                    self.try_retire(w);
-                    return Ok(());
+                Effect::Branch { taken } => {
+                    self.warps[w].simt.branch(taken, inst.target, next, inst.rpc);
+                }
+                Effect::Mem => {
+                    self.mem_issue(w, inst, p);
+                    self.warps[w].simt.advance(next);
+                }
+                Effect::Bar => {
+                    self.warps[w].simt.advance(next);
+                    self.arrive_barrier(w, inst, now);
+                }
+                Effect::Membar(scope) => {
+                    self.warps[w].simt.advance(next);
+                    self.enter_fence(w, scope, now);
+                }
+                Effect::Exit => {
+                    let survivors = active & !self.rec_guard;
+                    let done = self.warps[w].simt.exit(self.rec_guard);
+                    if !done && survivors != 0 {
+                        self.warps[w].simt.advance(next);
+                    }
+                    if done {
+                        let wp = &mut self.warps[w];
+                        wp.state = WarpState::Finished;
+                        let cta = wp.cta as usize;
+                        self.ctas[cta].live -= 1;
+                        self.check_release(cta, now);
+                        self.try_retire(w);
+                        return Ok(());
+                    }
                 }
             }
         }
@@ -855,6 +897,96 @@ impl Sm {
         if wp.ibuf_n == 0 && !wp.in_fetch_q {
             wp.in_fetch_q = true;
             self.fetch_q.push_back(w as u16);
+        }
+        Ok(())
+    }
+
+    /// Execute `inst` for warp `w` on the lanes of `active` its guard allows (the lanes
+    /// are left in `rec_guard`); counts thread instructions.
+    fn execute(&mut self, w: usize, inst: &super::ptx::Inst, active: u32, p: &mut SmPorts<'_>) -> Result<Effect, CoreFault> {
+        let run: &KernelRun = p.run;
+        let pb = w * self.npreds;
+        let mask = if inst.guard != NO_PRED {
+            let g = self.preds[pb + inst.guard as usize];
+            active & if inst.guard_neg { !g } else { g }
+        } else {
+            active
+        };
+        self.rec_guard = mask;
+        self.warps[w].ids.clock = p.now;
+        let cta = self.warps[w].cta as usize;
+        let rb = w * self.nregs * WARP;
+        let lb = w * WARP * self.local_bytes;
+        let mut mem = MemCtx {
+            global: p.gmem,
+            shared: &mut self.ctas[cta].shared,
+            local: &mut self.local[lb..lb + WARP * self.local_bytes],
+            local_bytes: self.local_bytes as u32,
+            params: &run.params,
+        };
+        let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
+        let effect = ex.execute(inst, mask, &mut mem, &mut self.rec).map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
+        self.issue.thread_insts += mask.count_ones() as u64;
+        Ok(effect)
+    }
+
+    /// Warp `w` executed `bar.sync` (drain barrier, tfb_bdib.md §1.4, §2.3).
+    fn arrive_barrier(&mut self, w: usize, inst: &super::ptx::Inst, now: u64) {
+        let wp = &mut self.warps[w];
+        debug_assert_eq!(wp.state, WarpState::Active, "warp {w} arrives at a barrier while {:?}", wp.state);
+        wp.state = WarpState::Barrier;
+        wp.sync_since = now;
+        self.syncs.barrier_warps += 1;
+        if let super::ptx::Src::Imm(n) = inst.a[0] {
+            self.ctas[wp.cta as usize].bar_expected = Some((n / 32) as u32);
+        }
+        let cta = wp.cta;
+        self.issue_hook.barrier_arrive(now, w as u16, cta);
+        self.try_erf(w, now);
+    }
+
+    /// Warp `w` executed a fence.
+    fn enter_fence(&mut self, w: usize, scope: Scope, now: u64) {
+        let wp = &mut self.warps[w];
+        debug_assert_eq!(wp.state, WarpState::Active, "warp {w} enters a fence while {:?}", wp.state);
+        wp.state = WarpState::Fence(scope);
+        wp.sync_since = now;
+        self.syncs.fences += 1;
+        self.try_fence(w, now);
+    }
+
+    /// Before the schedulers: the issue hook may hand back one deferred instruction,
+    /// which executes now (its operands are read now, tfb_bdib.md §2.5).
+    fn drain_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+        let Some(d) = self.issue_hook.drain(now, lsu_free) else {
+            return Ok(());
+        };
+        let w = d.warp as usize;
+        assert!(self.warps[w].deferred > 0, "cycle {now}: issue hook drained {d:?}, but warp {w} has no deferred instruction");
+        self.warps[w].deferred -= 1;
+        self.deferred_total -= 1;
+        let k: &Kernel = &p.run.kernel;
+        let inst = &k.insts[d.pc as usize];
+        match self.execute(w, inst, d.mask, p)? {
+            Effect::Mem => {
+                self.mem_issue(w, inst, p);
+                if self.rec.mask == 0 {
+                    // no lane accessed memory: release the registers reserved at issue
+                    for &r in &inst.sb_def[..inst.n_def as usize] {
+                        self.scoreboard.set(w, r, now);
+                    }
+                }
+            }
+            Effect::Bar => self.arrive_barrier(w, inst, now),
+            Effect::Membar(scope) => self.enter_fence(w, scope, now),
+            e => unreachable!("deferred instruction with effect {e:?}"),
+        }
+        self.warps[w].blocked_until = 0;
+        self.wake(w);
+        if self.warps[w].deferred == 0 {
+            self.progress(w, now);
         }
         Ok(())
     }
@@ -874,23 +1006,26 @@ impl Sm {
                 continue;
             }
             self.schedulers[s].order(&mut order);
+            if self.taps.order {
+                self.issue_hook.order(now, s, &mut order);
+            }
             for slot in 0..self.issue_width {
                 self.issue.issue_slots += 1;
                 let mut why = Stall::Other;
                 let mut issued = None;
                 for &w in &order {
                     match self.check(w as usize, &run.kernel, now) {
-                        Ok(()) => {
-                            issued = Some(w);
+                        Ok(route) => {
+                            issued = Some((w, route));
                             break;
                         }
                         Err(r) => why = why.min(r),
                     }
                 }
                 match issued {
-                    Some(w) => {
+                    Some((w, route)) => {
                         self.schedulers[s].last = Some(w);
-                        self.issue_warp(w as usize, p)?;
+                        self.issue_warp(w as usize, route, p)?;
                     }
                     None => {
                         let unused = (self.issue_width - slot) as u64;
@@ -938,6 +1073,10 @@ impl Sm {
         let wp = &self.warps[w];
         if wp.blocked_until > now {
             return wp.blocked_until;
+        }
+        if (self.taps.past_barrier || self.taps.every_inst) && (wp.state == WarpState::Barrier || wp.deferred > 0 || self.taps.every_inst) {
+            // the issue hook's answer may change without an event the SM sees
+            return now + 1;
         }
         if wp.state != WarpState::Active {
             return u64::MAX;
@@ -991,13 +1130,20 @@ impl Sm {
             self.complete(tok, t);
         }
         self.lsu_step(p);
+        if self.deferred_total > 0 {
+            self.drain_stage(p)?;
+        }
         self.issue_stage(p)?;
         let run: &KernelRun = p.run;
         self.fetch_stage(&run.kernel, now);
         if let Some(pk) = self.miss_q.front() {
             if p.net.can_inject(pk.src, Class::Request) {
                 let pk = self.miss_q.pop_front().expect("front exists");
-                p.net.inject(pk);
+                let txn = *p.txns.get(pk.tag as u32);
+                match p.net_hook.hook.depart(now, pk, &txn) {
+                    Some(pk) => p.net.inject(pk),
+                    None => p.net_hook.wake = now,
+                }
             }
         }
         Ok(())

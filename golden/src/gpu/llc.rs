@@ -30,6 +30,16 @@ pub enum LlcRead {
     Blocked,
 }
 
+/// How a write found its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlcWrite {
+    Hit,
+    /// The line is being fetched: the bytes join the fill.
+    Merged,
+    /// The line was allocated (write-allocate without fetch).
+    Allocated,
+}
+
 #[derive(Debug, Clone)]
 pub struct LlcSlice {
     sets: u64,
@@ -43,6 +53,9 @@ pub struct LlcSlice {
     mshrs: Vec<Mshr>,
     free_mshrs: usize,
     merge: usize,
+    /// Whether the line of the last `read`, `write` or `fill` was present and dirty
+    /// before it, and is after it.
+    pub last_dirty: (bool, bool),
     pub stats: LlcStats,
 }
 
@@ -62,6 +75,7 @@ impl LlcSlice {
             mshrs: (0..c.mshrs).map(|_| Mshr { valid: false, line: 0, waiters: Vec::new(), dirty_on_fill: false, write_mask: 0 }).collect(),
             free_mshrs: c.mshrs as usize,
             merge: c.mshr_merge as usize,
+            last_dirty: (false, false),
             stats: LlcStats::default(),
         }
     }
@@ -99,7 +113,9 @@ impl LlcSlice {
 
     /// A read-like access to `line` by transaction `txn`.
     pub fn read(&mut self, line: u64, local_line: u64, txn: u32, atomic: bool) -> LlcRead {
+        let mut dirty = false;
         if let Some(w) = self.find(line, local_line) {
+            dirty = self.dirty[w];
             if self.valid[w] == self.full {
                 if atomic {
                     self.dirty[w] = true;
@@ -108,9 +124,11 @@ impl LlcSlice {
                     self.stats.reads += 1;
                 }
                 self.stats.read_hits += 1;
+                self.last_dirty = (dirty, self.dirty[w]);
                 return LlcRead::Hit;
             }
         }
+        self.last_dirty = (dirty, dirty);
         if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
             if m.waiters.len() >= self.merge {
                 self.stats.blocked += 1;
@@ -147,23 +165,27 @@ impl LlcSlice {
         self.stats.read_misses += 1;
     }
 
-    /// A write of the bytes in `mask`; returns an evicted dirty line to write back.
-    pub fn write(&mut self, line: u64, local_line: u64, mask: u128) -> Option<u64> {
+    /// A write of the bytes in `mask`; returns how it found the line and an evicted
+    /// dirty line to write back.
+    pub fn write(&mut self, line: u64, local_line: u64, mask: u128) -> (LlcWrite, Option<u64>) {
         self.stats.writes += 1;
         if let Some(w) = self.find(line, local_line) {
+            self.last_dirty = (self.dirty[w], true);
             self.valid[w] |= mask;
             self.dirty[w] = true;
             self.stats.write_hits += 1;
-            return None;
+            return (LlcWrite::Hit, None);
         }
+        self.last_dirty = (false, false);
         if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
             m.write_mask |= mask;
-            return None;
+            return (LlcWrite::Merged, None);
         }
         let (w, ev) = self.allocate(line, local_line);
         self.valid[w] = mask;
         self.dirty[w] = true;
-        ev
+        self.last_dirty = (false, true);
+        (LlcWrite::Allocated, ev)
     }
 
     /// DRAM data for `line` arrived: install it, hand the waiting transactions to `out`,
@@ -183,6 +205,7 @@ impl LlcSlice {
         let was_dirty = self.dirty[w];
         self.valid[w] = self.full;
         self.dirty[w] = was_dirty || dirty || wmask != 0;
+        self.last_dirty = (was_dirty, self.dirty[w]);
         ev
     }
 

@@ -13,6 +13,12 @@
 //! (3) move tag-pipeline results that are due: replies to the output queue, misses to
 //! the DRAM queue (in order, stalling while it is full), then write-backs; (4) one tag
 //! access for the request at the head of the input queue; (5) inject one reply.
+//!
+//! Hooks ([`super::hooks`]): packets tagged for a hook go to the partition's
+//! [`super::hooks::PartitionHook`] in (1), its completed LLC accesses are reported in
+//! (2)/(3), and its cycle runs before (4), where it may take the tag access; every
+//! accepted tag access, fill and dirty write-back is reported to the
+//! [`super::hooks::L2Hook`].
 
 use std::collections::VecDeque;
 
@@ -20,9 +26,10 @@ use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
 use super::dram::DramChannel;
-use super::llc::{LlcRead, LlcSlice};
+use super::hooks::{L2Access, L2Hook, L2Outcome, PartHooks, PartitionPort, Requester, HOOK_TAG};
+use super::llc::{LlcRead, LlcSlice, LlcWrite};
 use super::mapping::AddressMap;
-use super::txn::{TxnKind, TxnTable};
+use super::txn::{Txn, TxnKind, TxnTable, HOOK_SM};
 
 #[derive(Debug, Clone)]
 pub struct MemPartition {
@@ -60,7 +67,7 @@ impl MemPartition {
             latency: cfg.llc.latency as u64,
             input_cap: cfg.llc.input_queue as usize,
             line_bytes: cfg.l1.line_bytes,
-            flit_bytes: cfg.network.flit_bytes,
+            flit_bytes: cfg.network.flit_bytes(),
             in_q: VecDeque::new(),
             reply_pipe: VecDeque::new(),
             miss_pipe: VecDeque::new(),
@@ -91,8 +98,19 @@ impl MemPartition {
         map.local(line) >> self.line_bytes.trailing_zeros()
     }
 
-    fn reply(&mut self, txns: &TxnTable, sm_nodes: &[usize], tag: u32) {
-        let t = txns.get(tag);
+    /// Whether a request waits in the input queue for the tag port.
+    pub(crate) fn queue_waiting(&self) -> bool {
+        !self.in_q.is_empty()
+    }
+
+    fn reply(&mut self, now: u64, txns: &mut TxnTable, sm_nodes: &[usize], hooks: &mut PartHooks, tag: u32) {
+        let t = *txns.get(tag);
+        if t.sm == HOOK_SM {
+            txns.release(tag);
+            hooks.hook.llc_done(now, t.token);
+            hooks.wake = now;
+            return;
+        }
         let flits = match t.kind {
             TxnKind::Read | TxnKind::ReadBypass => flits_for(self.line_bytes, self.flit_bytes),
             TxnKind::Atomic => flits_for(t.bytes, self.flit_bytes),
@@ -110,11 +128,71 @@ impl MemPartition {
         });
     }
 
-    /// One core cycle.
-    pub fn cycle(&mut self, now: u64, net: &mut dyn Network, txns: &TxnTable, map: &AddressMap, sm_nodes: &[usize]) {
-        // (1) network -> input queue
+    /// One tag access for transaction `tag`; false if the LLC refused it (the request
+    /// stays where it is).
+    fn access(&mut self, now: u64, tag: u32, t: &Txn, map: &AddressMap, l2: &mut dyn L2Hook) -> bool {
+        let ll = self.local_line(map, t.line);
+        let mut evicted = None;
+        let outcome = match t.kind {
+            TxnKind::Read | TxnKind::ReadBypass | TxnKind::Atomic => match self.llc.read(t.line, ll, tag, t.kind == TxnKind::Atomic) {
+                LlcRead::Hit => {
+                    self.reply_pipe.push_back((now + self.latency, tag));
+                    L2Outcome::Hit
+                }
+                LlcRead::Miss => {
+                    self.miss_pipe.push_back((now + self.latency, t.line));
+                    L2Outcome::Miss
+                }
+                LlcRead::Merged => L2Outcome::Merged,
+                LlcRead::Blocked => return false,
+            },
+            TxnKind::Write => {
+                let (how, ev) = self.llc.write(t.line, ll, t.mask);
+                if let Some(ev) = ev {
+                    self.writebacks.push_back(ev);
+                    evicted = Some(ev);
+                }
+                self.reply_pipe.push_back((now + self.latency, tag));
+                match how {
+                    LlcWrite::Hit => L2Outcome::Hit,
+                    LlcWrite::Merged => L2Outcome::Merged,
+                    LlcWrite::Allocated => L2Outcome::Miss,
+                }
+            }
+        };
+        let (dirty_before, dirty_after) = self.llc.last_dirty;
+        let requester = if t.sm == HOOK_SM { Requester::Partition } else { Requester::Sm(t.sm) };
+        l2.access(now, &L2Access { part: self.id, requester, kind: t.kind, line: t.line, outcome, dirty_before, dirty_after });
+        if let Some(ev) = evicted {
+            l2.writeback(now, self.id, ev);
+        }
+        true
+    }
+
+    /// A tag access made by the partition's hook ([`PartitionPort::llc`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn hook_access(&mut self, now: u64, txns: &mut TxnTable, map: &AddressMap, l2: &mut dyn L2Hook, kind: TxnKind, line: u64, mask: u128, tag: u32) -> bool {
+        let t = Txn { kind, sm: HOOK_SM, warp: 0, token: tag, line, mask, bytes: mask.count_ones() };
+        let id = txns.alloc(t);
+        let ok = self.access(now, id, &t, map, l2);
+        if !ok {
+            txns.release(id);
+        }
+        ok
+    }
+
+    /// One core cycle (see the module docs for the order; `hooks` are this partition's,
+    /// `l2` the L2's).
+    #[allow(clippy::too_many_arguments)]
+    pub fn cycle(&mut self, now: u64, net: &mut dyn Network, txns: &mut TxnTable, map: &AddressMap, sm_nodes: &[usize], hooks: &mut PartHooks, l2: &mut dyn L2Hook) {
+        // (1) network -> input queue; packets for the hook -> the hook
         while self.in_q.len() < self.input_cap {
             match net.eject(self.node) {
+                Some(mut p) if p.tag & HOOK_TAG != 0 => {
+                    p.tag &= !HOOK_TAG;
+                    hooks.hook.arrive(now, p);
+                    hooks.wake = now;
+                }
                 Some(p) => self.in_q.push_back(p),
                 None => break,
             }
@@ -125,11 +203,16 @@ impl MemPartition {
             let ll = self.local_line(map, line);
             let mut waiters = std::mem::take(&mut self.fill_scratch);
             waiters.clear();
-            if let Some(ev) = self.llc.fill(line, ll, &mut waiters) {
+            let ev = self.llc.fill(line, ll, &mut waiters);
+            if !waiters.is_empty() {
+                l2.fill(now, self.id, line, self.llc.last_dirty.0, self.llc.last_dirty.1);
+            }
+            if let Some(ev) = ev {
                 self.writebacks.push_back(ev);
+                l2.writeback(now, self.id, ev);
             }
             for &w in &waiters {
-                self.reply(txns, sm_nodes, w);
+                self.reply(now, txns, sm_nodes, hooks, w);
             }
             self.fill_scratch = waiters;
         }
@@ -139,7 +222,7 @@ impl MemPartition {
                 break;
             }
             self.reply_pipe.pop_front();
-            self.reply(txns, sm_nodes, tag);
+            self.reply(now, txns, sm_nodes, hooks, tag);
         }
         while let Some(&(t, line)) = self.miss_pipe.front() {
             if t > now || !self.dram.can_accept() {
@@ -157,36 +240,21 @@ impl MemPartition {
             let loc = map.dram_loc(map.local(line));
             self.dram.push(line, loc.bank, loc.row, true);
         }
-        // (4) one tag access
-        if let Some(p) = self.in_q.front() {
-            let tag = p.tag as u32;
-            let t = *txns.get(tag);
-            let ll = self.local_line(map, t.line);
-            let done = match t.kind {
-                TxnKind::Read | TxnKind::ReadBypass | TxnKind::Atomic => {
-                    match self.llc.read(t.line, ll, tag, t.kind == TxnKind::Atomic) {
-                        LlcRead::Hit => {
-                            self.reply_pipe.push_back((now + self.latency, tag));
-                            true
-                        }
-                        LlcRead::Miss => {
-                            self.miss_pipe.push_back((now + self.latency, t.line));
-                            true
-                        }
-                        LlcRead::Merged => true,
-                        LlcRead::Blocked => false,
-                    }
+        // (4) the hook's cycle (it may take the tag port), then one tag access
+        let mut tag_used = false;
+        if hooks.wake <= now {
+            let PartHooks { hook, wake, next_id } = hooks;
+            let mut port = PartitionPort { part: self, now, txns, map, net, l2, next_id, tag_used: false };
+            *wake = hook.cycle(now, &mut port);
+            tag_used = port.tag_used;
+        }
+        if !tag_used {
+            if let Some(p) = self.in_q.front() {
+                let tag = p.tag as u32;
+                let t = *txns.get(tag);
+                if self.access(now, tag, &t, map, l2) {
+                    self.in_q.pop_front();
                 }
-                TxnKind::Write => {
-                    if let Some(ev) = self.llc.write(t.line, ll, t.mask) {
-                        self.writebacks.push_back(ev);
-                    }
-                    self.reply_pipe.push_back((now + self.latency, tag));
-                    true
-                }
-            };
-            if done {
-                self.in_q.pop_front();
             }
         }
         // (5) inject one reply

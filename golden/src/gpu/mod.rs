@@ -6,8 +6,9 @@
 //! module each: [`core`] (the SM pipeline) with [`simt`], [`scoreboard`],
 //! [`scheduler`], [`fu`], [`shmem`], [`coalesce`] and [`l1`]; [`mempart`] (memory
 //! node) with [`llc`] and [`dram`]; [`mapping`] (address interleaving); [`cta`]
-//! (dispatch and occupancy); [`net`] (network construction); [`exec`] and
-//! [`memspace`] (functional execution); [`ptx`] (the kernel language).
+//! (dispatch and occupancy); [`net`] (network construction); [`hooks`] (where blocks
+//! attach: the memory partition, the SM's issue stage, the SM's network port, the L2);
+//! [`exec`] and [`memspace`] (functional execution); [`ptx`] (the kernel language).
 
 pub mod coalesce;
 pub mod config;
@@ -16,6 +17,7 @@ pub mod cta;
 pub mod dram;
 pub mod exec;
 pub mod fu;
+pub mod hooks;
 pub mod l1;
 pub mod launch;
 pub mod llc;
@@ -82,7 +84,7 @@ impl Simulate for GpuModel {
         };
         let opts = RunOptions { seed: args.seed, progress: Some(&mut progress), max_cycles: args.max_cycles, ..Default::default() };
         let r = run(&gpu_cfg, &l, opts).map_err(|e| match e {
-            SimError::Network(_) | SimError::DoesNotFit { .. } | SimError::Launch { .. } => {
+            SimError::Network(_) | SimError::Hooks(_) | SimError::DoesNotFit { .. } | SimError::Launch { .. } => {
                 BlockSimError::Input(format!("{}: {e}", cfg.path.display()))
             }
             e => BlockSimError::Failed(format!("error: {e}")),

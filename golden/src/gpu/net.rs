@@ -4,63 +4,90 @@
 //! Terminal numbering: SM `i` is network node `cfg.sm_nodes[i]`, memory node `j` is
 //! `cfg.mem_nodes[j]`. On a mesh, node id = `y * width + x` (x = column, y = row),
 //! which is how presets write placements.
+//!
+//! The path from the GPU config to a golden mesh is typed end to end: `[network]` and
+//! `[network.router]` become a [`NocConfig`] through [`NocConfig::for_gpu`], the same
+//! validation a `[noc]` config goes through, with errors naming the GPU config's fields
+//! (`network.router.vcs`, `network.flit_width`, `network.mem_nodes[2]`).
 
+use crate::config::{check_one_of, FieldError};
 use crate::network::{IdealNetwork, Network};
+use crate::noc::config::{NocConfig, NocFields, NocKind, RawVc, VcFields};
 
 use super::config::{NetworkConfig, NetworkKind};
 
 /// Why a network could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
-    #[error("network config: {0}")]
-    Invalid(String),
+    /// The network section does not validate. [`super::GpuConfig::load`] already checks
+    /// this, so only a config changed after loading gets here.
+    #[error("{0}")]
+    Config(FieldError),
+    /// A network handed to [`super::sim::Gpu::with_network`] is too small.
+    #[error("network: {have} nodes, the placement needs {need}")]
+    TooFewNodes { have: usize, need: usize },
 }
 
-/// `[network.router]` keys and the `[noc.baseline]` keys they set
-/// (macro_noc.md §1.11–1.12; the VC router model has a fixed 3-stage pipeline).
-const ROUTER_KEYS: [(&str, &str); 3] = [("routing", "routing"), ("vcs", "vcs"), ("vc_buffers", "buf_depth")];
-
-/// Build the network a config asks for.
-///
-/// `mesh` and `macro` build the golden meshes of `golden::noc` on the configured
-/// placement: memory node `j` is MC `j` (its overlay, for MACRO-NoC), SMs sit on the
-/// other nodes. `mesh` is the baseline VC mesh with `[network.router]` applied;
-/// `macro` is MACRO-NoC with the spec's default planes (64-bit request plane,
-/// hinge-router reply plane). Packets are counted in `flit_bytes` units and each
-/// plane converts them to its own width.
-pub fn build(cfg: &NetworkConfig) -> Result<Box<dyn Network>, NetError> {
-    if cfg.kind == NetworkKind::Ideal {
-        return Ok(Box::new(IdealNetwork::new(cfg.nodes, cfg.latency as u64)));
+/// The names of the GPU config's network fields, for NoC validation errors. The GOM,
+/// reply plane, request plane and traffic have no GPU fields: they stay at the NoC's
+/// defaults, which validate, and are charged to `network.kind`.
+fn gpu_fields() -> NocFields {
+    let kind = "network.kind";
+    NocFields {
+        mesh: "network.mesh".into(),
+        mcs: "network.mem_nodes".into(),
+        gom: kind.into(),
+        reply: kind.into(),
+        traffic: kind.into(),
+        request: VcFields::under(kind),
+        baseline: VcFields {
+            flit_width: "network.flit_width".into(),
+            vcs: "network.router.vcs".into(),
+            buf_depth: "network.router.buf_depth".into(),
+            planes: "network.router.planes".into(),
+        },
     }
-    let (w, h) = cfg.mesh.ok_or_else(|| NetError::Invalid("network.mesh: a mesh network needs `mesh = [w, h]`".into()))?;
+}
+
+/// The golden NoC a `mesh` or `macro` network config describes (`None` for `ideal`).
+///
+/// Memory node `j` is MC `j` (its overlay, for MACRO-NoC); SMs sit on the other nodes.
+/// `mesh` is the baseline VC mesh with `[network.router]` applied and `flit_width`-bit
+/// flits; `macro` is MACRO-NoC with the spec's default planes (64-bit request plane,
+/// hinge-router reply plane).
+pub fn noc_config(cfg: &NetworkConfig) -> Result<Option<NocConfig>, FieldError> {
+    let kind = match cfg.kind {
+        NetworkKind::Ideal => return Ok(None),
+        NetworkKind::Mesh => NocKind::Baseline,
+        NetworkKind::Macro => NocKind::Macro,
+    };
+    let Some((w, h)) = cfg.mesh else {
+        return Err(FieldError::new("network.mesh", "a mesh network needs a mesh size", Some("[N, N], N in 2..=8".into())));
+    };
     if w != h {
-        return Err(NetError::Invalid(format!("network.mesh: {w}x{h} is not square (allowed: NxN, N in 2..=8)")));
+        return Err(FieldError::new("network.mesh", format!("{w}x{h} is not square"), Some("[N, N], N in 2..=8".into())));
     }
     if cfg.nodes != (w * h) as usize {
-        return Err(NetError::Invalid(format!("network: {} terminals on a {w}x{h} mesh", cfg.nodes)));
+        return Err(FieldError::new("network.mesh", format!("{} terminals on a {w}x{h} mesh", cfg.nodes), Some(format!("{} terminals", w * h))));
     }
-    let mcs: Vec<[u32; 2]> = cfg.mem_nodes.iter().map(|&id| [id as u32 % w, id as u32 / w]).collect();
-    let mut text = format!(
-        "kind = \"{}\"\nmesh = {w}\nmcs = {}\n",
-        if cfg.kind == NetworkKind::Macro { "macro" } else { "baseline" },
-        serde_json::to_string(&mcs).expect("json")
-    );
-    if cfg.kind == NetworkKind::Mesh {
-        text += &format!("[baseline]\nflit_width = {}\n", cfg.flit_bytes * 8);
-        for (key, value) in &cfg.router {
-            match ROUTER_KEYS.iter().find(|(k, _)| k == key) {
-                Some((_, noc_key)) => text += &format!("{noc_key} = {value}\n"),
-                None if key == "pipeline_stages" && value.as_integer() == Some(3) => {}
-                None => {
-                    let allowed = ROUTER_KEYS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ");
-                    return Err(NetError::Invalid(format!(
-                        "network.router.{key} = {value} is not supported by the golden VC mesh (allowed: {allowed}, pipeline_stages = 3)"
-                    )));
-                }
+    let baseline = match kind {
+        NocKind::Baseline => {
+            if let Some(s) = cfg.router.pipeline_stages {
+                check_one_of("network.router.pipeline_stages", s, &[3])?;
             }
+            cfg.router.vc_plane(cfg.flit_width)
         }
-    }
-    let raw: crate::noc::config::RawNoc = toml::from_str(&text).map_err(|e| NetError::Invalid(e.message().to_string()))?;
-    let noc = crate::noc::config::NocConfig::validate(raw).map_err(|e| NetError::Invalid(format!("network (as {e})")))?;
-    Ok(crate::noc::mesh::from_config(&noc, cfg.flit_bytes * 8))
+        NocKind::Macro => RawVc::baseline(),
+    };
+    let mcs: Vec<(u32, u32)> = cfg.mem_nodes.iter().map(|&id| (id as u32 % w, id as u32 / w)).collect();
+    NocConfig::for_gpu(kind, w, &mcs, baseline, &gpu_fields()).map(Some)
+}
+
+/// Build the network a config asks for. Packets are counted in `flit_width`-bit flits;
+/// each mesh plane converts them to its own width.
+pub fn build(cfg: &NetworkConfig) -> Result<Box<dyn Network>, NetError> {
+    Ok(match noc_config(cfg).map_err(NetError::Config)? {
+        None => Box::new(IdealNetwork::new(cfg.nodes, cfg.latency as u64)),
+        Some(noc) => crate::noc::mesh::from_config(&noc, cfg.flit_width),
+    })
 }

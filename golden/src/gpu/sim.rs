@@ -11,6 +11,11 @@
 //! CTAs; (5) the network steps once. SMs without resident CTAs are skipped (exact: they
 //! have no state that changes). Kernels of a launch run back to back in order (stream
 //! semantics); each starts when the previous one's last CTA retired.
+//!
+//! Hooks ([`super::hooks`]): in (2) packets for an SM's network hook go to it and its
+//! cycle runs; an SM whose throttle slows its clock skips its cycle in (3) in the
+//! cycles its clock does not tick, and a drained SM gets no CTA in (4); the L2 hook's
+//! cycle runs between (4) and (5) and sees kernel begin and end.
 
 use std::sync::Arc;
 
@@ -18,6 +23,7 @@ use crate::network::Network;
 
 use super::config::GpuConfig;
 use super::core::{Sm, SmPorts};
+use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
 use super::cta::{occupancy, CtaDispatcher, KernelRun};
 use super::launch::{Arg, HostBuffer, HostBuffers, Launch};
 use super::mapping::AddressMap;
@@ -33,6 +39,9 @@ use super::workloads;
 pub enum SimError {
     #[error(transparent)]
     Network(#[from] NetError),
+    /// The `[hooks]` of the config do not validate (a config changed after loading).
+    #[error("{0}")]
+    Hooks(crate::config::FieldError),
     #[error("kernel `{kernel}` cannot run on this GPU: {reason}")]
     DoesNotFit { kernel: String, reason: String },
     #[error("{file}:{line}: kernel `{kernel}`, SM {sm}, warp slot {warp}, cycle {cycle}: {message}")]
@@ -79,28 +88,55 @@ pub struct Gpu {
     pub map: AddressMap,
     pub mem: DeviceMemory,
     pub now: u64,
+    /// The hooks outside the SMs (the SMs own their issue hooks).
+    pub hooks: HookSet,
+    /// Per SM: CTA dispatch and clock (set by the L2 hook), and the clock's phase.
+    pub throttle: Vec<SmThrottle>,
+    clock_phase: Vec<u32>,
     kernels: Vec<KernelReport>,
 }
 
 impl Gpu {
+    /// The GPU a config describes: its network and its hooks.
     pub fn new(cfg: &GpuConfig) -> Result<Gpu, SimError> {
-        Self::with_network(cfg, build(&cfg.network)?)
+        Self::build(cfg, build(&cfg.network)?, hooks::build(cfg).map_err(SimError::Hooks)?)
     }
 
     /// Build with a given network (for tests and for networks built elsewhere).
     pub fn with_network(cfg: &GpuConfig, net: Box<dyn Network>) -> Result<Gpu, SimError> {
+        Self::build(cfg, net, hooks::build(cfg).map_err(SimError::Hooks)?)
+    }
+
+    /// Build with given hooks (for tests and for hooks built elsewhere).
+    pub fn with_hooks(cfg: &GpuConfig, hooks: HookSet) -> Result<Gpu, SimError> {
+        Self::build(cfg, build(&cfg.network)?, hooks)
+    }
+
+    /// Build with a given network and hooks.
+    pub fn build(cfg: &GpuConfig, net: Box<dyn Network>, mut hooks: HookSet) -> Result<Gpu, SimError> {
         if net.nodes() < cfg.network.nodes {
-            return Err(NetError::Invalid(format!("network has {} nodes, the placement needs {}", net.nodes(), cfg.network.nodes)).into());
+            return Err(NetError::TooFewNodes { have: net.nodes(), need: cfg.network.nodes }.into());
+        }
+        assert!(
+            hooks.issue.len() == cfg.sms as usize && hooks.core_net.len() == cfg.sms as usize && hooks.parts.len() == cfg.mem_nodes as usize,
+            "hook set not built for this config"
+        );
+        let mut sms: Vec<Sm> = (0..cfg.sms as usize).map(|i| Sm::new(i, cfg)).collect();
+        for (sm, h) in sms.iter_mut().zip(hooks.issue.drain(..)) {
+            sm.set_issue_hook(h);
         }
         Ok(Gpu {
             cfg: cfg.clone(),
-            sms: (0..cfg.sms as usize).map(|i| Sm::new(i, cfg)).collect(),
+            sms,
             parts: (0..cfg.mem_nodes as usize).map(|i| MemPartition::new(i, cfg)).collect(),
             net,
             txns: TxnTable::default(),
             map: AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes),
             mem: DeviceMemory::new(),
             now: 0,
+            hooks,
+            throttle: vec![SmThrottle::FULL; cfg.sms as usize],
+            clock_phase: vec![0; cfg.sms as usize],
             kernels: Vec::new(),
         })
     }
@@ -119,23 +155,42 @@ impl Gpu {
         let mut disp = CtaDispatcher::new(run.total_ctas());
         let sm_nodes = self.cfg.network.sm_nodes.clone();
         let mem_nodes = self.cfg.network.mem_nodes.clone();
-        let flit_bytes = self.cfg.network.flit_bytes;
+        let flit_bytes = self.cfg.network.flit_bytes();
         let mut last_progress = self.now;
         let mut last_insts = insts_before;
         let mut last_delivered = self.net.stats().packets_delivered;
+        self.hooks.l2.kernel_begin(self.now);
         loop {
             let now = self.now;
-            for p in &mut self.parts {
-                p.cycle(now, self.net.as_mut(), &self.txns, &self.map, &sm_nodes);
+            for (p, h) in self.parts.iter_mut().zip(&mut self.hooks.parts) {
+                p.cycle(now, self.net.as_mut(), &mut self.txns, &self.map, &sm_nodes, h, self.hooks.l2.as_mut());
             }
-            for sm in &mut self.sms {
-                while let Some(pk) = self.net.eject(sm.node) {
-                    sm.receive(pk, &mut self.txns, now);
+            for (sm, h) in self.sms.iter_mut().zip(&mut self.hooks.core_net) {
+                while let Some(mut pk) = self.net.eject(sm.node) {
+                    if pk.tag & HOOK_TAG != 0 {
+                        pk.tag &= !HOOK_TAG;
+                        h.hook.arrive(now, pk);
+                        h.wake = now;
+                    } else {
+                        sm.receive(pk, &mut self.txns, now);
+                    }
+                }
+                if h.wake <= now {
+                    let mut port = CorePort { sm, now, txns: &mut self.txns, net: self.net.as_mut(), next_id: &mut h.next_id };
+                    h.wake = h.hook.cycle(now, &mut port);
                 }
             }
-            for sm in &mut self.sms {
+            for ((sm, h), (t, phase)) in self.sms.iter_mut().zip(&mut self.hooks.core_net).zip(self.throttle.iter().zip(&mut self.clock_phase)) {
                 if !sm.busy() {
                     continue;
+                }
+                if t.clock_num != t.clock_den {
+                    // a slower SM clock: tick in clock_num of every clock_den cycles
+                    *phase += t.clock_num as u32;
+                    if *phase < t.clock_den as u32 {
+                        continue;
+                    }
+                    *phase -= t.clock_den as u32;
                 }
                 let mut ports = SmPorts {
                     now,
@@ -146,6 +201,7 @@ impl Gpu {
                     map: &self.map,
                     mem_nodes: &mem_nodes,
                     flit_bytes,
+                    net_hook: h,
                 };
                 sm.cycle(&mut ports).map_err(|f| SimError::Fault {
                     file: run.kernel.file.display().to_string(),
@@ -158,14 +214,19 @@ impl Gpu {
                 })?;
             }
             let sms = &mut self.sms;
+            let throttle = &self.throttle;
             disp.cycle(sms.len(), |i, id| {
-                if sms[i].has_room(run) {
+                if sms[i].has_room(run) && throttle[i].dispatch {
                     sms[i].launch_cta(run, id, now);
                     true
                 } else {
                     false
                 }
             });
+            if self.hooks.l2_wake <= now {
+                let mut ctl = CoreControl { sms: &self.sms, throttle: &mut self.throttle };
+                self.hooks.l2_wake = self.hooks.l2.cycle(now, &mut ctl);
+            }
             self.net.step();
             self.now += 1;
             if disp.done() && self.sms.iter().all(|s| !s.busy()) {
@@ -195,6 +256,7 @@ impl Gpu {
                 }
             }
         }
+        self.hooks.l2.kernel_end(self.now);
         self.kernels.push(KernelReport {
             name: run.kernel.name.clone(),
             grid: run.grid,
@@ -285,6 +347,12 @@ impl Gpu {
             r.dram.bus_busy_cycles += d.bus_busy_cycles;
             r.dram.dram_cycles += d.dram_cycles;
         }
+        let mut counters = HookCounters::new();
+        for sm in &self.sms {
+            sm.hook_counters(&mut counters);
+        }
+        self.hooks.counters(&mut counters);
+        r.hooks = counters;
         let ns = self.net.stats();
         r.noc = NocReport { description: self.net.describe(), mean_latency: ns.mean_latency(), mean_hops: ns.mean_hops(), stats: ns };
         r.warp_insts = r.issue.warp_insts;

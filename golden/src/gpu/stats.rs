@@ -1,5 +1,6 @@
 //! Statistics and the run report. Every struct serializes with a fixed field order
-//! (no maps), so identical runs give byte-identical JSON.
+//! (the one map, the hooks' counters, is sorted by name), so identical runs give
+//! byte-identical JSON.
 
 use std::fmt;
 
@@ -182,6 +183,9 @@ pub struct GpuReport {
     pub noc: NocReport,
     pub per_sm: Vec<SmReport>,
     pub checks: Vec<CheckReport>,
+    /// Counters of the attached hooks (see `gpu::hooks`), by name; absent without hooks.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub hooks: std::collections::BTreeMap<String, u64>,
 }
 
 impl GpuReport {
@@ -241,6 +245,9 @@ impl fmt::Display for GpuReport {
             pct(s.fetch as f64 / slots),
             pct(s.other as f64 / slots)
         )?;
+        for (name, v) in &self.hooks {
+            writeln!(f, "hook {name:<13} {v}")?;
+        }
         for c in &self.checks {
             match &c.first_mismatch {
                 None => writeln!(f, "check {:<12} ok ({} elements)", c.buffer, c.elements)?,

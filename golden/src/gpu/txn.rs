@@ -14,9 +14,14 @@ pub enum TxnKind {
     Atomic,
 }
 
+/// [`Txn::sm`] of an access made by a memory partition's hook (its completion goes to
+/// the hook, not to an SM).
+pub const HOOK_SM: u32 = u32::MAX;
+
 #[derive(Debug, Clone, Copy)]
 pub struct Txn {
     pub kind: TxnKind,
+    /// Requesting SM, or [`HOOK_SM`].
     pub sm: u32,
     pub warp: u16,
     /// Memory-instruction token (bypass reads, atomics) or L1 MSHR index (reads).

@@ -60,6 +60,9 @@ pub enum Pattern {
     Gpu,
 }
 
+/// A NoC as a config states it (defaults filled in), before validation. A `[noc]`
+/// table deserializes into one; the GPU model builds one from its `[network]` table
+/// ([`NocConfig::for_gpu`]). Either way [`NocConfig::build`] validates it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawNoc {
@@ -108,14 +111,18 @@ impl Default for RawReply {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// A VC plane as a config states it (`[noc.request]`, `[noc.baseline]`), before
+/// validation. The default is the request plane's; [`RawVc::baseline`] the baseline's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-struct RawVc {
-    flit_width: u32,
-    vcs: u32,
-    buf_depth: u32,
-    routing: Routing,
-    planes: u32,
+pub struct RawVc {
+    /// Payload bits per flit.
+    pub flit_width: u32,
+    pub vcs: u32,
+    /// Flit buffers per VC.
+    pub buf_depth: u32,
+    pub routing: Routing,
+    pub planes: u32,
 }
 
 impl Default for RawVc {
@@ -125,8 +132,62 @@ impl Default for RawVc {
 }
 
 impl RawVc {
-    fn baseline() -> Self {
+    /// The baseline mesh's defaults (macro_noc.md §1.12): 128-bit flits, 3 VCs x 4
+    /// flits, XY, requests and replies on two planes.
+    pub fn baseline() -> Self {
         RawVc { flit_width: 128, vcs: 3, buf_depth: 4, routing: Routing::Xy, planes: 2 }
+    }
+}
+
+/// The dotted name of every validated [`RawNoc`] value in the file it came from, so
+/// that errors name the caller's own fields: `noc.baseline.vcs` in a NoC config,
+/// `network.router.vcs` in a GPU config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NocFields {
+    pub mesh: String,
+    /// The MC list; entries are named `<mcs>[i]`.
+    pub mcs: String,
+    pub gom: String,
+    /// Prefix of the reply-plane and traffic parameters.
+    pub reply: String,
+    pub traffic: String,
+    pub request: VcFields,
+    pub baseline: VcFields,
+}
+
+/// Names of a VC plane's validated values (see [`NocFields`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VcFields {
+    pub flit_width: String,
+    pub vcs: String,
+    pub buf_depth: String,
+    pub planes: String,
+}
+
+impl VcFields {
+    /// Every value under one table: `<table>.flit_width`, `<table>.vcs`, ...
+    pub fn under(table: &str) -> VcFields {
+        VcFields {
+            flit_width: format!("{table}.flit_width"),
+            vcs: format!("{table}.vcs"),
+            buf_depth: format!("{table}.buf_depth"),
+            planes: format!("{table}.planes"),
+        }
+    }
+}
+
+impl NocFields {
+    /// The names of a NoC config file (`[noc]`).
+    pub fn noc() -> NocFields {
+        NocFields {
+            mesh: "noc.mesh".into(),
+            mcs: "noc.mcs".into(),
+            gom: "noc.gom".into(),
+            reply: "noc.reply".into(),
+            traffic: "noc.traffic".into(),
+            request: VcFields::under("noc.request"),
+            baseline: VcFields::under("noc.baseline"),
+        }
     }
 }
 
@@ -253,24 +314,49 @@ fn coord(field: &str, c: [i64; 2], n: u32) -> Result<(u32, u32), FieldError> {
     Ok((c[0] as u32, c[1] as u32))
 }
 
-fn vc_params(field: &str, r: &RawVc) -> Result<VcParams, FieldError> {
-    check_one_of(&format!("{field}.flit_width"), r.flit_width, &VC_FLIT_WIDTHS)?;
-    check_range(&format!("{field}.vcs"), r.vcs, 1, 4)?;
-    check_one_of(&format!("{field}.buf_depth"), r.buf_depth, &[2, 4, 8])?;
-    check_range(&format!("{field}.planes"), r.planes, 1, 2)?;
+fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
+    check_one_of(&f.flit_width, r.flit_width, &VC_FLIT_WIDTHS)?;
+    check_range(&f.vcs, r.vcs, 1, 4)?;
+    check_one_of(&f.buf_depth, r.buf_depth, &[2, 4, 8])?;
+    check_range(&f.planes, r.planes, 1, 2)?;
     Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
 }
 
 impl NocConfig {
+    /// Validate a `[noc]` table.
     pub fn validate(r: RawNoc) -> Result<Self, FieldError> {
-        let n = check_range("noc.mesh", r.mesh, 2, 8)?;
-        check_range("noc.mcs (count)", r.mcs.len() as u32, 1, 8)?;
+        Self::build(r, &NocFields::noc())
+    }
+
+    /// The NoC under a GPU model: an `n` x `n` mesh whose MCs sit at `mcs` ((x, y), in
+    /// overlay order), the baseline planes as `baseline` says, every other parameter
+    /// (reply plane, request plane, GOM, traffic) at its default. `fields` names the
+    /// GPU config's own fields for errors.
+    pub fn for_gpu(kind: NocKind, n: u32, mcs: &[(u32, u32)], baseline: RawVc, fields: &NocFields) -> Result<Self, FieldError> {
+        let raw = RawNoc {
+            kind,
+            mesh: n,
+            mcs: mcs.iter().map(|&(x, y)| [x as i64, y as i64]).collect(),
+            gom: None,
+            reply: RawReply::default(),
+            request: RawVc::default(),
+            baseline,
+            traffic: RawTraffic::default(),
+        };
+        Self::build(raw, fields)
+    }
+
+    /// The one validation of a NoC (mesh, MC placement, GOM, reply plane, VC planes,
+    /// traffic) and the derivation of its tables; errors carry the names in `f`.
+    pub fn build(r: RawNoc, f: &NocFields) -> Result<Self, FieldError> {
+        let n = check_range(&f.mesh, r.mesh, 2, 8)?;
+        check_range(&format!("{} (count)", f.mcs), r.mcs.len() as u32, 1, 8)?;
         let mut mcs = Vec::new();
         for (i, c) in r.mcs.iter().enumerate() {
-            let p = coord(&format!("noc.mcs[{i}]"), *c, n)?;
+            let p = coord(&format!("{}[{i}]", f.mcs), *c, n)?;
             if let Some(j) = mcs.iter().position(|q| *q == p) {
                 return Err(FieldError::new(
-                    format!("noc.mcs[{i}]"),
+                    format!("{}[{i}]", f.mcs),
                     format!("({}, {}) is also MC {j}: duplicate MC", p.0, p.1),
                     Some("distinct coordinates".into()),
                 ));
@@ -278,10 +364,10 @@ impl NocConfig {
             mcs.push(p);
         }
         if mcs.len() as u32 >= n * n {
-            return Err(FieldError::new("noc.mcs", "every node is an MC", Some(format!("at most {} MCs", n * n - 1))));
+            return Err(FieldError::new(f.mcs.as_str(), "every node is an MC", Some(format!("at most {} MCs", n * n - 1))));
         }
         let gom = match r.gom {
-            Some(c) => coord("noc.gom", c, n)?,
+            Some(c) => coord(&f.gom, c, n)?,
             // default: the core node nearest the mesh centre (ties: lowest y, then x)
             None => (0..n * n)
                 .map(|id| (id % n, id / n))
@@ -291,30 +377,31 @@ impl NocConfig {
         };
         if let Some(i) = mcs.iter().position(|p| *p == gom) {
             return Err(FieldError::new(
-                "noc.gom",
+                f.gom.as_str(),
                 format!("({}, {}) is MC {i}; the GOM must sit on a core node", gom.0, gom.1),
-                Some("a node that is not in noc.mcs".into()),
+                Some(format!("a node that is not in {}", f.mcs)),
             ));
         }
         let rr = &r.reply;
-        check_one_of("noc.reply.interval", rr.interval, &[2, 3])?;
-        check_range("noc.reply.prologue", rr.prologue, 32, 1024)?;
-        check_range("noc.reply.t_min", rr.t_min, 6, 1000)?;
-        check_range("noc.reply.period", rr.period, rr.t_min, 1000)?;
-        check_range("noc.reply.epoch", rr.epoch, rr.period, 65_535 - rr.prologue)?;
+        let rf = |key: &str| format!("{}.{key}", f.reply);
+        check_one_of(&rf("interval"), rr.interval, &[2, 3])?;
+        check_range(&rf("prologue"), rr.prologue, 32, 1024)?;
+        check_range(&rf("t_min"), rr.t_min, 6, 1000)?;
+        check_range(&rf("period"), rr.period, rr.t_min, 1000)?;
+        check_range(&rf("epoch"), rr.epoch, rr.period, 65_535 - rr.prologue)?;
         if rr.epoch % rr.period != 0 {
             return Err(FieldError::new(
-                "noc.reply.epoch",
+                rf("epoch"),
                 format!("period K = {} does not divide epoch E = {}", rr.period, rr.epoch),
-                Some("a multiple of noc.reply.period".into()),
+                Some(format!("a multiple of {}", rf("period"))),
             ));
         }
-        check_one_of("noc.reply.reply_queue", rr.reply_queue, &[4, 8, 16, 32, 64, 128, 256])?;
-        check_range("noc.reply.alpha", rr.alpha, 0, 15)?;
-        check_range("noc.reply.gamma", rr.gamma, 0, 15)?;
+        check_one_of(&rf("reply_queue"), rr.reply_queue, &[4, 8, 16, 32, 64, 128, 256])?;
+        check_range(&rf("alpha"), rr.alpha, 0, 15)?;
+        check_range(&rf("gamma"), rr.gamma, 0, 15)?;
         if rr.mux && rr.interval != 2 {
             return Err(FieldError::new(
-                "noc.reply.mux",
+                rf("mux"),
                 "overlay multiplexing needs pipelined injection (interval 2)",
                 Some("mux = false, or interval = 2".into()),
             ));
@@ -330,25 +417,26 @@ impl NocConfig {
             alpha: rr.alpha,
             gamma: rr.gamma,
         };
-        let request = vc_params("noc.request", &r.request)?;
-        let baseline = vc_params("noc.baseline", &r.baseline)?;
+        let request = vc_params(&f.request, &r.request)?;
+        let baseline = vc_params(&f.baseline, &r.baseline)?;
         let t = &r.traffic;
+        let tf = |key: &str| format!("{}.{key}", f.traffic);
         if !(t.rate >= 0.0 && t.rate <= 1.0) {
-            return Err(FieldError::new("noc.traffic.rate", format!("{} is out of range", t.rate), Some("0 <= rate <= 1".into())));
+            return Err(FieldError::new(tf("rate"), format!("{} is out of range", t.rate), Some("0 <= rate <= 1".into())));
         }
-        check_range("noc.traffic.cycles", t.cycles, 1, 100_000_000)?;
-        check_range("noc.traffic.warmup", t.warmup, 0, t.cycles - 1)?;
-        check_one_of("noc.traffic.line_bytes", t.line_bytes, &[32, 64, 128, 256])?;
-        check_range("noc.traffic.mc_latency", t.mc_latency, 1, 10_000)?;
+        check_range(&tf("cycles"), t.cycles, 1, 100_000_000)?;
+        check_range(&tf("warmup"), t.warmup, 0, t.cycles - 1)?;
+        check_one_of(&tf("line_bytes"), t.line_bytes, &[32, 64, 128, 256])?;
+        check_range(&tf("mc_latency"), t.mc_latency, 1, 10_000)?;
         if !(t.hotspot_fraction >= 0.0 && t.hotspot_fraction <= 1.0) {
             return Err(FieldError::new(
-                "noc.traffic.hotspot_fraction",
+                tf("hotspot_fraction"),
                 format!("{} is out of range", t.hotspot_fraction),
                 Some("0..=1".into()),
             ));
         }
         let hotspot = match t.hotspot {
-            Some(c) => coord("noc.traffic.hotspot", c, n)?,
+            Some(c) => coord(&tf("hotspot"), c, n)?,
             // default: the core node nearest the mesh centre (ties: lowest y, then x)
             None => (0..n * n)
                 .map(|id| (id % n, id / n))
@@ -376,7 +464,7 @@ impl NocConfig {
                 rows.push(route_rom::row(n, (x, y), gom));
                 for (i, row) in rows.iter().enumerate() {
                     if let Err(e) = route_rom::check_legal(row) {
-                        return Err(FieldError::new("noc.mcs", format!("generator bug: router ({x},{y}) row {i}: {e}"), None));
+                        return Err(FieldError::new(f.mcs.as_str(), format!("generator bug: router ({x},{y}) row {i}: {e}"), None));
                     }
                 }
                 roms.push(rows);
@@ -394,14 +482,14 @@ impl NocConfig {
         let ng = groups.len() as u32;
         if ng * reply.t_min > reply.period {
             return Err(FieldError::new(
-                "noc.reply.period",
+                rf("period"),
                 format!("{ng} windows of at least t_min = {} cycles do not fit period K = {}", reply.t_min, reply.period),
                 Some(format!("K >= {} (windows x t_min), or a smaller t_min", ng * reply.t_min)),
             ));
         }
         if reply.period > 1000 * ng {
             return Err(FieldError::new(
-                "noc.reply.period",
+                rf("period"),
                 format!("K = {} cannot be split into {ng} windows of at most 1000 cycles", reply.period),
                 Some(format!("K <= {}", 1000 * ng)),
             ));
@@ -491,5 +579,23 @@ mod tests {
         assert_eq!(c.compatible.iter().flatten().filter(|b| **b).count(), 2);
         assert_eq!(c.groups, vec![vec![0, 3], vec![1], vec![2]]);
         assert_eq!(c.default_windows, vec![334, 333, 333]);
+    }
+
+    #[test]
+    fn one_validation_names_the_callers_fields() {
+        let e = NocConfig::validate(raw("kind = \"baseline\"\nmesh = 4\nmcs = [[0,0]]\n[baseline]\nvcs = 9\n")).unwrap_err();
+        assert_eq!(e.to_string(), "noc.baseline.vcs: 9 is out of range (allowed: 1..=4)");
+        let mut f = NocFields::noc();
+        f.mcs = "network.mem_nodes".into();
+        f.baseline.vcs = "network.router.vcs".into();
+        let vc = RawVc { vcs: 9, ..RawVc::baseline() };
+        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, &f).unwrap_err();
+        assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=4)");
+        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), &f).unwrap_err();
+        assert_eq!(e.to_string(), "network.mem_nodes[1]: (1, 1) is also MC 0: duplicate MC (allowed: distinct coordinates)");
+        // the typed path builds what the text path builds
+        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), &f).unwrap();
+        let text = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
+        assert_eq!(typed, text);
     }
 }

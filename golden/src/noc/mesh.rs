@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::config::{NocConfig, NocKind, RawNoc};
+use super::config::{NocConfig, NocFields, NocKind, RawVc};
 use super::link::{Flit, LinkFmt, T_DATA};
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use super::vc_mesh::{VcMesh, VcMeshInputs, VcNi, VcPacket};
@@ -423,14 +423,9 @@ pub enum NetKind {
 /// the spec defaults. `flit_bits` is the width the caller counts `Packet::flits` in.
 /// SM node ids need no declaration: every non-memory node may host an SM.
 pub fn build_network(kind: NetKind, n: u32, mem_nodes: &[usize], flit_bits: u32) -> Result<Box<dyn Network>, FieldError> {
-    let mcs: Vec<[i64; 2]> = mem_nodes.iter().map(|&id| [(id as u32 % n.max(1)) as i64, (id as u32 / n.max(1)) as i64]).collect();
-    let raw: RawNoc = toml::from_str(&format!(
-        "kind = \"{}\"\nmesh = {n}\nmcs = {}\n",
-        if kind == NetKind::Macro { "macro" } else { "baseline" },
-        serde_json::to_string(&mcs).expect("json")
-    ))
-    .map_err(|e| FieldError::new("noc", e.to_string(), None))?;
-    let c = NocConfig::validate(raw)?;
+    let mcs: Vec<(u32, u32)> = mem_nodes.iter().map(|&id| (id as u32 % n.max(1), id as u32 / n.max(1))).collect();
+    let kind = if kind == NetKind::Macro { NocKind::Macro } else { NocKind::Baseline };
+    let c = NocConfig::for_gpu(kind, n, &mcs, RawVc::baseline(), &NocFields::noc())?;
     Ok(from_config(&c, flit_bits))
 }
 
