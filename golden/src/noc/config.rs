@@ -211,6 +211,20 @@ pub const REPLY_FLIT_W: u32 = 64;
 pub const TW: u32 = 10;
 /// Supported VC-plane payload widths (monomorphized in the HDL).
 pub const VC_FLIT_WIDTHS: [u32; 3] = [32, 64, 128];
+/// Supported VC counts per port of a VC plane, 1..=VC_MAX (monomorphized in the HDL).
+pub const VC_MAX: u32 = 4;
+/// Supported VC buffer depths (monomorphized in the HDL).
+pub const VC_BUF_DEPTHS: [u32; 3] = [2, 4, 8];
+/// Supported mesh sizes: N x N with MESH_MIN <= N <= MESH_MAX.
+pub const MESH_MIN: u32 = 2;
+pub const MESH_MAX: u32 = 8;
+
+/// The coordinate widths (`clog2(N)`) the supported meshes take, ascending.
+pub fn coord_widths() -> Vec<u32> {
+    let mut v: Vec<u32> = (MESH_MIN..=MESH_MAX).map(clog2).collect();
+    v.dedup();
+    v
+}
 
 /// A validated NoC configuration and its derived tables.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -254,15 +268,15 @@ fn coord(field: &str, c: [i64; 2], n: u32) -> Result<(u32, u32), FieldError> {
 
 fn vc_params(field: &str, r: &RawVc) -> Result<VcParams, FieldError> {
     check_one_of(&format!("{field}.flit_width"), r.flit_width, &VC_FLIT_WIDTHS)?;
-    check_range(&format!("{field}.vcs"), r.vcs, 1, 4)?;
-    check_one_of(&format!("{field}.buf_depth"), r.buf_depth, &[2, 4, 8])?;
+    check_range(&format!("{field}.vcs"), r.vcs, 1, VC_MAX)?;
+    check_one_of(&format!("{field}.buf_depth"), r.buf_depth, &VC_BUF_DEPTHS)?;
     check_range(&format!("{field}.planes"), r.planes, 1, 2)?;
     Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
 }
 
 impl NocConfig {
     pub fn validate(r: RawNoc) -> Result<Self, FieldError> {
-        let n = check_range("noc.mesh", r.mesh, 2, 8)?;
+        let n = check_range("noc.mesh", r.mesh, MESH_MIN, MESH_MAX)?;
         check_range("noc.mcs (count)", r.mcs.len() as u32, 1, 8)?;
         let mut mcs = Vec::new();
         for (i, c) in r.mcs.iter().enumerate() {
@@ -472,8 +486,8 @@ impl NocConfig {
     }
 }
 
-/// ceil(log2(n)), at least 1.
-pub fn clog2(n: u32) -> u32 {
+/// ceil(log2(n)), at least 1 (`const`, so HDL const generics can use it).
+pub const fn clog2(n: u32) -> u32 {
     if n <= 2 {
         1
     } else {
@@ -499,5 +513,12 @@ mod tests {
         assert_eq!(c.compatible.iter().flatten().filter(|b| **b).count(), 2);
         assert_eq!(c.groups, vec![vec![0, 3], vec![1], vec![2]]);
         assert_eq!(c.default_windows, vec![334, 333, 333]);
+    }
+
+    #[test]
+    fn coordinate_widths_of_the_supported_meshes() {
+        // N = 2 -> 1; 3, 4 -> 2; 5..=8 -> 3
+        assert_eq!(coord_widths(), vec![1, 2, 3]);
+        assert_eq!((clog2(1), clog2(2), clog2(3), clog2(4), clog2(5), clog2(8), clog2(9)), (1, 1, 2, 2, 3, 3, 4));
     }
 }
