@@ -3,15 +3,13 @@
 //! In RUN, `watchdog` consecutive cycles without any fire abort to GPU and pulse
 //! `wdog_o`. `cc_done_o`, `wdog_o` and `cfg_err_o` are registered one-cycle pulses.
 
+use golden::gpucc::net::{Mode, MODE_BITS};
 use rust_hdl::prelude::*;
 
 use super::prim::{Flag, Reg};
 
-/// Mode encodings on `mode_o` (same as `golden::gpucc::net::Mode`).
-pub const MODE_GPU: u64 = 0;
-pub const MODE_ARM: u64 = 1;
-pub const MODE_RUN: u64 = 2;
-pub const MODE_DRAIN: u64 = 3;
+/// Width of `mode_o`; the codes are `golden::gpucc::net::Mode::code`.
+const MW: usize = MODE_BITS as usize;
 
 #[derive(LogicBlock)]
 pub struct ModeFsm {
@@ -26,7 +24,7 @@ pub struct ModeFsm {
     /// A configuration write is presented, to an existing unit (`unit_ok_i`).
     pub cfg_we_i: Signal<In, Bit>,
     pub unit_ok_i: Signal<In, Bit>,
-    pub mode_o: Signal<Out, Bits<2>>,
+    pub mode_o: Signal<Out, Bits<MW>>,
     /// RUN or DRAIN: the network moves tokens.
     pub active_o: Signal<Out, Bit>,
     /// ARM: clear FIFOs and preload initial tokens this cycle.
@@ -41,10 +39,10 @@ pub struct ModeFsm {
     cc_done_r: Flag,
     wdog_r: Flag,
     cfg_err_r: Flag,
-    gpu: Constant<Bits<2>>,
-    arm: Constant<Bits<2>>,
-    run: Constant<Bits<2>>,
-    drain: Constant<Bits<2>>,
+    gpu: Constant<Bits<MW>>,
+    arm: Constant<Bits<MW>>,
+    run: Constant<Bits<MW>>,
+    drain: Constant<Bits<MW>>,
     zero32: Constant<Bits<32>>,
     one32: Constant<Bits<32>>,
     /// Watchdog threshold minus one: trip when the idle count reaches it.
@@ -75,10 +73,10 @@ impl ModeFsm {
             cc_done_r: Default::default(),
             wdog_r: Default::default(),
             cfg_err_r: Default::default(),
-            gpu: Constant::new(MODE_GPU.to_bits()),
-            arm: Constant::new(MODE_ARM.to_bits()),
-            run: Constant::new(MODE_RUN.to_bits()),
-            drain: Constant::new(MODE_DRAIN.to_bits()),
+            gpu: Constant::new(Mode::Gpu.code().to_bits()),
+            arm: Constant::new(Mode::Arm.code().to_bits()),
+            run: Constant::new(Mode::Run.code().to_bits()),
+            drain: Constant::new(Mode::Drain.code().to_bits()),
             zero32: Constant::new(0u64.to_bits()),
             one32: Constant::new(1u64.to_bits()),
             wdog_last: Constant::new((watchdog as u64 - 1).to_bits()),

@@ -7,9 +7,12 @@
 //! Widths: leaves are monomorphized over the flit widths (32/64/128-bit data with
 //! 1..3-bit coordinates), 1..4 VCs and buffer depths 2/4/8, the ranges
 //! `golden::noc::config` validates; anything else is a [`GenError::Unsupported`].
+//! Every bit position of a link and a flit comes from `golden::noc::flit::VcLayout`.
 
 use askama::Template;
 use golden::noc::config::{clog2, NocConfig, Routing, VcParams};
+use golden::noc::field::Field;
+use golden::noc::flit::{vc_width, VcLayout};
 use rust_hdl::prelude::*;
 
 use super::leaf::vc::{CreditCounter, Crossbar, RouteCompute, RrArb, SaResult, SwAlloc, VcAlloc, VcBuffer, VcState};
@@ -18,23 +21,24 @@ use crate::design::GenError;
 use crate::emit::{emit_block, Module, ModuleSet};
 use crate::manifest::Port;
 
-/// The VC-index width of a link (at least 1).
+/// The VC-index width of a link (`VcLayout::vc_width`).
 pub fn vw(p: &VcParams) -> u32 {
-    clog2(p.vcs).max(1)
+    vc_width(p.vcs)
 }
 
-/// Flit width: head, tail, src (y, x), dst (y, x), data.
+/// Flit width: head, tail, src (y, x), dst (y, x), data (`VcLayout::flit_width`).
 pub fn fw(c: &NocConfig, p: &VcParams) -> u32 {
-    p.flit_width + 4 * c.cw() + 2
+    VcLayout::for_plane(c, p).flit_width()
 }
 
-/// Link header width on the mesh ports: valid, vc, head, tail, src, dst.
+/// Link header width on the mesh ports: valid, vc, head, tail, src, dst
+/// (`VcLayout::header_width`).
 pub fn ih(c: &NocConfig, p: &VcParams) -> u32 {
-    1 + vw(p) + 2 + 4 * c.cw()
+    VcLayout::for_plane(c, p).header_width()
 }
 
 fn count_bits(depth: u32) -> u32 {
-    clog2(depth + 1)
+    count_w(depth as usize) as u32
 }
 
 pub fn mesh_name(preset: &str, plane: &str) -> String {
@@ -80,8 +84,11 @@ pub fn ports(c: &NocConfig, p: &VcParams, pre: &str) -> Vec<Port> {
     let dw = w.div_ceil(64);
     let v = p.vcs;
     let n = |s: &str| format!("{pre}{s}");
+    let lay = VcLayout::for_plane(c, p);
+    let hdr_names: Vec<&str> = lay.fields().iter().filter(|f| f.lsb >= w).map(|f| f.name).collect();
+    let inj_doc = format!("per node: injected flit header {{{}}}", hdr_names.join(", "));
     vec![
-        Port::input(&n("inj_hdr_i"), nn * h, "per node: injected flit header {valid, vc, head, tail, src_y, src_x, dst_y, dst_x}").fields(nn),
+        Port::input(&n("inj_hdr_i"), nn * h, &inj_doc).fields(nn),
         Port::input(&n("inj_data_i"), nn * w, "per node: injected flit data (64-bit words when wider)").fields(nn * dw),
         Port::input(&n("ej_credit_i"), nn * v, "per node: one credit per ejection VC returned by the sink").fields(nn),
         Port::output(&n("ej_hdr_o"), nn * h, "per node: ejected flit header (registered)").fields(nn),
@@ -110,8 +117,10 @@ fn unsupported(field: &str, what: String, allowed: &str) -> GenError {
     GenError::Unsupported { field: field.into(), message: what, allowed: allowed.into() }
 }
 
+/// `match $e` over a list of literals, binding the matched value to the const `$c`.
+/// The list comes first: it is passed in by the callbacks below.
 macro_rules! dispatch {
-    ($e:expr; [$($v:literal),+]; $c:ident => $body:expr; $err:expr) => {
+    ([$($v:literal),+] $e:expr; $c:ident => $body:expr; $err:expr) => {
         match $e {
             $( $v => { #[allow(dead_code)] const $c: usize = $v; $body } )+
             _ => $err,
@@ -119,43 +128,70 @@ macro_rules! dispatch {
     };
 }
 
+// The supported sets, as literals because `match` arms and `const` need them. Each
+// is written once and passed to `$m!([...] rest)`; the tests check them against
+// `golden::noc::{flit::vc_flit_widths, config::{VC_MAX, VC_BUF_DEPTHS, coord_widths}}`.
+macro_rules! flit_widths {
+    ($m:ident!($($rest:tt)*)) => { $m!([38, 42, 46, 70, 74, 78, 134, 138, 142] $($rest)*) };
+}
+macro_rules! vc_counts {
+    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3, 4] $($rest)*) };
+}
+macro_rules! buf_depths {
+    ($m:ident!($($rest:tt)*)) => { $m!([2, 4, 8] $($rest)*) };
+}
+macro_rules! coord_widths {
+    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3] $($rest)*) };
+}
+
 const FLIT_ERR: &str = "32, 64 or 128-bit data on a 2..=8 mesh";
+
+/// Count width of a buffer of depth `d` (0..=d), as a const generic.
+const fn count_w(d: usize) -> usize {
+    clog2(d as u32 + 1) as usize
+}
+
+/// VC-index width of `v` VCs, as a const generic.
+const fn vc_w(v: usize) -> usize {
+    vc_width(v as u32) as usize
+}
 
 fn emit_buffer(set: &mut ModuleSet, fw: u32, d: u32) -> Result<(), GenError> {
     let name = buffer_name(fw, d);
-    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(d as usize; [2, 4, 8]; D => {
-        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
+    flit_widths!(dispatch!(fw as usize; FW => buf_depths!(dispatch!(d as usize; D => {
+        const C: usize = count_w(D);
         const A: usize = C - 1;
         emit(set, VcBuffer::<FW, C, A>::default(), &name)
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8")))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR))))
 }
 
 fn emit_xbar(set: &mut ModuleSet, fw: u32, v: u32) -> Result<(), GenError> {
     let name = xbar_name(fw, v);
-    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(v as usize; [1, 2, 3, 4]; V => {
+    flit_widths!(dispatch!(fw as usize; FW => vc_counts!(dispatch!(v as usize; V => {
         const NV: usize = 5 * V;
-        const VW: usize = if V <= 2 { 1 } else { 2 };
+        const VW: usize = vc_w(V);
         emit(set, Crossbar::<FW, V, NV, VW>::default(), &name)
-    }; Err(unsupported("vcs", format!("{v}"), "1..=4"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+    }; Err(unsupported("vcs", format!("{v}"), "1..=4")))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR))))
 }
 
 fn emit_control(set: &mut ModuleSet, v: u32, d: u32) -> Result<(), GenError> {
-    dispatch!(v as usize; [1, 2, 3, 4]; V => dispatch!(d as usize; [2, 4, 8]; D => {
+    vc_counts!(dispatch!(v as usize; V => buf_depths!(dispatch!(d as usize; D => {
         const NV: usize = 5 * V;
-        const VW: usize = if V <= 2 { 1 } else { 2 };
-        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
-        const NB: usize = if V == 1 { 3 } else if V == 4 { 5 } else { 4 };
+        const VW: usize = vc_w(V);
+        const C: usize = count_w(D);
+        // index of a bit in a 5V-bit VC vector
+        const NB: usize = clog2(NV as u32) as usize;
         emit(set, VcAlloc::<V, NV, C>::default(), &va_name(v, d))?;
         emit(set, SwAlloc::<V, NV, C, VW, NB>::new(D), &sa_name(v, d))?;
         emit(set, SaResult::<V, NV>::default(), &sar_name(v))?;
         emit(set, VcState::<V, NV>::default(), &state_name(v))?;
         emit(set, RrArb::<NV>::default(), &arb_name(NV as u32))?;
         emit(set, CreditCounter::<C>::default(), &credit_name(d))
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("vcs", format!("{v}"), "1..=4")))
+    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8")))); Err(unsupported("vcs", format!("{v}"), "1..=4"))))
 }
 
 fn emit_route(set: &mut ModuleSet, cw: u32) -> Result<(), GenError> {
-    dispatch!(cw as usize; [1, 2, 3]; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8")))
+    coord_widths!(dispatch!(cw as usize; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8"))))
 }
 
 // ---------------------------------------------------------------------------
@@ -286,6 +322,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, se
     emit(set, RrArb::<5>::default(), &arb_name(5))?;
     let name = router_name(preset, plane);
     let vv = v as usize;
+    let lay = VcLayout::for_plane(c, p);
     let top = RouterTop {
         name: name.clone(),
         cw,
@@ -298,9 +335,9 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, se
         depth: d,
         routing: routing_name(p),
         yx: (p.routing == Routing::Yx) as u8,
-        dx_hi: p.flit_width + cw - 1,
-        dy_hi: p.flit_width + 2 * cw - 1,
-        dy_lo: p.flit_width + cw,
+        dx_hi: lay.dst_x().msb(),
+        dy_hi: lay.dst_y().msb(),
+        dy_lo: lay.dst_y().lsb,
         dirs: DIRS
             .iter()
             .enumerate()
@@ -327,6 +364,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, se
 /// Every module of the VC mesh `vc_mesh_<preset>_<plane>`.
 pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set: &mut ModuleSet) -> Result<String, GenError> {
     let router = router_modules(c, p, preset, plane, set)?;
+    let lay = VcLayout::for_plane(c, p);
     let n = c.n;
     let h = ih(c, p);
     let w = p.flit_width;
@@ -363,11 +401,13 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, set:
                         None => InView { d: dn, v: "1'b0".into(), vc: format!("{vwv}'d0"), flit: format!("{f}'d0"), cred: format!("{v}'d0"), last: false },
                     }
                 } else {
+                    // a field's bits in node id's slice of the header port
+                    let hdr = |f: Field| (id * h + f.msb() - w, id * h + f.lsb - w);
                     InView {
                         d: dn,
-                        v: format!("inj_hdr_i[{}]", (id + 1) * h - 1),
-                        vc: format!("inj_hdr_i[{}:{}]", (id + 1) * h - 2, (id + 1) * h - 1 - vwv),
-                        flit: format!("{{inj_hdr_i[{}:{}], inj_data_i[{}:{}]}}", (id + 1) * h - 2 - vwv, id * h, (id + 1) * w - 1, id * w),
+                        v: format!("inj_hdr_i[{}]", hdr(lay.valid()).0),
+                        vc: format!("inj_hdr_i[{}:{}]", hdr(lay.vc()).0, hdr(lay.vc()).1),
+                        flit: format!("{{inj_hdr_i[{}:{}], inj_data_i[{}:{}]}}", hdr(lay.head()).0, id * h, (id + 1) * w - 1, id * w),
                         cred: format!("ej_credit_i[{}:{}]", (id + 1) * v - 1, id * v),
                         last: true,
                     }
@@ -453,10 +493,12 @@ pub fn router_top_xy(c: &NocConfig) -> (u32, u32) {
 pub fn router_top_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
     let mut v = vec![Port::clock("clk_i"), Port::reset("rst_i")];
     let (f, w, vc) = (fw(c, p), vw(p), p.vcs);
+    let names: Vec<&str> = VcLayout::for_plane(c, p).flit_fields().iter().map(|f| f.name).collect();
+    let flit_doc = format!("input flit {{{}}}", names.join(", "));
     for (d, _) in DIRS {
         v.push(Port::input(&format!("in_{d}_v_i"), 1, "input link valid"));
         v.push(Port::input(&format!("in_{d}_vc_i"), w, "input link VC"));
-        v.push(Port::input(&format!("in_{d}_flit_i"), f, "input flit {head, tail, src_y, src_x, dst_y, dst_x, data}"));
+        v.push(Port::input(&format!("in_{d}_flit_i"), f, &flit_doc));
         v.push(Port::output(&format!("in_{d}_credit_o"), vc, "credits returned for this input, one per VC"));
         v.push(Port::output(&format!("out_{d}_v_o"), 1, "output link valid (registered)"));
         v.push(Port::output(&format!("out_{d}_vc_o"), w, "output link VC"));
@@ -486,4 +528,40 @@ pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str
     };
     set.add(Module { name: name.clone(), text: top.render()? + "\n" })?;
     Ok((name, set))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use golden::noc::config::{coord_widths, VC_BUF_DEPTHS, VC_MAX};
+    use golden::noc::flit::vc_flit_widths;
+
+    macro_rules! list {
+        ([$($v:literal),+]) => { vec![$($v as u32),+] };
+    }
+
+    /// The literal lists `dispatch!` needs are the sets golden derives and validates.
+    #[test]
+    fn monomorphized_sets_are_the_golden_sets() {
+        assert_eq!(flit_widths!(list!()), vc_flit_widths());
+        assert_eq!(vc_counts!(list!()), (1..=VC_MAX).collect::<Vec<u32>>());
+        assert_eq!(buf_depths!(list!()), VC_BUF_DEPTHS.to_vec());
+        assert_eq!(coord_widths!(list!()), coord_widths());
+    }
+
+    /// Every supported flit width emits a buffer and a crossbar; a width between
+    /// two supported ones is refused with the field named.
+    #[test]
+    fn supported_flit_widths_emit_and_others_are_refused() {
+        let mut set = ModuleSet::default();
+        for fw in vc_flit_widths() {
+            emit_buffer(&mut set, fw, 2).unwrap();
+            emit_xbar(&mut set, fw, 1).unwrap();
+            assert!(set.contains(&buffer_name(fw, 2)) && set.contains(&xbar_name(fw, 1)), "{fw}");
+        }
+        match emit_buffer(&mut set, 39, 2) {
+            Err(GenError::Unsupported { field, .. }) => assert_eq!(field, "flit_width"),
+            other => panic!("39-bit flits: {other:?}"),
+        }
+    }
 }

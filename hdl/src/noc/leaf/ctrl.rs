@@ -18,11 +18,15 @@
 
 use golden::noc::config::NocConfig;
 use golden::noc::gom::{GOMCFG_CYCLE, SWAP_CYCLE};
+use golden::noc::hinge_router::{CAPTURED, LATCH_STATE_BITS};
 use golden::noc::link::gomcfg_flits;
 use rust_hdl::prelude::*;
 
 use crate::leaf::prim::RegInit;
 use crate::leaf::prim::Reg;
+
+/// Width of a latch-state code (`golden::noc::hinge_router`).
+const ST_W: usize = LATCH_STATE_BITS as usize;
 
 /// Maximum window groups (m <= 8).
 pub const MAX_G: usize = 8;
@@ -37,7 +41,7 @@ pub struct OverlayCtrl<const SCHW: usize> {
     /// GOMCFG flit writes its windows `{idx[3:0], T(6idx) .. T(6idx+5)}` into T-pending.
     pub pay_i: [Signal<In, Bits<64>>; 5],
     pub ty_i: [Signal<In, Bits<2>>; 5],
-    pub st_i: [Signal<In, Bits<2>>; 5],
+    pub st_i: [Signal<In, Bits<ST_W>>; 5],
     pub sched_o: Signal<Out, Bits<SCHW>>,
     /// Live overlays: first member (or the GOM row m), second member of a pair.
     pub ovl_a_o: Signal<Out, Bits<4>>,
@@ -69,7 +73,7 @@ pub struct OverlayCtrl<const SCHW: usize> {
     tp_idx: Signal<Local, Bits<4>>,
     sched: Signal<Local, Bits<SCHW>>,
     ty_cfg: Constant<Bits<2>>,
-    st_cap: Constant<Bits<2>>,
+    st_cap: Constant<Bits<ST_W>>,
     zero64: Constant<Bits<64>>,
     /// Schedule words: the ovl part for none / the GOM row / each group, and the
     /// reconf / prologue bits.
@@ -171,7 +175,7 @@ impl<const SCHW: usize> OverlayCtrl<SCHW> {
             tp_idx: Default::default(),
             sched: Default::default(),
             ty_cfg: k(golden::noc::link::T_GOMCFG as u64),
-            st_cap: k(1),
+            st_cap: k(CAPTURED as u64),
             zero64: k(0),
             s_none: sw(onone, onone),
             s_gom: sw(c.m() as u64, onone),

@@ -25,21 +25,26 @@
 //! Generic over the link width `LW` and the coordinate width `CW` (monomorphized by
 //! the generator for the widths a config can take).
 
+use golden::noc::hinge_router::{CAPTURED, IDLE, LATCH_STATE_BITS, TURNING};
+use golden::noc::route_rom::{Source, FIELD_BITS, ROW_BITS, ROW_FIELDS, SRC_VALID};
 use rust_hdl::prelude::*;
 
 use crate::leaf::prim::{QReg, RegQ};
 
-/// Latch states (`dbg_latch_state`).
-pub const IDLE: u64 = 0;
-pub const CAPTURED: u64 = 1;
-pub const TURNING: u64 = 2;
+/// Width of a route-ROM row, of one source field and of a latch-state code
+/// (`golden::noc::{route_rom, hinge_router}`).
+pub const ROW_W: usize = ROW_BITS as usize;
+const FB: usize = FIELD_BITS as usize;
+const ST_W: usize = LATCH_STATE_BITS as usize;
+// `src >= f_valid` tests the valid bit: it must be the field's top bit.
+const _: () = assert!(SRC_VALID.msb() == FIELD_BITS - 1);
 
-/// Route-ROM field codes (spec §1.4): valid, is_latch, dir, 0.
-fn direct(d: u64) -> u64 {
-    0x20 | (d << 1)
+/// Route-ROM field codes (spec §1.4) of the direct / latch source of direction `d`.
+fn direct(d: usize) -> u64 {
+    Source::Direct(d as u8).encode() as u64
 }
-fn latch(d: u64) -> u64 {
-    0x30 | (d << 1)
+fn latch(d: usize) -> u64 {
+    Source::Latch(d as u8).encode() as u64
 }
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -54,8 +59,8 @@ fn top_bit<const N: usize>() -> Constant<Bits<N>> {
 #[derive(LogicBlock)]
 pub struct HingeSelect<const LW: usize, const CW: usize> {
     /// ROM rows of the live overlays (0 for none).
-    pub row_a_i: Signal<In, Bits<30>>,
-    pub row_b_i: Signal<In, Bits<30>>,
+    pub row_a_i: Signal<In, Bits<ROW_W>>,
+    pub row_b_i: Signal<In, Bits<ROW_W>>,
     /// Position and role (constants).
     pub x_i: Signal<In, Bits<CW>>,
     pub y_i: Signal<In, Bits<CW>>,
@@ -74,7 +79,7 @@ pub struct HingeSelect<const LW: usize, const CW: usize> {
     pub gom_slot_i: Signal<In, Bit>,
     /// Latch registers E, W, N, S, L; the N/S drive of E, W, L.
     pub lat_i: [Signal<In, Bits<LW>>; 5],
-    pub st_i: [Signal<In, Bits<2>>; 5],
+    pub st_i: [Signal<In, Bits<ST_W>>; 5],
     pub dn_i: [Signal<In, Bit>; 3],
     pub ds_i: [Signal<In, Bit>; 3],
     pub grant_o: Signal<Out, Bit>,
@@ -95,9 +100,9 @@ pub struct HingeSelect<const LW: usize, const CW: usize> {
     pub loc_out_o: Signal<Out, Bits<LW>>,
     pub drop_o: [Signal<Out, Bit>; 5],
     pub collision_o: Signal<Out, Bit>,
-    fa: [Signal<Local, Bits<6>>; 5],
-    fb: [Signal<Local, Bits<6>>; 5],
-    src: [Signal<Local, Bits<6>>; 4],
+    fa: [Signal<Local, Bits<FB>>; 5],
+    fb: [Signal<Local, Bits<FB>>; 5],
+    src: [Signal<Local, Bits<FB>>; 4],
     to_n: [Signal<Local, Bit>; 5],
     to_s: [Signal<Local, Bit>; 5],
     to_l: [Signal<Local, Bit>; 5],
@@ -113,21 +118,22 @@ pub struct HingeSelect<const LW: usize, const CW: usize> {
     grant: Signal<Local, Bit>,
     found: Signal<Local, Bit>,
     nej: Signal<Local, Bits<3>>,
+    /// Bit offset of each output's source field in a row.
     f_off: [Constant<Bits<5>>; 5],
-    lat_code: [Constant<Bits<6>>; 5],
-    d_e: Constant<Bits<6>>,
-    d_w: Constant<Bits<6>>,
-    d_n: Constant<Bits<6>>,
-    d_s: Constant<Bits<6>>,
-    d_l: Constant<Bits<6>>,
-    f_valid: Constant<Bits<6>>,
+    lat_code: [Constant<Bits<FB>>; 5],
+    d_e: Constant<Bits<FB>>,
+    d_w: Constant<Bits<FB>>,
+    d_n: Constant<Bits<FB>>,
+    d_s: Constant<Bits<FB>>,
+    d_l: Constant<Bits<FB>>,
+    f_valid: Constant<Bits<FB>>,
     c_dx: Constant<Bits<7>>,
     c_dy: Constant<Bits<7>>,
     c_ty: Constant<Bits<7>>,
     zero_lw: Constant<Bits<LW>>,
     ty_cfg: Constant<Bits<2>>,
-    st_cap: Constant<Bits<2>>,
-    st_turn: Constant<Bits<2>>,
+    st_cap: Constant<Bits<ST_W>>,
+    st_turn: Constant<Bits<ST_W>>,
     zero3: Constant<Bits<3>>,
     one3: Constant<Bits<3>>,
 }
@@ -190,21 +196,21 @@ impl<const LW: usize, const CW: usize> Default for HingeSelect<LW, CW> {
             grant: Default::default(),
             found: Default::default(),
             nej: Default::default(),
-            f_off: std::array::from_fn(|o| k(6 * o as u64)),
-            lat_code: std::array::from_fn(|d| k(latch(d as u64))),
-            d_e: k(direct(0)),
-            d_w: k(direct(1)),
-            d_n: k(direct(2)),
-            d_s: k(direct(3)),
-            d_l: k(direct(4)),
-            f_valid: k(0x20),
+            f_off: std::array::from_fn(|o| k(ROW_FIELDS[o].lsb as u64)),
+            lat_code: std::array::from_fn(|d| k(latch(d))),
+            d_e: k(direct(golden::noc::route_rom::E)),
+            d_w: k(direct(golden::noc::route_rom::W)),
+            d_n: k(direct(golden::noc::route_rom::N)),
+            d_s: k(direct(golden::noc::route_rom::S)),
+            d_l: k(direct(golden::noc::route_rom::L)),
+            f_valid: k(1 << SRC_VALID.lsb),
             c_dx: k(64),
             c_dy: k(64 + CW as u64),
             c_ty: k(LW as u64 - 3),
             zero_lw: k(0),
             ty_cfg: k(golden::noc::link::T_GOMCFG as u64),
-            st_cap: k(CAPTURED),
-            st_turn: k(TURNING),
+            st_cap: k(CAPTURED as u64),
+            st_turn: k(TURNING as u64),
             zero3: k(0),
             one3: k(1),
         }
@@ -216,8 +222,8 @@ impl<const LW: usize, const CW: usize> Logic for HingeSelect<LW, CW> {
     fn update(&mut self) {
         // ---- live configuration: the fields of the two live rows ----
         for o in 0..5 {
-            self.fa[o].next = self.row_a_i.val().get_bits::<6>(self.f_off[o].val().index());
-            self.fb[o].next = self.row_b_i.val().get_bits::<6>(self.f_off[o].val().index());
+            self.fa[o].next = self.row_a_i.val().get_bits::<FB>(self.f_off[o].val().index());
+            self.fb[o].next = self.row_b_i.val().get_bits::<FB>(self.f_off[o].val().index());
         }
         // E, W, N, S: the non-φ one of the two rows (the partner's if both)
         for o in 0..4 {
@@ -386,20 +392,20 @@ pub struct HingeLatch<const LW: usize> {
     pub turn_s_i: Signal<In, Bit>,
     /// The latched flit, its state (IDLE / CAPTURED / TURNING) and N / S drive.
     pub lat: RegQ<LW>,
-    pub st: RegQ<2>,
+    pub st: RegQ<ST_W>,
     pub dn: RegQ<1>,
     pub ds: RegQ<1>,
     /// A capture while CAPTURED (spec 1.3: an assertion).
     pub overrun_o: Signal<Out, Bit>,
     lat_r: QReg<LW>,
-    st_r: QReg<2>,
+    st_r: QReg<ST_W>,
     dn_r: QReg<1>,
     ds_r: QReg<1>,
     cap: Signal<Local, Bit>,
     c_v: Constant<Bits<7>>,
-    st_idle: Constant<Bits<2>>,
-    st_cap: Constant<Bits<2>>,
-    st_turn: Constant<Bits<2>>,
+    st_idle: Constant<Bits<ST_W>>,
+    st_cap: Constant<Bits<ST_W>>,
+    st_turn: Constant<Bits<ST_W>>,
     zero1: Constant<Bits<1>>,
     one1: Constant<Bits<1>>,
 }
@@ -424,9 +430,9 @@ impl<const LW: usize> Default for HingeLatch<LW> {
             ds_r: Default::default(),
             cap: Default::default(),
             c_v: k(LW as u64 - 1),
-            st_idle: k(IDLE),
-            st_cap: k(CAPTURED),
-            st_turn: k(TURNING),
+            st_idle: k(IDLE as u64),
+            st_cap: k(CAPTURED as u64),
+            st_turn: k(TURNING as u64),
             zero1: k(0),
             one1: k(1),
         }
@@ -445,7 +451,7 @@ impl<const LW: usize> Logic for HingeLatch<LW> {
         self.dn_r.rst_i.next = self.rst_i.val();
         self.ds_r.rst_i.next = self.rst_i.val();
         RegQ::<LW>::link(&mut self.lat, &mut self.lat_r.q);
-        RegQ::<2>::link(&mut self.st, &mut self.st_r.q);
+        RegQ::<ST_W>::link(&mut self.st, &mut self.st_r.q);
         RegQ::<1>::link(&mut self.dn, &mut self.dn_r.q);
         RegQ::<1>::link(&mut self.ds, &mut self.ds_r.q);
         self.cap.next = self.wire_i.val().get_bit(self.c_v.val().index()) & self.cap_en_i.val();
@@ -478,14 +484,14 @@ pub struct HingeEndLatch<const LW: usize> {
     pub wire_i: Signal<In, Bits<LW>>,
     pub cap_en_i: Signal<In, Bit>,
     pub lat: RegQ<LW>,
-    pub st: RegQ<2>,
+    pub st: RegQ<ST_W>,
     pub overrun_o: Signal<Out, Bit>,
     lat_r: QReg<LW>,
-    st_r: QReg<2>,
+    st_r: QReg<ST_W>,
     cap: Signal<Local, Bit>,
     c_v: Constant<Bits<7>>,
-    st_idle: Constant<Bits<2>>,
-    st_cap: Constant<Bits<2>>,
+    st_idle: Constant<Bits<ST_W>>,
+    st_cap: Constant<Bits<ST_W>>,
 }
 
 impl<const LW: usize> Default for HingeEndLatch<LW> {
@@ -502,8 +508,8 @@ impl<const LW: usize> Default for HingeEndLatch<LW> {
             st_r: Default::default(),
             cap: Default::default(),
             c_v: k(LW as u64 - 1),
-            st_idle: k(IDLE),
-            st_cap: k(CAPTURED),
+            st_idle: k(IDLE as u64),
+            st_cap: k(CAPTURED as u64),
         }
     }
 }
@@ -516,7 +522,7 @@ impl<const LW: usize> Logic for HingeEndLatch<LW> {
         self.lat_r.rst_i.next = self.rst_i.val();
         self.st_r.rst_i.next = self.rst_i.val();
         RegQ::<LW>::link(&mut self.lat, &mut self.lat_r.q);
-        RegQ::<2>::link(&mut self.st, &mut self.st_r.q);
+        RegQ::<ST_W>::link(&mut self.st, &mut self.st_r.q);
         self.cap.next = self.wire_i.val().get_bit(self.c_v.val().index()) & self.cap_en_i.val();
         self.overrun_o.next = self.cap.val() & (self.st.q_o.val() == self.st_cap.val());
         self.lat_r.d_i.next = self.lat.q_o.val();
