@@ -2,6 +2,8 @@
 //! monomorphized over a supported set (see `crate::gpucc`); everything
 //! config-shaped above them is built by askama templates.
 
+#[cfg(test)]
+pub(crate) mod check;
 pub mod cr;
 pub mod fifo;
 pub mod mode;
