@@ -342,6 +342,19 @@ pub fn noc_preset(name: &str) -> golden::noc::NocConfig {
     noc_config(name, text)
 }
 
+/// The paper's 4x4 MC placement with a short epoch (32 + 120 cycles, K = 60) and a
+/// 4-flit reply queue, so that epochs turn over and queues fill within a few
+/// hundred cycles. Three window groups (one pair).
+pub const NOC_SHORT_4X4: &str = "name = \"leaf_short_4x4\"\n[noc]\nkind = \"macro\"\nmesh = 4\n\
+mcs = [[2, 3], [0, 2], [3, 1], [1, 0]]\ngom = [2, 2]\n[noc.reply]\nepoch = 120\nperiod = 60\nprologue = 32\n\
+t_min = 6\ninterval = 2\nmux = true\nreply_queue = 4\n";
+
+/// Eight MCs on a 4x4 mesh without multiplexing: eight window groups, so the GOM
+/// sends two GOMCFG flits; 3-bit MC indices, interval 3, other GOM weights.
+pub const NOC_EIGHT_GROUPS: &str = "name = \"leaf_eight_groups\"\n[noc]\nkind = \"macro\"\nmesh = 4\n\
+mcs = [[0, 0], [1, 0], [2, 0], [3, 0], [0, 3], [1, 3], [2, 3], [3, 3]]\ngom = [1, 1]\n[noc.reply]\n\
+epoch = 120\nperiod = 120\nprologue = 32\nt_min = 6\ninterval = 3\nmux = false\nreply_queue = 8\nalpha = 5\ngamma = 7\n";
+
 /// A NoC config from TOML text.
 pub fn noc_config(name: &str, text: &str) -> golden::noc::NocConfig {
     let f = golden::config::parse(Path::new(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
