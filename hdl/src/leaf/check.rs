@@ -123,8 +123,11 @@ fn synth(dir: &Path, files: &[String], name: &str) -> Result<(), String> {
 /// applies one rising clock edge.
 pub struct LeafSim<B: Block> {
     b: Box<B>,
-    clk: Option<fn(&mut B) -> &mut Signal<In, Clock>>,
+    clk: Option<ClockOf<B>>,
 }
+
+/// Where a leaf's clock input is.
+pub type ClockOf<B> = fn(&mut B) -> &mut Signal<In, Clock>;
 
 impl<B: Block> LeafSim<B> {
     /// A combinational leaf.
@@ -136,7 +139,7 @@ impl<B: Block> LeafSim<B> {
     }
 
     /// A clocked leaf; `clk` names its clock input.
-    pub fn clocked(b: B, clk: fn(&mut B) -> &mut Signal<In, Clock>) -> LeafSim<B> {
+    pub fn clocked(b: B, clk: ClockOf<B>) -> LeafSim<B> {
         let mut s = LeafSim { b: Box::new(b), clk: Some(clk) };
         s.b.connect_all();
         s.settle();

@@ -455,6 +455,7 @@ mod tests {
     type Cycles = Vec<Vec<(&'static str, u128)>>;
 
     /// Verilog, model and reference agree from cycle `from` on.
+    #[allow(clippy::too_many_arguments)]
     fn agree<B: Block>(
         block: B,
         name: &str,

@@ -144,7 +144,21 @@ macro_rules! coord_widths {
     ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3] $($rest)*) };
 }
 
-const FLIT_ERR: &str = "32, 64 or 128-bit data on a 2..=8 mesh";
+/// The allowed values named in the errors, from golden's ranges.
+fn allowed_flits() -> String {
+    use golden::noc::config::{MESH_MAX, MESH_MIN, VC_FLIT_WIDTHS};
+    let w: Vec<String> = VC_FLIT_WIDTHS.iter().map(u32::to_string).collect();
+    format!("{}-bit data on a {MESH_MIN}..={MESH_MAX} mesh", w.join(", "))
+}
+fn allowed_depths() -> String {
+    golden::noc::config::VC_BUF_DEPTHS.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+fn allowed_vcs() -> String {
+    format!("1..={}", golden::noc::config::VC_MAX)
+}
+fn allowed_meshes() -> String {
+    format!("{}..={}", golden::noc::config::MESH_MIN, golden::noc::config::MESH_MAX)
+}
 
 /// Count width of a buffer of depth `d` (0..=d), as a const generic.
 const fn count_w(d: usize) -> usize {
@@ -162,7 +176,7 @@ fn emit_buffer(set: &mut ModuleSet, fw: u32, d: u32) -> Result<(), GenError> {
         const C: usize = count_w(D);
         const A: usize = C - 1;
         emit(set, VcBuffer::<FW, C, A>::default(), &name)
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8")))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR))))
+    }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
 fn emit_xbar(set: &mut ModuleSet, fw: u32, v: u32) -> Result<(), GenError> {
@@ -171,7 +185,7 @@ fn emit_xbar(set: &mut ModuleSet, fw: u32, v: u32) -> Result<(), GenError> {
         const NV: usize = 5 * V;
         const VW: usize = vc_w(V);
         emit(set, Crossbar::<FW, V, NV, VW>::default(), &name)
-    }; Err(unsupported("vcs", format!("{v}"), "1..=4")))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR))))
+    }; Err(unsupported("vcs", format!("{v}"), &allowed_vcs())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
 fn emit_control(set: &mut ModuleSet, v: u32, d: u32) -> Result<(), GenError> {
@@ -187,11 +201,11 @@ fn emit_control(set: &mut ModuleSet, v: u32, d: u32) -> Result<(), GenError> {
         emit(set, VcState::<V, NV>::default(), &state_name(v))?;
         emit(set, RrArb::<NV>::default(), &arb_name(NV as u32))?;
         emit(set, CreditCounter::<C>::default(), &credit_name(d))
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8")))); Err(unsupported("vcs", format!("{v}"), "1..=4"))))
+    }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("vcs", format!("{v}"), &allowed_vcs()))))
 }
 
 fn emit_route(set: &mut ModuleSet, cw: u32) -> Result<(), GenError> {
-    coord_widths!(dispatch!(cw as usize; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8"))))
+    coord_widths!(dispatch!(cw as usize; CW => emit(set, RouteCompute::<CW>::default(), &route_name(cw)); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes()))))
 }
 
 // ---------------------------------------------------------------------------
@@ -560,7 +574,10 @@ mod tests {
             assert!(set.contains(&buffer_name(fw, 2)) && set.contains(&xbar_name(fw, 1)), "{fw}");
         }
         match emit_buffer(&mut set, 39, 2) {
-            Err(GenError::Unsupported { field, .. }) => assert_eq!(field, "flit_width"),
+            Err(GenError::Unsupported { field, allowed, .. }) => {
+                assert_eq!(field, "flit_width");
+                assert_eq!(allowed, "32, 64, 128-bit data on a 2..=8 mesh");
+            }
             other => panic!("39-bit flits: {other:?}"),
         }
     }

@@ -411,7 +411,7 @@ mod tests {
             let ecyc = cyc % c.epoch_len();
             let mc = r.below(c.m() as u64) as u32;
             // small counters some epochs, large ones others
-            let scale = if (cyc / c.epoch_len()) % 2 == 0 { 8 } else { 24 };
+            let scale = if (cyc / c.epoch_len()).is_multiple_of(2) { 8 } else { 24 };
             let (arr, occ) = (r.bits(scale.min(16)) as u32, r.bits(scale) as u32);
             let flit = |ty, payload| f.pack(&Flit { valid: true, ty, head: true, tail: true, src: mc, dst_x: c.gom.0, dst_y: c.gom.1, payload });
             let (link, to_golden) = match r.below(10) {

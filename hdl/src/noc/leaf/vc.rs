@@ -27,7 +27,7 @@
 //! pointer = winner + 1).
 //!
 //! Flit layout (FW = W + 4 CW + 2 bits): `{head, tail, src_y, src_x, dst_y, dst_x,
-//! data[W-1:0]}`.
+//! data[W-1:0]}`, defined by `golden::noc::flit::VcLayout`.
 
 use rust_hdl::prelude::*;
 
