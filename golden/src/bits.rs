@@ -3,7 +3,11 @@
 //! in Rust).
 //!
 //! An encoding lives in `golden` as a table of [`Field`]s (the GPU-CC CR in
-//! `gpucc::cr`, the VC flit in `noc::flit`, the route-ROM row in `noc::route_rom`);
+//! `gpucc::cr`, the VC flit in `noc::flit`, the route-ROM row in `noc::route_rom`).
+//! Values are read from and written to little-endian `u64` word slices of any length
+//! (bit `i` is bit `i % 64` of word `i / 64`), so links wider than 128 bits work; a
+//! field itself is at most 128 bits wide.
+//!
 //! the golden model decodes with it, the generator takes every bit position from it,
 //! the benches pack ports with it and the manifest carries it.
 
@@ -22,30 +26,41 @@ pub const fn count_width(n: u64) -> u32 {
     clog2(n + 1)
 }
 
-/// A bit field: name, least significant bit and width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+/// A bit field: `width` bits from bit `lsb` up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Field {
     pub name: &'static str,
     pub lsb: u32,
     pub width: u32,
 }
 
+/// `n` low bits set, `n <= 64`.
+const fn ones64(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 impl Field {
     pub const fn new(name: &'static str, lsb: u32, width: u32) -> Field {
+        assert!(width >= 1 && width <= 128, "a field is 1..=128 bits wide");
         Field { name, lsb, width }
     }
 
-    /// The bit after the field's most significant bit.
-    pub const fn end(self) -> u32 {
-        self.lsb + self.width
-    }
-
-    /// Most significant bit (for Verilog `[msb:lsb]` slices).
+    /// The most significant bit (`lsb + width - 1`).
     pub const fn msb(self) -> u32 {
         self.lsb + self.width - 1
     }
 
-    const fn mask128(self) -> u128 {
+    /// The bit just above the field (`lsb + width`).
+    pub const fn end(self) -> u32 {
+        self.lsb + self.width
+    }
+
+    /// The field's value mask, not shifted (`width` low bits set).
+    pub const fn mask(self) -> u128 {
         if self.width >= 128 {
             u128::MAX
         } else {
@@ -53,39 +68,68 @@ impl Field {
         }
     }
 
-    /// The field of a 32-bit word.
+    /// The field of a word of at most 32 bits (ROM rows).
     pub const fn get(self, w: u32) -> u32 {
-        (w >> self.lsb) & ((1u32 << self.width) - 1)
+        ((w as u64 >> self.lsb) & ones64(self.width)) as u32
     }
 
-    /// `w` with the field set to `v` (masked to the field).
+    /// `w` with the field set to `v` (excess bits of `v` dropped).
     pub const fn put(self, w: u32, v: u32) -> u32 {
-        let m = ((1u32 << self.width) - 1) << self.lsb;
-        (w & !m) | ((v << self.lsb) & m)
+        let m = (ones64(self.width) << self.lsb) as u32;
+        (w & !m) | (((v as u64) << self.lsb) as u32 & m)
     }
 
-    /// The field of a value of up to 128 bits.
-    pub const fn get128(self, w: u128) -> u128 {
-        (w >> self.lsb) & self.mask128()
+    /// The field's value in a little-endian word slice (missing words read as 0).
+    pub fn read(self, words: &[u64]) -> u128 {
+        let mut v = 0u128;
+        let mut got = 0;
+        while got < self.width {
+            let bit = self.lsb + got;
+            let (wi, off) = ((bit / 64) as usize, bit % 64);
+            let take = (64 - off).min(self.width - got);
+            let w = words.get(wi).copied().unwrap_or(0);
+            v |= (((w >> off) & ones64(take)) as u128) << got;
+            got += take;
+        }
+        v
     }
 
-    /// `w` with the field set to `v` (masked to the field).
-    pub const fn put128(self, w: u128, v: u128) -> u128 {
-        let m = self.mask128() << self.lsb;
-        (w & !m) | ((v << self.lsb) & m)
+    /// Set the field to `v` in a little-endian word slice; bits of `v` above the
+    /// field's width are dropped. Panics if the slice is too short for the field.
+    pub fn write(self, words: &mut [u64], v: u128) {
+        assert!(
+            words.len() * 64 >= self.end() as usize,
+            "field {} (bits {}..={}) does not fit {} words",
+            self.name,
+            self.lsb,
+            self.msb(),
+            words.len()
+        );
+        let mut put = 0;
+        while put < self.width {
+            let bit = self.lsb + put;
+            let (wi, off) = ((bit / 64) as usize, bit % 64);
+            let take = (64 - off).min(self.width - put);
+            let m = ones64(take) << off;
+            let chunk = ((v >> put) as u64) & ones64(take);
+            words[wi] = (words[wi] & !m) | (chunk << off);
+            put += take;
+        }
     }
+}
 
-    /// The field of a little-endian word vector (any width; at most 64 bits returned).
-    pub fn get_words(self, words: &[u64]) -> u64 {
-        debug_assert!(self.width <= 64);
-        get_bits(words, self.lsb as usize, self.width as usize)
+/// Fields that tile `0..width` exactly, without overlap, in any order.
+pub fn tiles(fields: &[Field], width: u32) -> bool {
+    let mut covered = vec![false; width as usize];
+    for f in fields {
+        for b in f.lsb..f.end() {
+            match covered.get_mut(b as usize) {
+                Some(c) if !*c => *c = true,
+                _ => return false,
+            }
+        }
     }
-
-    /// Set the field of a little-endian word vector to `v` (masked).
-    pub fn put_words(self, words: &mut [u64], v: u64) {
-        debug_assert!(self.width <= 64);
-        set_bits(words, self.lsb as usize, self.width as usize, v)
-    }
+    covered.iter().all(|&c| c)
 }
 
 /// Write `width <= 64` bits of `v` at bit `bit` of little-endian `words`.
@@ -120,21 +164,6 @@ pub fn get_bits(words: &[u64], bit: usize, width: usize) -> u64 {
     v & mask
 }
 
-/// Fields laid out from bit 0 up, in the order given (`{.., b, a}` in Verilog
-/// concatenation order when listed `a, b, ..`). Returns the fields and the total width.
-pub fn pack_lsb_first(parts: &[(&'static str, u32)]) -> (Vec<Field>, u32) {
-    let mut at = 0;
-    let fields = parts
-        .iter()
-        .map(|&(name, width)| {
-            let f = Field::new(name, at, width);
-            at += width;
-            f
-        })
-        .collect();
-    (fields, at)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,25 +180,37 @@ mod tests {
     }
 
     #[test]
-    fn fields_round_trip_in_every_representation() {
-        let f = Field::new("x", 61, 7);
-        let w = f.put128(0, 0x55);
-        assert_eq!(w, 0x55u128 << 61);
-        assert_eq!(f.get128(w | (1 << 60) | (1 << 68)), 0x55);
-        let mut words = [0u64; 2];
-        f.put_words(&mut words, 0x55);
-        assert_eq!((words[0] as u128) | ((words[1] as u128) << 64), w);
-        assert_eq!(f.get_words(&words), 0x55);
-        let g = Field::new("y", 3, 4);
-        assert_eq!(g.put(0xffff_ffff, 0), 0xffff_ff87);
-        assert_eq!(g.get(0x50), 0xa);
-        assert_eq!((g.msb(), g.end()), (6, 7));
+    fn read_and_write_across_word_boundaries() {
+        let f = Field::new("x", 60, 72); // bits 60..=131: words 0, 1 and 2
+        let mut w = [u64::MAX; 3];
+        f.write(&mut w, 0);
+        assert_eq!(w, [0x0fff_ffff_ffff_ffff, 0, !0xf]);
+        let v = 0xab_cdef_0123_4567_89ab_u128;
+        f.write(&mut w, v);
+        assert_eq!(f.read(&w), v);
+        // neighbours untouched
+        assert_eq!(w[0] & 0x0fff_ffff_ffff_ffff, 0x0fff_ffff_ffff_ffff);
+        assert_eq!(w[2] >> 4, !0 >> 4);
+        // excess bits dropped
+        f.write(&mut w, u128::MAX);
+        assert_eq!(f.read(&w), f.mask());
+        assert_eq!(w[2] >> 4, !0 >> 4);
     }
 
     #[test]
-    fn pack_lsb_first_stacks_fields() {
-        let (f, w) = pack_lsb_first(&[("a", 3), ("b", 1), ("c", 5)]);
-        assert_eq!(w, 9);
-        assert_eq!((f[1].lsb, f[2].lsb, f[2].msb()), (3, 4, 8));
+    fn u32_get_put() {
+        let f = Field::new("dir", 1, 3);
+        assert_eq!(f.get(0b1110), 7);
+        assert_eq!(f.put(0xffff_ffff, 0), 0xffff_fff1);
+        assert_eq!(f.put(0, 9), 0b0010); // 9 & 7 = 1
+    }
+
+    #[test]
+    fn tiling() {
+        let a = Field::new("a", 0, 3);
+        let b = Field::new("b", 3, 2);
+        assert!(tiles(&[b, a], 5));
+        assert!(!tiles(&[a, b], 6), "gap at bit 5");
+        assert!(!tiles(&[a, Field::new("c", 2, 3)], 5), "overlap at bit 2");
     }
 }

@@ -9,14 +9,17 @@
 //! trait a block implements.
 //!
 //! The blocks, each in its own folder: [`gpucc`], [`noc`]. Leaf blocks are rust-hdl
-//! `LogicBlock`s in `<block>/leaf/`; structures whose shape comes from a config are
-//! askama templates under `templates/<block>/`. Everything derived from a config
-//! comes from `golden`.
+//! `LogicBlock`s in `<block>/leaf/`, each with its tests beside it (lint, synthesis and
+//! behaviour against golden or a hand-derived reference, through the test support in
+//! `leaf_check`); structures whose shape comes from a config are askama templates
+//! under `templates/<block>/`. Everything derived from a config comes from `golden`.
 
 pub mod catalog;
 pub mod design;
 pub mod emit;
 pub mod gpucc;
+#[cfg(test)]
+pub(crate) mod leaf_check;
 pub mod library;
 pub mod manifest;
 pub mod noc;

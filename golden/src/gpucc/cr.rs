@@ -9,23 +9,8 @@ pub const CR_WORDS: usize = 4;
 /// CR width in bits.
 pub const CR_BITS: u32 = 128;
 
-/// A bit field of word 0: least significant bit and width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Field {
-    pub name: &'static str,
-    pub lsb: u32,
-    pub width: u32,
-}
-
-impl Field {
-    pub const fn get(self, w: u32) -> u32 {
-        (w >> self.lsb) & ((1u32 << self.width) - 1)
-    }
-    pub const fn put(self, w: u32, v: u32) -> u32 {
-        let m = ((1u32 << self.width) - 1) << self.lsb;
-        (w & !m) | ((v << self.lsb) & m)
-    }
-}
+/// The bit fields of word 0 (`golden::bits::Field`, the one field type of every encoding).
+pub use crate::bits::Field;
 
 pub const EN: Field = Field { name: "en", lsb: 0, width: 1 };
 pub const OPCODE: Field = Field { name: "opcode", lsb: 1, width: 6 };

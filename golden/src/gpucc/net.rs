@@ -29,7 +29,9 @@ use super::config::{GpuccConfig, UnitKind, N_IN};
 use super::cr::{Cr, Src, CR_WORDS};
 use super::fifo::Fifo;
 
-/// Mode of the SM (spec §1.9); `mode_o` carries the discriminant.
+/// Mode of the SM (spec §1.9); `mode_o` carries the discriminant, [`MODE_BITS`] wide.
+/// This is the one definition of the mode codes: the RTL mode FSM
+/// (`hdl_gen::leaf::mode`) takes them from [`Mode::code`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Mode {
@@ -39,7 +41,21 @@ pub enum Mode {
     Drain = 3,
 }
 
+/// Width of `mode_o`.
+pub const MODE_BITS: u32 = 2;
+
 impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Gpu, Mode::Arm, Mode::Run, Mode::Drain];
+
+    /// The code on `mode_o`.
+    pub const fn code(self) -> u64 {
+        self as u64
+    }
+
+    pub fn from_code(c: u64) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.code() == c)
+    }
+
     /// The network moves tokens in RUN and DRAIN.
     pub fn active(self) -> bool {
         matches!(self, Mode::Run | Mode::Drain)
@@ -628,5 +644,23 @@ impl crate::model::Model for CcNet {
 
     fn assert_reset(inputs: &mut NetInputs) {
         inputs.rst = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spec §1.9's codes, written out: GPU 0, ARM 1, RUN 2, DRAIN 3, all within
+    /// `MODE_BITS`, and decoding inverts encoding.
+    #[test]
+    fn mode_codes_match_the_spec() {
+        let codes: Vec<u64> = Mode::ALL.iter().map(|m| m.code()).collect();
+        assert_eq!(codes, [0, 1, 2, 3]);
+        assert!(codes.iter().all(|&c| c < 1 << MODE_BITS));
+        for m in Mode::ALL {
+            assert_eq!(Mode::from_code(m.code()), Some(m));
+        }
+        assert_eq!(Mode::from_code(4), None);
     }
 }

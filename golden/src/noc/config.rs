@@ -273,6 +273,20 @@ pub const REPLY_FLIT_W: u32 = 64;
 pub const TW: u32 = 10;
 /// Supported VC-plane payload widths (monomorphized in the HDL).
 pub const VC_FLIT_WIDTHS: [u32; 3] = [32, 64, 128];
+/// Supported VC counts per port of a VC plane, 1..=VC_MAX (monomorphized in the HDL).
+pub const VC_MAX: u32 = 4;
+/// Supported VC buffer depths (monomorphized in the HDL).
+pub const VC_BUF_DEPTHS: [u32; 3] = [2, 4, 8];
+/// Supported mesh sizes: N x N with MESH_MIN <= N <= MESH_MAX.
+pub const MESH_MIN: u32 = 2;
+pub const MESH_MAX: u32 = 8;
+
+/// The coordinate widths (`clog2(N)`) the supported meshes take, ascending.
+pub fn coord_widths() -> Vec<u32> {
+    let mut v: Vec<u32> = (MESH_MIN..=MESH_MAX).map(|n| clog2(n as u64)).collect();
+    v.dedup();
+    v
+}
 
 /// A validated NoC configuration and its derived tables.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -316,8 +330,8 @@ fn coord(field: &str, c: [i64; 2], n: u32) -> Result<(u32, u32), FieldError> {
 
 fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
     check_one_of(&f.flit_width, r.flit_width, &VC_FLIT_WIDTHS)?;
-    check_range(&f.vcs, r.vcs, 1, 4)?;
-    check_one_of(&f.buf_depth, r.buf_depth, &[2, 4, 8])?;
+    check_range(&f.vcs, r.vcs, 1, VC_MAX)?;
+    check_one_of(&f.buf_depth, r.buf_depth, &VC_BUF_DEPTHS)?;
     check_range(&f.planes, r.planes, 1, 2)?;
     Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
 }
@@ -349,7 +363,7 @@ impl NocConfig {
     /// The one validation of a NoC (mesh, MC placement, GOM, reply plane, VC planes,
     /// traffic) and the derivation of its tables; errors carry the names in `f`.
     pub fn build(r: RawNoc, f: &NocFields) -> Result<Self, FieldError> {
-        let n = check_range(&f.mesh, r.mesh, 2, 8)?;
+        let n = check_range(&f.mesh, r.mesh, MESH_MIN, MESH_MAX)?;
         check_range(&format!("{} (count)", f.mcs), r.mcs.len() as u32, 1, 8)?;
         let mut mcs = Vec::new();
         for (i, c) in r.mcs.iter().enumerate() {
@@ -597,5 +611,12 @@ mod tests {
         let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), &f).unwrap();
         let text = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
         assert_eq!(typed, text);
+    }
+
+    #[test]
+    fn coordinate_widths_of_the_supported_meshes() {
+        // N = 2 -> 1; 3, 4 -> 2; 5..=8 -> 3
+        assert_eq!(coord_widths(), vec![1, 2, 3]);
+        assert_eq!((clog2(1), clog2(2), clog2(3), clog2(4), clog2(5), clog2(8), clog2(9)), (1, 1, 2, 2, 3, 3, 4));
     }
 }

@@ -17,10 +17,13 @@ use super::link::{gomcfg_apply, LinkFmt, T_GOMCFG};
 use super::overlay_ctrl::{CtrlOut, Live, OverlayCtrl};
 use super::route_rom::{RomRow, Source, E, L, N, S, W};
 
-/// Latch states (the 2-bit codes of `dbg_latch_state`).
+/// Latch states (the [`LATCH_STATE_BITS`]-bit codes of `dbg_latch_state` and of the
+/// RTL latch registers; `hdl_gen::noc::leaf::hinge` takes them from here).
 pub const IDLE: u8 = 0;
 pub const CAPTURED: u8 = 1;
 pub const TURNING: u8 = 2;
+/// Width of a latch-state code.
+pub const LATCH_STATE_BITS: u32 = 2;
 
 /// Planted router bugs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +261,7 @@ impl HingeRouter {
 
     /// `dbg_latch_state`: 2 bits per latch, E in bits 1:0.
     pub fn latch_states(&self) -> u32 {
-        (0..5).fold(0, |a, d| a | ((self.lat[d].state as u32) << (2 * d)))
+        (0..5).fold(0, |a, d| a | ((self.lat[d].state as u32) << (LATCH_STATE_BITS as usize * d)))
     }
 }
 

@@ -2,7 +2,9 @@
 //! controller, GOM, request-plane and baseline VC routers, golden meshes.
 //!
 //! * [`config`]: the validated `[noc]` config and its derived tables (ROMs, groups).
-//! * [`route_rom`]: the route-lookup ROM generator, legal sources, compatibility.
+//! * [`route_rom`]: the route-lookup ROM generator, its row encoding, legal sources,
+//!   compatibility.
+//!   and flit layout.
 //! * [`link`]: the reply-plane link format, STATUS and GOMCFG payloads.
 //! * [`overlay_ctrl`]: Algorithm 1 with the spec's fixes, in cycle-exact form.
 //! * [`hinge_router`], [`mc_ni`], [`gom`]: the reply-plane blocks.
@@ -15,6 +17,7 @@
 
 pub mod check;
 pub mod config;
+pub mod flit;
 pub mod gom;
 pub mod hinge_router;
 pub mod link;

@@ -4,8 +4,14 @@
 //! direct input of a direction, or the latch of a direction (`Lat(d)`), or nothing
 //! (φ). Encoding per 6-bit field [OC]: bit5 valid, bit4 is_latch, bits3:1 direction,
 //! bit0 reserved; a row is `{f_L, f_S, f_N, f_W, f_E}` (E in bits 5:0) = 30 bits.
+//!
+//! This module is the one source of truth for that encoding: [`ROW_FIELDS`] and
+//! [`SRC_FIELDS`] give every bit position, [`Source::encode`] every code, and the
+//! HDL leaves (`hdl_gen::noc::leaf::{rom, hinge}`) take theirs from here.
 
 use std::fmt;
+
+pub use crate::bits::Field;
 
 /// Port / direction indices, everywhere: E=0, W=1, N=2, S=3, L=4.
 pub const E: usize = 0;
@@ -26,23 +32,45 @@ pub enum Source {
     Latch(u8),
 }
 
+/// Width of one source field of a row.
+pub const FIELD_BITS: u32 = 6;
+/// Width of a ROM row: one source field per output E, W, N, S, L.
+pub const ROW_BITS: u32 = 5 * FIELD_BITS;
+
+/// The source field of each output in a row, indexed by output port (E in bits 5:0).
+pub const ROW_FIELDS: [Field; 5] = [
+    Field::new("f_E", 0, FIELD_BITS),
+    Field::new("f_W", FIELD_BITS, FIELD_BITS),
+    Field::new("f_N", 2 * FIELD_BITS, FIELD_BITS),
+    Field::new("f_S", 3 * FIELD_BITS, FIELD_BITS),
+    Field::new("f_L", 4 * FIELD_BITS, FIELD_BITS),
+];
+
+/// Sub-fields of a source field: valid, is_latch, direction, reserved.
+pub const SRC_VALID: Field = Field::new("valid", 5, 1);
+pub const SRC_IS_LATCH: Field = Field::new("is_latch", 4, 1);
+pub const SRC_DIR: Field = Field::new("dir", 1, 3);
+pub const SRC_RESERVED: Field = Field::new("reserved", 0, 1);
+/// All sub-fields of a source field, most significant first.
+pub const SRC_FIELDS: [Field; 4] = [SRC_VALID, SRC_IS_LATCH, SRC_DIR, SRC_RESERVED];
+
 impl Source {
     /// The 6-bit ROM field.
-    pub fn encode(self) -> u32 {
+    pub const fn encode(self) -> u32 {
         match self {
             Source::None => 0,
-            Source::Direct(d) => 0b10_0000 | ((d as u32) << 1),
-            Source::Latch(d) => 0b11_0000 | ((d as u32) << 1),
+            Source::Direct(d) => SRC_DIR.put(SRC_VALID.put(0, 1), d as u32),
+            Source::Latch(d) => SRC_DIR.put(SRC_IS_LATCH.put(SRC_VALID.put(0, 1), 1), d as u32),
         }
     }
 
-    pub fn decode(f: u32) -> Source {
-        if f & 0b10_0000 == 0 {
+    pub const fn decode(f: u32) -> Source {
+        if SRC_VALID.get(f) == 0 {
             Source::None
-        } else if f & 0b01_0000 != 0 {
-            Source::Latch(((f >> 1) & 7) as u8)
+        } else if SRC_IS_LATCH.get(f) != 0 {
+            Source::Latch(SRC_DIR.get(f) as u8)
         } else {
-            Source::Direct(((f >> 1) & 7) as u8)
+            Source::Direct(SRC_DIR.get(f) as u8)
         }
     }
 
@@ -68,15 +96,15 @@ pub struct RomRow(pub [Source; 5]);
 impl RomRow {
     pub const EMPTY: RomRow = RomRow([Source::None; 5]);
 
-    /// The 30-bit encoding.
+    /// The [`ROW_BITS`]-bit encoding.
     pub fn bits(&self) -> u32 {
-        self.0.iter().enumerate().fold(0, |acc, (o, s)| acc | (s.encode() << (6 * o)))
+        self.0.iter().zip(ROW_FIELDS).fold(0, |acc, (s, f)| f.put(acc, s.encode()))
     }
 
     pub fn from_bits(b: u32) -> RomRow {
         let mut r = RomRow::EMPTY;
-        for o in 0..5 {
-            r.0[o] = Source::decode((b >> (6 * o)) & 0x3f);
+        for (o, f) in ROW_FIELDS.iter().enumerate() {
+            r.0[o] = Source::decode(f.get(b));
         }
         r
     }
@@ -192,4 +220,40 @@ pub fn greedy_pairs(mcs: &[(u32, u32)], compat: &[Vec<bool>], _n: u32) -> Vec<Ve
         groups.push(g);
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::tiles;
+
+    #[test]
+    fn row_and_source_fields_tile_their_words() {
+        assert!(tiles(&ROW_FIELDS, ROW_BITS));
+        assert!(tiles(&SRC_FIELDS, FIELD_BITS));
+        assert_eq!(ROW_BITS, 30);
+    }
+
+    /// The codes of spec §1.4, written out by hand: bit5 valid, bit4 is_latch,
+    /// bits 3:1 direction.
+    #[test]
+    fn source_codes_match_the_spec() {
+        assert_eq!(Source::None.encode(), 0);
+        assert_eq!(Source::Direct(W as u8).encode(), 0b10_0010);
+        assert_eq!(Source::Direct(L as u8).encode(), 0b10_1000);
+        assert_eq!(Source::Latch(E as u8).encode(), 0b11_0000);
+        assert_eq!(Source::Latch(S as u8).encode(), 0b11_0110);
+        for d in 0..5u8 {
+            for s in [Source::None, Source::Direct(d), Source::Latch(d)] {
+                assert_eq!(Source::decode(s.encode()), s);
+            }
+        }
+    }
+
+    #[test]
+    fn row_bits_place_e_lowest() {
+        let r = RomRow([Source::Direct(W as u8), Source::None, Source::Latch(W as u8), Source::None, Source::Latch(W as u8)]);
+        assert_eq!(r.bits(), 0b10_0010 | (0b11_0010 << 12) | (0b11_0010 << 24));
+        assert_eq!(RomRow::from_bits(r.bits()), r);
+    }
 }

@@ -7,36 +7,40 @@
 //! Widths: leaves are monomorphized over the flit widths (32/64/128-bit data with
 //! 1..3-bit coordinates), 1..4 VCs and buffer depths 2/4/8, the ranges
 //! `golden::noc::config` validates; anything else is a [`GenError::Unsupported`].
+//! Every bit position of a link and a flit comes from `golden::noc::flit::VcLayout`.
 
 use askama::Template;
-use golden::bits::{clog2, count_width};
+use golden::bits::clog2;
 use golden::noc::config::{NocConfig, Routing, VcParams};
+use golden::bits::Field;
+use golden::noc::flit::{vc_width, VcLayout};
 
-use super::leaf::vc::{CreditCounter, Crossbar, RouteCompute, RrArb, SaResult, SwAlloc, VcAlloc, VcBuffer, VcState};
 use super::catalog::NocModule;
+use super::leaf::vc::{CreditCounter, Crossbar, RouteCompute, RrArb, SaResult, SwAlloc, VcAlloc, VcBuffer, VcState};
 use crate::catalog::Catalog;
 use crate::design::GenError;
 use crate::library::Library;
 use crate::manifest::Port;
 use crate::ports::PortView;
 
-/// The VC-index width of a link (at least 1).
+/// The VC-index width of a link (`VcLayout::vc_width`).
 pub fn vw(p: &VcParams) -> u32 {
-    clog2(p.vcs as u64)
+    vc_width(p.vcs)
 }
 
-/// Flit width: head, tail, src (y, x), dst (y, x), data.
+/// Flit width: head, tail, src (y, x), dst (y, x), data (`VcLayout::flit_width`).
 pub fn fw(c: &NocConfig, p: &VcParams) -> u32 {
-    p.flit_width + 4 * c.cw() + 2
+    VcLayout::for_plane(c, p).flit_width()
 }
 
-/// Link header width on the mesh ports: valid, vc, head, tail, src, dst.
+/// Link header width on the mesh ports: valid, vc, head, tail, src, dst
+/// (`VcLayout::header_width`).
 pub fn ih(c: &NocConfig, p: &VcParams) -> u32 {
-    1 + vw(p) + 2 + 4 * c.cw()
+    VcLayout::for_plane(c, p).header_width()
 }
 
 fn count_bits(depth: u32) -> u32 {
-    count_width(depth as u64)
+    count_w(depth as usize) as u32
 }
 
 /// Ports of a VC mesh, in declaration order (`pre` prefixes every name but the
@@ -48,8 +52,11 @@ pub fn ports(c: &NocConfig, p: &VcParams, pre: &str) -> Vec<Port> {
     let dw = w.div_ceil(64);
     let v = p.vcs;
     let n = |s: &str| format!("{pre}{s}");
+    let lay = VcLayout::for_plane(c, p);
+    let hdr_names: Vec<&str> = lay.fields().iter().filter(|f| f.lsb >= w).map(|f| f.name).collect();
+    let inj_doc = format!("per node: injected flit header {{{}}}", hdr_names.join(", "));
     vec![
-        Port::input(&n("inj_hdr_i"), nn * h, "per node: injected flit header {valid, vc, head, tail, src_y, src_x, dst_y, dst_x}").fields(nn),
+        Port::input(&n("inj_hdr_i"), nn * h, &inj_doc).fields(nn),
         Port::input(&n("inj_data_i"), nn * w, "per node: injected flit data (64-bit words when wider)").fields(nn * dw),
         Port::input(&n("ej_credit_i"), nn * v, "per node: one credit per ejection VC returned by the sink").fields(nn),
         Port::output(&n("ej_hdr_o"), nn * h, "per node: ejected flit header (registered)").fields(nn),
@@ -69,8 +76,10 @@ fn unsupported(field: &str, what: String, allowed: &str) -> GenError {
     GenError::Unsupported { field: field.into(), message: what, allowed: allowed.into() }
 }
 
+/// `match $e` over a list of literals, binding the matched value to the const `$c`.
+/// The list comes first: it is passed in by the callbacks below.
 macro_rules! dispatch {
-    ($e:expr; [$($v:literal),+]; $c:ident => $body:expr; $err:expr) => {
+    ([$($v:literal),+] $e:expr; $c:ident => $body:expr; $err:expr) => {
         match $e {
             $( $v => { #[allow(dead_code)] const $c: usize = $v; $body } )+
             _ => $err,
@@ -78,32 +87,73 @@ macro_rules! dispatch {
     };
 }
 
-const FLIT_ERR: &str = "32, 64 or 128-bit data on a 2..=8 mesh";
+// The supported sets, as literals because `match` arms and `const` need them. Each
+// is written once and passed to `$m!([...] rest)`; the tests check them against
+// `golden::noc::{flit::vc_flit_widths, config::{VC_MAX, VC_BUF_DEPTHS, coord_widths}}`.
+macro_rules! flit_widths {
+    ($m:ident!($($rest:tt)*)) => { $m!([38, 42, 46, 70, 74, 78, 134, 138, 142] $($rest)*) };
+}
+macro_rules! vc_counts {
+    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3, 4] $($rest)*) };
+}
+macro_rules! buf_depths {
+    ($m:ident!($($rest:tt)*)) => { $m!([2, 4, 8] $($rest)*) };
+}
+macro_rules! coord_widths {
+    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3] $($rest)*) };
+}
+
+/// The allowed values named in the errors, from golden's ranges.
+fn allowed_flits() -> String {
+    use golden::noc::config::{MESH_MAX, MESH_MIN, VC_FLIT_WIDTHS};
+    let w: Vec<String> = VC_FLIT_WIDTHS.iter().map(u32::to_string).collect();
+    format!("{}-bit data on a {MESH_MIN}..={MESH_MAX} mesh", w.join(", "))
+}
+fn allowed_depths() -> String {
+    golden::noc::config::VC_BUF_DEPTHS.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+fn allowed_vcs() -> String {
+    format!("1..={}", golden::noc::config::VC_MAX)
+}
+fn allowed_meshes() -> String {
+    format!("{}..={}", golden::noc::config::MESH_MIN, golden::noc::config::MESH_MAX)
+}
+
+/// Count width of a buffer of depth `d` (0..=d), as a const generic.
+const fn count_w(d: usize) -> usize {
+    clog2(d as u64 + 1) as usize
+}
+
+/// VC-index width of `v` VCs, as a const generic.
+const fn vc_w(v: usize) -> usize {
+    vc_width(v as u32) as usize
+}
 
 fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenError> {
     let entry = NocModule::VcBuffer { fw, depth: d };
-    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(d as usize; [2, 4, 8]; D => {
-        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
+    flit_widths!(dispatch!(fw as usize; FW => buf_depths!(dispatch!(d as usize; D => {
+        const C: usize = count_w(D);
         const A: usize = C - 1;
         lib.emit(&entry, VcBuffer::<FW, C, A>::default())
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+    }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
 fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError> {
     let entry = NocModule::Crossbar { fw, v };
-    dispatch!(fw as usize; [38, 42, 46, 70, 74, 78, 134, 138, 142]; FW => dispatch!(v as usize; [1, 2, 3, 4]; V => {
+    flit_widths!(dispatch!(fw as usize; FW => vc_counts!(dispatch!(v as usize; V => {
         const NV: usize = 5 * V;
-        const VW: usize = if V <= 2 { 1 } else { 2 };
+        const VW: usize = vc_w(V);
         lib.emit(&entry, Crossbar::<FW, V, NV, VW>::default())
-    }; Err(unsupported("vcs", format!("{v}"), "1..=4"))); Err(unsupported("flit_width", format!("{fw}-bit flits"), FLIT_ERR)))
+    }; Err(unsupported("vcs", format!("{v}"), &allowed_vcs())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
 fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
-    dispatch!(v as usize; [1, 2, 3, 4]; V => dispatch!(d as usize; [2, 4, 8]; D => {
+    vc_counts!(dispatch!(v as usize; V => buf_depths!(dispatch!(d as usize; D => {
         const NV: usize = 5 * V;
-        const VW: usize = if V <= 2 { 1 } else { 2 };
-        const C: usize = if D == 2 { 2 } else if D == 4 { 3 } else { 4 };
-        const NB: usize = if V == 1 { 3 } else if V == 4 { 5 } else { 4 };
+        const VW: usize = vc_w(V);
+        const C: usize = count_w(D);
+        // index of a bit in a 5V-bit VC vector
+        const NB: usize = clog2(NV as u64) as usize;
         lib.emit(&NocModule::VcAlloc { v, depth: d }, VcAlloc::<V, NV, C>::default())?;
         lib.emit(&NocModule::SwAlloc { v, depth: d }, SwAlloc::<V, NV, C, VW, NB>::new(D))?;
         lib.emit(&NocModule::SaResult { v }, SaResult::<V, NV>::default())?;
@@ -111,11 +161,11 @@ fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
         lib.emit(&NocModule::RrArb { n: NV as u32 }, RrArb::<NV>::default())?;
         lib.emit(&NocModule::CreditCounter { depth: d }, CreditCounter::<C>::default())?;
         Ok(())
-    }; Err(unsupported("buf_depth", format!("{d}"), "2, 4, 8"))); Err(unsupported("vcs", format!("{v}"), "1..=4")))
+    }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("vcs", format!("{v}"), &allowed_vcs()))))
 }
 
 fn emit_route(lib: &mut Library, cw: u32) -> Result<String, GenError> {
-    dispatch!(cw as usize; [1, 2, 3]; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), "2..=8")))
+    coord_widths!(dispatch!(cw as usize; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes()))))
 }
 
 // ---------------------------------------------------------------------------
@@ -247,6 +297,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
     let entry = NocModule::VcRouter { preset, plane, vcs: v, depth: d, flit_width: p.flit_width };
     let name = entry.name();
     let vv = v as usize;
+    let lay = VcLayout::for_plane(c, p);
     let top = RouterTop {
         name: name.clone(),
         cw,
@@ -259,9 +310,9 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
         depth: d,
         routing: routing_name(p),
         yx: (p.routing == Routing::Yx) as u8,
-        dx_hi: p.flit_width + cw - 1,
-        dy_hi: p.flit_width + 2 * cw - 1,
-        dy_lo: p.flit_width + cw,
+        dx_hi: lay.dst_x().msb(),
+        dy_hi: lay.dst_y().msb(),
+        dy_lo: lay.dst_y().lsb,
         dirs: DIRS
             .iter()
             .enumerate()
@@ -287,6 +338,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
 /// Every module of the VC mesh `vc_mesh_<preset>_<plane>`.
 pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib: &mut Library) -> Result<String, GenError> {
     let router = router_modules(c, p, preset, plane, lib)?;
+    let lay = VcLayout::for_plane(c, p);
     let n = c.n;
     let h = ih(c, p);
     let w = p.flit_width;
@@ -323,11 +375,13 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib:
                         None => InView { d: dn, v: "1'b0".into(), vc: format!("{vwv}'d0"), flit: format!("{f}'d0"), cred: format!("{v}'d0"), last: false },
                     }
                 } else {
+                    // a field's bits in node id's slice of the header port
+                    let hdr = |f: Field| (id * h + f.msb() - w, id * h + f.lsb - w);
                     InView {
                         d: dn,
-                        v: format!("inj_hdr_i[{}]", (id + 1) * h - 1),
-                        vc: format!("inj_hdr_i[{}:{}]", (id + 1) * h - 2, (id + 1) * h - 1 - vwv),
-                        flit: format!("{{inj_hdr_i[{}:{}], inj_data_i[{}:{}]}}", (id + 1) * h - 2 - vwv, id * h, (id + 1) * w - 1, id * w),
+                        v: format!("inj_hdr_i[{}]", hdr(lay.valid()).0),
+                        vc: format!("inj_hdr_i[{}:{}]", hdr(lay.vc()).0, hdr(lay.vc()).1),
+                        flit: format!("{{inj_hdr_i[{}:{}], inj_data_i[{}:{}]}}", hdr(lay.head()).0, id * h, (id + 1) * w - 1, id * w),
                         cred: format!("ej_credit_i[{}:{}]", (id + 1) * v - 1, id * v),
                         last: true,
                     }
@@ -409,10 +463,12 @@ pub fn router_top_xy(c: &NocConfig) -> (u32, u32) {
 pub fn router_top_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
     let mut v = vec![Port::clock("clk_i"), Port::reset("rst_i")];
     let (f, w, vc) = (fw(c, p), vw(p), p.vcs);
+    let names: Vec<&str> = VcLayout::for_plane(c, p).flit_fields().iter().map(|f| f.name).collect();
+    let flit_doc = format!("input flit {{{}}}", names.join(", "));
     for (d, _) in DIRS {
         v.push(Port::input(&format!("in_{d}_v_i"), 1, "input link valid"));
         v.push(Port::input(&format!("in_{d}_vc_i"), w, "input link VC"));
-        v.push(Port::input(&format!("in_{d}_flit_i"), f, "input flit {head, tail, src_y, src_x, dst_y, dst_x, data}"));
+        v.push(Port::input(&format!("in_{d}_flit_i"), f, &flit_doc));
         v.push(Port::output(&format!("in_{d}_credit_o"), vc, "credits returned for this input, one per VC"));
         v.push(Port::output(&format!("out_{d}_v_o"), 1, "output link valid (registered)"));
         v.push(Port::output(&format!("out_{d}_vc_o"), w, "output link VC"));
@@ -441,4 +497,44 @@ pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str
         dirs: DIRS.iter().enumerate().map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: 0, c_lo: 0 }).collect(),
     };
     lib.add_text(&entry, top.render()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use golden::noc::config::{coord_widths, VC_BUF_DEPTHS, VC_MAX};
+    use golden::noc::flit::vc_flit_widths;
+
+    macro_rules! list {
+        ([$($v:literal),+]) => { vec![$($v as u32),+] };
+    }
+
+    /// The literal lists `dispatch!` needs are the sets golden derives and validates.
+    #[test]
+    fn monomorphized_sets_are_the_golden_sets() {
+        assert_eq!(flit_widths!(list!()), vc_flit_widths());
+        assert_eq!(vc_counts!(list!()), (1..=VC_MAX).collect::<Vec<u32>>());
+        assert_eq!(buf_depths!(list!()), VC_BUF_DEPTHS.to_vec());
+        assert_eq!(coord_widths!(list!()), coord_widths());
+    }
+
+    /// Every supported flit width emits a buffer and a crossbar; a width between
+    /// two supported ones is refused with the field named.
+    #[test]
+    fn supported_flit_widths_emit_and_others_are_refused() {
+        let mut lib = Library::default();
+        for fw in vc_flit_widths() {
+            let b = emit_buffer(&mut lib, fw, 2).unwrap();
+            let x = emit_xbar(&mut lib, fw, 1).unwrap();
+            assert!(lib.contains(&b) && lib.contains(&x), "{fw}");
+            assert_eq!(b, NocModule::VcBuffer { fw, depth: 2 }.name());
+        }
+        match emit_buffer(&mut lib, 39, 2) {
+            Err(GenError::Unsupported { field, allowed, .. }) => {
+                assert_eq!(field, "flit_width");
+                assert_eq!(allowed, "32, 64, 128-bit data on a 2..=8 mesh");
+            }
+            other => panic!("39-bit flits: {other:?}"),
+        }
+    }
 }

@@ -1,0 +1,281 @@
+//! Bit layout of the wormhole VC planes' links and flits (spec §1.11–1.12): the one
+//! definition the HDL generator (`hdl_gen::noc::vc`), its templates' port widths and
+//! the co-simulation bench take their positions from.
+//!
+//! A link, most significant bit first:
+//!
+//! ```text
+//! {valid, vc[VW], head, tail, src_y[CW], src_x[CW], dst_y[CW], dst_x[CW], data[W]}
+//! ```
+//!
+//! * the **flit** is the low `W + 4 CW + 2` bits (`{head .. data}`): what a VC buffer
+//!   stores and the crossbar moves;
+//! * the **header** is everything above the data (`{valid .. dst_x}`), `1 + VW + 2 +
+//!   4 CW` bits: what the mesh ports carry beside the data;
+//! * `W` is the payload width (32, 64 or 128), `CW = clog2(N)` the coordinate width,
+//!   `VW = max(1, clog2(V))` the VC-index width.
+//!
+//! [`VcLayout::pack`] / [`VcLayout::unpack`] convert a golden [`VcLink`] to and from
+//! little-endian `u64` words (any width: the baseline's 128-bit data on an 8x8 mesh
+//! with 3 VCs is a 145-bit link). Node ids are `y * N + x`, so they take the mesh
+//! side `n`.
+
+use super::config::{coord_widths, NocConfig, VcParams, VC_FLIT_WIDTHS};
+use crate::bits::clog2;
+use crate::bits::Field;
+use super::vc_router::{VcFlit, VcLink};
+
+/// The VC-index width of a plane with `vcs` VCs per port (at least 1).
+pub const fn vc_width(vcs: u32) -> u32 {
+    let w = clog2(vcs as u64);
+    if w < 1 {
+        1
+    } else {
+        w
+    }
+}
+
+/// Field positions of one VC plane's links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct VcLayout {
+    /// Payload width W.
+    pub data_w: u32,
+    /// Coordinate width CW.
+    pub cw: u32,
+    /// VC-index width VW.
+    pub vw: u32,
+}
+
+impl VcLayout {
+    /// The layout for `data_w`-bit payloads, `cw`-bit coordinates and `vcs` VCs.
+    pub const fn new(data_w: u32, cw: u32, vcs: u32) -> VcLayout {
+        assert!(data_w >= 1 && data_w <= 128 && cw >= 1 && vcs >= 1);
+        VcLayout { data_w, cw, vw: vc_width(vcs) }
+    }
+
+    /// The layout of plane `p` of NoC `c`.
+    pub const fn for_plane(c: &NocConfig, p: &VcParams) -> VcLayout {
+        VcLayout::new(p.flit_width, clog2(c.n as u64), p.vcs)
+    }
+
+    pub const fn data(&self) -> Field {
+        Field::new("data", 0, self.data_w)
+    }
+    pub const fn dst_x(&self) -> Field {
+        Field::new("dst_x", self.data_w, self.cw)
+    }
+    pub const fn dst_y(&self) -> Field {
+        Field::new("dst_y", self.data_w + self.cw, self.cw)
+    }
+    pub const fn src_x(&self) -> Field {
+        Field::new("src_x", self.data_w + 2 * self.cw, self.cw)
+    }
+    pub const fn src_y(&self) -> Field {
+        Field::new("src_y", self.data_w + 3 * self.cw, self.cw)
+    }
+    pub const fn tail(&self) -> Field {
+        Field::new("tail", self.data_w + 4 * self.cw, 1)
+    }
+    pub const fn head(&self) -> Field {
+        Field::new("head", self.data_w + 4 * self.cw + 1, 1)
+    }
+    pub const fn vc(&self) -> Field {
+        Field::new("vc", self.data_w + 4 * self.cw + 2, self.vw)
+    }
+    pub const fn valid(&self) -> Field {
+        Field::new("valid", self.data_w + 4 * self.cw + 2 + self.vw, 1)
+    }
+
+    /// Every field of a link, most significant first.
+    pub const fn fields(&self) -> [Field; 9] {
+        [self.valid(), self.vc(), self.head(), self.tail(), self.src_y(), self.src_x(), self.dst_y(), self.dst_x(), self.data()]
+    }
+
+    /// The fields of a flit (`{head .. data}`), most significant first.
+    pub const fn flit_fields(&self) -> [Field; 7] {
+        [self.head(), self.tail(), self.src_y(), self.src_x(), self.dst_y(), self.dst_x(), self.data()]
+    }
+
+    /// Flit width: `W + 4 CW + 2`.
+    pub const fn flit_width(&self) -> u32 {
+        self.vc().lsb
+    }
+
+    /// Link width: flit, VC index and valid.
+    pub const fn link_width(&self) -> u32 {
+        self.valid().end()
+    }
+
+    /// Header width (everything above the data): `1 + VW + 2 + 4 CW`.
+    pub const fn header_width(&self) -> u32 {
+        self.link_width() - self.data_w
+    }
+
+    /// The header as one field of the link (the mesh ports' `*_hdr` value).
+    pub const fn header(&self) -> Field {
+        Field::new("header", self.data_w, self.header_width())
+    }
+
+    /// VC-index width.
+    pub const fn vc_width(&self) -> u32 {
+        self.vw
+    }
+
+    /// `u64` words a link takes.
+    pub const fn words(&self) -> usize {
+        self.link_width().div_ceil(64) as usize
+    }
+
+    /// Write `link` (0 when `None`) into `words` (bits above the link untouched).
+    /// `n` is the mesh side: node id = `y * n + x`.
+    pub fn pack(&self, n: u32, link: &VcLink, words: &mut [u64]) {
+        let (n, cmask) = (n as u128, (1u128 << self.cw) - 1);
+        match link {
+            None => {
+                for f in self.fields() {
+                    f.write(words, 0);
+                }
+            }
+            Some((vc, f)) => {
+                let (src, dst) = (f.src as u128, f.dst as u128);
+                debug_assert!(src % n <= cmask && src / n <= cmask && dst % n <= cmask && dst / n <= cmask);
+                self.valid().write(words, 1);
+                self.vc().write(words, *vc as u128);
+                self.head().write(words, f.head as u128);
+                self.tail().write(words, f.tail as u128);
+                self.src_y().write(words, src / n);
+                self.src_x().write(words, src % n);
+                self.dst_y().write(words, dst / n);
+                self.dst_x().write(words, dst % n);
+                self.data().write(words, f.data);
+            }
+        }
+    }
+
+    /// The link in `words` (`None` when its valid bit is clear).
+    pub fn unpack(&self, n: u32, words: &[u64]) -> VcLink {
+        if self.valid().read(words) == 0 {
+            return None;
+        }
+        let id = |y: Field, x: Field| (y.read(words) as u32 * n + x.read(words) as u32) as u16;
+        let flit = VcFlit {
+            head: self.head().read(words) != 0,
+            tail: self.tail().read(words) != 0,
+            src: id(self.src_y(), self.src_x()),
+            dst: id(self.dst_y(), self.dst_x()),
+            data: self.data().read(words),
+        };
+        Some((self.vc().read(words) as u8, flit))
+    }
+}
+
+/// Every flit width a valid config can take (`VC_FLIT_WIDTHS` x the supported
+/// meshes' coordinate widths), ascending: the set the HDL monomorphizes over.
+pub fn vc_flit_widths() -> Vec<u32> {
+    let mut v: Vec<u32> =
+        VC_FLIT_WIDTHS.iter().flat_map(|&w| coord_widths().into_iter().map(move |cw| VcLayout::new(w, cw, 1).flit_width())).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::tiles;
+    use proptest::prelude::*;
+
+    fn positions(l: &VcLayout) -> Vec<(&'static str, u32, u32)> {
+        l.fields().iter().map(|f| (f.name, f.lsb, f.width)).collect()
+    }
+
+    /// 4x4 mesh (CW 2), 64-bit data, 1 VC (VW 1), derived by hand from the spec's
+    /// `{valid, vc, head, tail, src_y, src_x, dst_y, dst_x, data}`.
+    #[test]
+    fn request_plane_4x4_positions() {
+        let l = VcLayout::new(64, 2, 1);
+        assert_eq!(
+            positions(&l),
+            [("valid", 75, 1), ("vc", 74, 1), ("head", 73, 1), ("tail", 72, 1), ("src_y", 70, 2), ("src_x", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("data", 0, 64)]
+        );
+        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (74, 12, 1, 76, 2));
+    }
+
+    /// 8x8 mesh (CW 3), 128-bit data, 3 VCs (VW 2): a 145-bit link in three words.
+    #[test]
+    fn baseline_8x8_positions() {
+        let l = VcLayout::new(128, 3, 3);
+        assert_eq!(
+            positions(&l),
+            [("valid", 144, 1), ("vc", 142, 2), ("head", 141, 1), ("tail", 140, 1), ("src_y", 137, 3), ("src_x", 134, 3), ("dst_y", 131, 3), ("dst_x", 128, 3), ("data", 0, 128)]
+        );
+        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (142, 17, 2, 145, 3));
+        // the 4x4 baseline (128-bit data, CW 2): the 138-bit flit of the shipped preset
+        assert_eq!(VcLayout::new(128, 2, 3).flit_width(), 138);
+    }
+
+    #[test]
+    fn fields_tile_the_link_and_the_flit() {
+        for w in VC_FLIT_WIDTHS {
+            for cw in 1..=3 {
+                for v in 1..=4 {
+                    let l = VcLayout::new(w, cw, v);
+                    assert!(tiles(&l.fields(), l.link_width()), "{l:?}");
+                    assert!(tiles(&l.flit_fields(), l.flit_width()), "{l:?}");
+                    assert_eq!(l.header().end(), l.link_width());
+                }
+            }
+        }
+        assert_eq!((vc_width(1), vc_width(2), vc_width(3), vc_width(4)), (1, 1, 2, 2));
+    }
+
+    /// A header value computed by hand: 4x4, 3 VCs, VC 2, head, src (1,1), dst (2,3).
+    #[test]
+    fn header_by_hand() {
+        let l = VcLayout::new(64, 2, 3);
+        let f = VcFlit { head: true, tail: false, src: 4 + 1, dst: 3 * 4 + 2, data: 0xdead_beef };
+        let mut w = vec![0u64; l.words()];
+        l.pack(4, &Some((2, f)), &mut w);
+        let hdr = 2 | (3 << 2) | (1 << 4) | (1 << 6) | (1 << 9) | (2 << 10) | (1 << 12);
+        assert_eq!(l.header().read(&w), hdr);
+        assert_eq!(l.data().read(&w), 0xdead_beef);
+        // None packs as all zeros, over whatever was there
+        l.pack(4, &None, &mut w);
+        assert_eq!(w, vec![0, 0]);
+    }
+
+    #[test]
+    fn supported_flit_widths() {
+        assert_eq!(vc_flit_widths(), [38, 42, 46, 70, 74, 78, 134, 138, 142]);
+    }
+
+    fn arb_case() -> impl Strategy<Value = (u32, u32, u32, u8, bool, bool, u16, u16, u128)> {
+        (prop::sample::select(VC_FLIT_WIDTHS.to_vec()), 2u32..=8, 1u32..=4)
+            .prop_flat_map(|(w, n, v)| {
+                let nn = (n * n) as u16;
+                (Just(w), Just(n), Just(v), 0..v as u8, any::<bool>(), any::<bool>(), 0..nn, 0..nn, any::<u128>())
+            })
+            .prop_map(|(w, n, v, vc, h, t, s, d, data)| {
+                let data = if w == 128 { data } else { data & ((1u128 << w) - 1) };
+                (w, n, v, vc, h, t, s, d, data)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn pack_unpack_round_trip((w, n, v, vc, head, tail, src, dst, data) in arb_case(), junk in any::<u64>()) {
+            let l = VcLayout::new(w, clog2(n as u64), v);
+            let link = Some((vc, VcFlit { head, tail, src, dst, data }));
+            // bits above the link are left alone
+            let mut words = vec![junk; l.words()];
+            l.pack(n, &link, &mut words);
+            prop_assert_eq!(l.unpack(n, &words), link);
+            let spare = l.words() as u32 * 64 - l.link_width();
+            if spare > 0 {
+                prop_assert_eq!(words[l.words() - 1] >> (64 - spare), junk >> (64 - spare));
+            }
+            l.pack(n, &None, &mut words);
+            prop_assert_eq!(l.unpack(n, &words), None);
+        }
+    }
+}
