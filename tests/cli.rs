@@ -98,14 +98,22 @@ fn a_good_config_writes_and_check_detects_edits() {
     std::fs::write(d.join("good.toml"), GOOD).unwrap();
     let out = gpuforge(&d, &["gen", "good.toml"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(d.join("rtl_out/bad/manifest.json").exists());
+    assert!(d.join("rtl_out/bad/net/manifest.json").exists());
+    assert!(d.join("rtl_out/bad/net/gpucc_net_bad.f").exists() && d.join("rtl_out/bad/config.json").exists());
     assert!(!d.join("rtl_out/bad/sentinel.v").exists(), "old output replaced");
     let ok = gpuforge(&d, &["gen", "--check", "good.toml"]);
     assert!(ok.status.success());
-    std::fs::write(d.join("rtl_out/bad/gpucc_cr.v"), "// edited\n").unwrap();
+    std::fs::write(d.join("rtl_out/bad/lib/gpucc_cr.v"), "// edited\n").unwrap();
     let stale = gpuforge(&d, &["gen", "--check", "good.toml"]);
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("gpucc_cr.v"));
+    // one design on its own: its modules and a filelist of plain names
+    let solo = gpuforge(&d, &["gen", "good.toml", "--design", "net", "--out", "solo"]);
+    assert!(solo.status.success(), "{}", String::from_utf8_lossy(&solo.stderr));
+    let list = std::fs::read_to_string(d.join("solo/gpucc_net_bad.f")).unwrap();
+    assert!(list.lines().all(|l| !l.contains('/') && d.join("solo").join(l).exists()), "{list}");
+    let lint = gpuforge(&d.join("solo"), &["lint", "."]);
+    assert!(lint.status.success(), "{}", String::from_utf8_lossy(&lint.stdout));
     std::fs::remove_dir_all(&d).unwrap();
 }
 
@@ -143,7 +151,7 @@ fn synth_writes_a_cell_report_and_lint_exit_codes_follow_findings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let d = scratch("synth");
     let report = d.join("report.json");
-    let out = gpuforge(root, &["synth", "rtl_out/gpucc_small", "--report", report.to_str().unwrap()]);
+    let out = gpuforge(root, &["synth", "rtl_out/gpucc_small/net", "--report", report.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["top"], "gpucc_net_gpucc_small");
@@ -157,5 +165,94 @@ fn synth_writes_a_cell_report_and_lint_exit_codes_follow_findings() {
     let dirty = gpuforge(&d, &["lint", "rtl_out/bad"]);
     assert_eq!(dirty.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&dirty.stdout).contains("UNUSED"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Flags a command cannot honour for a config are refused (exit 2), never ignored.
+#[test]
+fn flags_a_block_does_not_use_are_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases: [(&[&str], &str); 9] = [
+        (&["sim", "configs/gpucc/gpucc_paper_sm.toml", "--sweep", "0.1"], "--sweep"),
+        (&["sim", "configs/gpucc/gpucc_paper_sm.toml", "--out-dir", "x"], "--out-dir"),
+        (&["sim", "configs/gpucc/gpucc_paper_sm.toml", "workloads/vecadd/vecadd.toml"], "<launch file>"),
+        (&["sim", "configs/noc/noc_macro_4x4.toml", "--check"], "--check"),
+        (&["sim", "configs/noc/noc_macro_4x4.toml", "--max-cycles", "10"], "--max-cycles"),
+        (&["sim", "configs/noc/noc_macro_4x4.toml", "--sweep", "2"], "0..=1"),
+        (&["sim", "configs/gpu/tiny.toml", "workloads/vecadd/vecadd.toml", "--check"], "--check"),
+        (&["gen", "configs/gpu/tiny.toml"], "no RTL"),
+        (&["cosim", "configs/gpu/tiny.toml"], "no RTL"),
+    ];
+    for (args, expect) in cases {
+        let out = gpuforge(root, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: `{expect}` missing from {err}");
+    }
+}
+
+/// `cosim --design` runs one design, an unknown one is bad input naming the designs,
+/// `--no-check` turns the scoreboard off (and says so), one trace file for several
+/// designs is refused.
+#[test]
+fn cosim_one_design_with_and_without_the_scoreboard() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cfg = "configs/gpucc/gpucc_small.toml";
+    let on = gpuforge(root, &["cosim", cfg, "--design", "net", "--cycles", "2000"]);
+    let text = String::from_utf8_lossy(&on.stdout);
+    assert!(on.status.success(), "{text}{}", String::from_utf8_lossy(&on.stderr));
+    assert!(text.contains("PASS gpucc_net_gpucc_small") && text.contains("scoreboard on"), "{text}");
+    let off = gpuforge(root, &["cosim", cfg, "--design", "gpucc_net_gpucc_small", "--cycles", "2000", "--no-check"]);
+    let text = String::from_utf8_lossy(&off.stdout);
+    assert!(off.status.success() && text.contains("scoreboard off"), "{text}");
+    let bad = gpuforge(root, &["cosim", cfg, "--design", "nope"]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(err.contains("--design nope") && err.contains("net (gpucc_net_gpucc_small)"), "{err}");
+    let two = gpuforge(root, &["cosim", "configs/noc/noc_macro_4x4.toml", "--trace", "one.vcd", "--cycles", "10"]);
+    assert_eq!(two.status.code(), Some(2), "{}", String::from_utf8_lossy(&two.stderr));
+}
+
+#[test]
+fn lint_of_a_directory_without_verilog_is_bad_input() {
+    let d = scratch("empty");
+    std::fs::create_dir_all(d.join("nothing")).unwrap();
+    let out = gpuforge(&d, &["lint", "nothing"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn gen_of_a_directory_writes_every_config_with_rtl() {
+    let d = scratch("dir");
+    std::fs::create_dir_all(d.join("cfgs/gpu")).unwrap();
+    std::fs::write(d.join("cfgs/good.toml"), GOOD).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("configs/gpu/tiny.toml"), d.join("cfgs/gpu/tiny.toml")).unwrap();
+    let out = gpuforge(&d, &["gen", "cfgs"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(d.join("rtl_out/bad/net/manifest.json").exists());
+    assert!(!d.join("rtl_out/tiny").exists(), "the GPU model has no RTL");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn gen_into_a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("pipe");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpuforge"))
+        .current_dir(root)
+        .args(["gen", "configs/noc/noc_macro_4x4.toml", "--out"])
+        .arg(d.join("out"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader went away, as `| head -0` does
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }
