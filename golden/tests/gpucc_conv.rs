@@ -11,34 +11,7 @@ use golden::gpucc::run::{run_app, run_app_with, GraphMutation, Outcome, RunOptio
 use golden::gpucc::GpuccConfig;
 
 fn config(timing: &str, sms: u32, app: &str, image: u32) -> GpuccConfig {
-    let t = format!(
-        r#"
-name = "t"
-[gpucc]
-slices = 16
-slice = ["core", "core", "lsu"]
-lanes = 5
-data_width = 32
-core_fifo_depth = 16
-lsu_addr_depth = 256
-lsu_data_depth = 16
-[gpucc.timing]
-{timing}
-[gpucc.memory]
-line_bytes = 128
-l1_bytes = 16384
-l1_ways = 4
-l1_latency = 20
-dram_latency = 400
-dram_bytes_per_cycle = 110.0
-sms = {sms}
-clock_mhz = 1215.0
-[gpucc.app]
-kind = "{app}"
-image = {image}
-"#
-    );
-    gpucc_common::parse_gpucc(&t)
+    gpucc_common::parse_gpucc(&gpucc_common::paper_sm_with(timing, sms, "", Some((app, image))))
 }
 
 const STRICT: &str = "mode = \"strict\"";

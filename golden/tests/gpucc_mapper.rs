@@ -14,7 +14,6 @@ use golden::gpucc::mapper::{self, AppGraph, MapError, Node, Operand};
 use golden::gpucc::{Gpucc, GpuccConfig};
 use proptest::prelude::*;
 
-use gpucc_common::PAPER_SM as PAPER;
 
 fn cfg(text: &str) -> GpuccConfig {
     gpucc_common::parse_gpucc(text)
@@ -93,7 +92,7 @@ fn table_positions(g: &AppGraph) -> (Vec<usize>, Vec<Option<u8>>) {
 
 #[test]
 fn spec_2_1_table_as_is_uses_lanes_a_to_d_and_its_letters() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let g = conv3_512();
     let (pos, pins) = table_positions(&g);
     let pl = mapper::place_explicit(&g, &c, &pos, &pins).unwrap();
@@ -131,7 +130,7 @@ fn spec_2_1_table_as_is_uses_lanes_a_to_d_and_its_letters() {
 
 #[test]
 fn left_edge_on_the_spec_2_1_positions_reproduces_the_table_but_one_free_choice() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let g = conv3_512();
     let (pos, pins) = table_positions(&g);
     let pl = mapper::place_explicit(&g, &c, &pos, &vec![None; pins.len()]).unwrap();
@@ -191,7 +190,7 @@ const PLACEMENT_2_2: [(usize, &str, &str); 37] = [
 
 #[test]
 fn spec_2_2_placement_is_legal_and_needs_5_lanes() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let g = apps::template(AppKind::Conv5x5, 512);
     let mut pos = vec![0; g.nodes.len()];
     let mut pins = vec![None; g.nodes.len()];
@@ -205,13 +204,13 @@ fn spec_2_2_placement_is_legal_and_needs_5_lanes() {
     mapper::encode(&c, &pinned, std::slice::from_ref(&g)).unwrap();
     let free = mapper::place_explicit(&g, &c, &pos, &vec![None; pos.len()]).unwrap();
     assert_eq!(free.lanes_used, 5, "five values are alive across segment 15 in this placement");
-    let c4 = cfg(&PAPER.replace("lanes = 5", "lanes = 4"));
+    let c4 = cfg(&gpucc_common::paper_sm().replace("lanes = 5", "lanes = 4"));
     assert!(matches!(mapper::place_explicit(&g, &c4, &pos, &pins), Err(MapError::Lanes { need: 5, have: 4, .. })));
 }
 
 #[test]
 fn automatic_placement_matches_or_beats_the_spec() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     // 3x3: spec §2.1 / paper §4.2: 13 cores, 4 LSUs, 4 of 5 lanes, 2 copies per SM
     let g3 = apps::template(AppKind::Conv3x3, 512);
     let p3 = mapper::place(&g3, &c).unwrap();
@@ -227,7 +226,7 @@ fn automatic_placement_matches_or_beats_the_spec() {
     assert!(r5.lanes_used <= 5);
     assert_eq!(r5.lanes_used, 4);
     // fewer lanes is impossible
-    let c3 = cfg(&PAPER.replace("lanes = 5", "lanes = 3"));
+    let c3 = cfg(&gpucc_common::paper_sm().replace("lanes = 5", "lanes = 3"));
     assert!(matches!(mapper::place(&g5, &c3), Err(MapError::Lanes { need: 4, have: 3, .. })));
     // both encode and pass the wiring check
     mapper::encode(&c, &p3, &[g3.clone(), g3.clone()]).unwrap();
@@ -238,7 +237,7 @@ fn automatic_placement_matches_or_beats_the_spec() {
 
 #[test]
 fn other_apps_map_with_spec_unit_counts() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     for (kind, cores, lsus, copies) in [(AppKind::Saxpy, 2, 3, 5), (AppKind::Vecadd, 2, 3, 5), (AppKind::Reduce, 3, 2, 8)] {
         let g = apps::template(kind, 1024);
         let p = mapper::place(&g, &c).unwrap();
@@ -249,7 +248,7 @@ fn other_apps_map_with_spec_unit_counts() {
 
 #[test]
 fn instruction_fetch_count_is_476_for_3x3_on_14_sms() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let (_, pl, copies) = apps::plan(&c, AppKind::Conv3x3, 512, None).unwrap();
     assert_eq!(copies, 2);
     let wl = Workload::new(AppKind::Conv3x3, 512, 14 * copies, 1, None);
@@ -264,34 +263,34 @@ fn instruction_fetch_count_is_476_for_3x3_on_14_sms() {
 
 #[test]
 fn too_few_lanes_is_a_config_error_naming_the_need() {
-    let t = with_app(&PAPER.replace("lanes = 5", "lanes = 3"), "conv3x3", 64);
+    let t = with_app(&gpucc_common::paper_sm().replace("lanes = 5", "lanes = 3"), "conv3x3", 64);
     let e = cfg_err(&t);
     assert_eq!(e.field, "gpucc.lanes");
     assert_eq!(e.message, "mapping conv3x3 needs 4 lanes, config has 3");
     assert_eq!(e.allowed.as_deref(), Some("4..=5"));
     // 4 lanes is enough
-    cfg(&with_app(&PAPER.replace("lanes = 5", "lanes = 4"), "conv3x3", 64));
+    cfg(&with_app(&gpucc_common::paper_sm().replace("lanes = 5", "lanes = 4"), "conv3x3", 64));
 }
 
 #[test]
 fn too_few_slices_is_a_config_error() {
-    let e = cfg_err(&with_app(&PAPER.replace("slices = 16", "slices = 6"), "conv3x3", 64));
+    let e = cfg_err(&with_app(&gpucc_common::paper_sm().replace("slices = 16", "slices = 6"), "conv3x3", 64));
     assert_eq!(e.field, "gpucc.slices");
     assert!(e.message.starts_with("mapping conv3x3 needs"), "{e}");
     assert_eq!(e.allowed.as_deref(), Some("7..=64"));
-    let e = cfg_err(&with_app(&PAPER.replace("slices = 16", "slices = 15"), "conv5x5", 64));
+    let e = cfg_err(&with_app(&gpucc_common::paper_sm().replace("slices = 16", "slices = 15"), "conv5x5", 64));
     assert_eq!(e.field, "gpucc.slices");
     assert_eq!(e.allowed.as_deref(), Some("16..=64"));
-    cfg(&with_app(&PAPER.replace("slices = 16", "slices = 7"), "conv3x3", 64));
+    cfg(&with_app(&gpucc_common::paper_sm().replace("slices = 16", "slices = 7"), "conv3x3", 64));
 }
 
 #[test]
 fn other_config_errors_name_their_fields() {
-    let e = cfg_err(&format!("{}copies = 3\n", with_app(PAPER, "conv3x3", 64)));
+    let e = cfg_err(&format!("{}copies = 3\n", with_app(&gpucc_common::paper_sm(), "conv3x3", 64)));
     assert_eq!((e.field.as_str(), e.allowed.as_deref()), ("gpucc.app.copies", Some("1..=2")));
-    let e = cfg_err(&with_app(&PAPER.replace("data_width = 32", "data_width = 16"), "conv5x5", 64));
+    let e = cfg_err(&with_app(&gpucc_common::paper_sm().replace("data_width = 32", "data_width = 16"), "conv5x5", 64));
     assert_eq!(e.field, "gpucc.data_width");
-    let e = cfg_err(&with_app(&PAPER.replace(r#"slice = ["core", "core", "lsu"]"#, r#"slice = ["core"]"#), "vecadd", 64));
+    let e = cfg_err(&with_app(&gpucc_common::paper_sm().replace(r#"slice = ["core", "core", "lsu"]"#, r#"slice = ["core"]"#), "vecadd", 64));
     assert_eq!(e.field, "gpucc.slice");
 }
 
@@ -305,7 +304,7 @@ fn token_graph(init: u32) -> AppGraph {
 
 #[test]
 fn initial_tokens_over_depth_are_rejected() {
-    let c = cfg(&PAPER.replace("core_fifo_depth = 16", "core_fifo_depth = 3"));
+    let c = cfg(&gpucc_common::paper_sm().replace("core_fifo_depth = 16", "core_fifo_depth = 3"));
     mapper::place(&token_graph(2), &c).unwrap();
     let e = mapper::place(&token_graph(4), &c).unwrap_err();
     assert!(matches!(e, MapError::InitTokens { need: 4, depth: 3, .. }), "{e}");
@@ -318,20 +317,20 @@ fn initial_tokens_over_depth_are_rejected() {
     // the conv counters' SELF FIFOs hold one token and need depth 2 (a full FIFO
     // refuses the push of the result that pops it). The config parser itself now
     // requires depth >= 2, so set the field by hand to reach the hook.
-    let mut d1 = cfg(&with_app(PAPER, "conv3x3", 64));
+    let mut d1 = cfg(&with_app(&gpucc_common::paper_sm(), "conv3x3", 64));
     d1.core_fifo_depth = 1;
     let e = apps::check_fits(&d1).unwrap_err();
     assert_eq!(e.field, "gpucc.core_fifo_depth");
     assert_eq!(e.allowed.as_deref(), Some("2..=256"));
     assert!(e.message.contains("IADD_in") && e.message.contains("SELF FIFO"), "{e}");
     // more than the 4-bit CR field can hold, whatever the depth
-    let e = mapper::place(&token_graph(16), &cfg(PAPER)).unwrap_err();
+    let e = mapper::place(&token_graph(16), &cfg(&gpucc_common::paper_sm())).unwrap_err();
     assert!(matches!(e, MapError::Graph { .. }), "{e}");
 }
 
 #[test]
 fn bad_graphs_and_bad_placements_are_rejected() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     // lane cycle
     let mut g = AppGraph::new("loop");
     g.add(Node::new("X", UnitKind::Core, op::MOV).input(0, Operand::Node(1)));
@@ -352,7 +351,7 @@ fn bad_graphs_and_bad_placements_are_rejected() {
 
 #[test]
 fn the_wiring_check_catches_a_corrupted_cr() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let g = conv3_512();
     let (pos, pins) = table_positions(&g);
     let pl = mapper::place_explicit(&g, &c, &pos, &pins).unwrap();
@@ -389,7 +388,7 @@ proptest! {
     /// (left-edge colouring is optimal on interval graphs).
     #[test]
     fn placement_is_legal_and_lane_optimal(n in 2usize..12, edges in proptest::collection::vec((0usize..2, 0usize..12, 0usize..12), 0..24)) {
-        let c = cfg(&PAPER.replace(r#"slice = ["core", "core", "lsu"]"#, r#"slice = ["core", "core"]"#).replace("slices = 16", "slices = 24"));
+        let c = cfg(&gpucc_common::paper_sm().replace(r#"slice = ["core", "core", "lsu"]"#, r#"slice = ["core", "core"]"#).replace("slices = 16", "slices = 24"));
         let g = random_dag(&edges, n);
         match mapper::place(&g, &c) {
             Ok(pl) => {

@@ -26,7 +26,6 @@ lsu_data_depth = 2
 watchdog = 40
 "#;
 
-use gpucc_common::PAPER_SM as PAPER;
 
 #[derive(Default, Debug)]
 struct Coverage {
@@ -98,7 +97,7 @@ fn small_network_holds_invariants_under_random_traffic() {
 
 #[test]
 fn paper_network_holds_invariants_under_random_traffic() {
-    let c = cfg(PAPER);
+    let c = cfg(&gpucc_common::paper_sm());
     let (chk, cov) = run(&c, 7, 30_000, None);
     assert!(chk.violations().is_empty(), "{}", chk.violations()[0]);
     assert!(cov.fires > 100_000 && cov.backpressured > 1_000 && cov.drains >= 2, "{cov:?}");

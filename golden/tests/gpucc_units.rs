@@ -20,35 +20,7 @@ use golden::gpucc::GpuccConfig;
 
 /// The paper SM (16 slices of core, core, LSU; 5 lanes; 16/256/16), with knobs.
 fn config(timing: &str, sms: u32, app: Option<(&str, u32)>, extra: &str) -> GpuccConfig {
-    let mut t = format!(
-        r#"
-name = "t"
-[gpucc]
-slices = 16
-slice = ["core", "core", "lsu"]
-lanes = 5
-data_width = 32
-core_fifo_depth = 16
-lsu_addr_depth = 256
-lsu_data_depth = 16
-[gpucc.timing]
-{timing}
-[gpucc.memory]
-line_bytes = 128
-l1_bytes = 16384
-l1_ways = 4
-l1_latency = 20
-dram_latency = 400
-dram_bytes_per_cycle = 110.0
-sms = {sms}
-clock_mhz = 1215.0
-{extra}
-"#
-    );
-    if let Some((kind, image)) = app {
-        t += &format!("[gpucc.app]\nkind = \"{kind}\"\nimage = {image}\n");
-    }
-    gpucc_common::parse_gpucc(&t)
+    gpucc_common::parse_gpucc(&gpucc_common::paper_sm_with(timing, sms, extra, app))
 }
 
 const STRICT: &str = "mode = \"strict\"";

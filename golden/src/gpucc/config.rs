@@ -387,23 +387,20 @@ impl GpuccConfig {
 mod tests {
     use super::*;
 
+    /// The `[gpucc]` table of `text` (a whole config file).
     fn raw(text: &str) -> RawGpucc {
-        toml::from_str(text).unwrap()
+        let mut t: toml::Table = text.parse().unwrap();
+        t.remove("gpucc").unwrap().try_into().unwrap()
     }
 
-    const PAPER: &str = r#"
-        slices = 16
-        slice = ["core", "core", "lsu"]
-        lanes = 5
-        data_width = 32
-        core_fifo_depth = 16
-        lsu_addr_depth = 256
-        lsu_data_depth = 16
-    "#;
+    /// The shipped paper preset, never retyped.
+    fn paper() -> String {
+        crate::presets::text("gpucc_paper_sm")
+    }
 
     #[test]
     fn paper_sm_has_48_positions_16_lsus() {
-        let c = GpuccConfig::validate(raw(PAPER)).unwrap();
+        let c = GpuccConfig::validate(raw(&paper())).unwrap();
         assert_eq!(c.n_pos(), 48);
         assert_eq!(c.n_lsu(), 16);
         // spec §1.3: position p is an LSU iff p mod 3 = 2
@@ -419,7 +416,7 @@ mod tests {
     #[test]
     fn storage_cost_matches_paper_195_kbit() {
         // spec §1.4: FIFO bits + 128-bit CR per unit = 194,560 = 12.37% of RF+L1.
-        let c = &GpuccConfig::validate(raw(PAPER)).unwrap();
+        let c = &GpuccConfig::validate(raw(&paper())).unwrap();
         let fifo_bits: u64 = (0..c.n_pos())
             .flat_map(|p| (0..N_IN).filter_map(move |k| c.fifo_depth(p, k)))
             .map(|d| d as u64 * c.data_width as u64)
@@ -433,7 +430,7 @@ mod tests {
 
     #[test]
     fn zero_depth_is_rejected_with_range() {
-        let t = PAPER.replace("core_fifo_depth = 16", "core_fifo_depth = 0");
+        let t = paper().replace("core_fifo_depth = 16", "core_fifo_depth = 0");
         let e = GpuccConfig::validate(raw(&t)).unwrap_err();
         assert_eq!(e.field, "gpucc.core_fifo_depth");
         assert_eq!(e.allowed.as_deref(), Some("2..=256"));
