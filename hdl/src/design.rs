@@ -33,17 +33,7 @@ pub const LIB_DIR: &str = "lib";
 /// The validated config of a preset.
 pub const CONFIG_JSON: &str = "config.json";
 
-/// Errors of the generators.
-#[derive(Debug, thiserror::Error)]
-pub enum GenError {
-    #[error("template: {0}")]
-    Template(#[from] askama::Error),
-    /// A legal config the generator cannot build (exit status 2 at the CLI).
-    #[error("{field}: {message} (allowed: {allowed})")]
-    Unsupported { field: String, message: String, allowed: String },
-    #[error("generator bug: {0}")]
-    Bug(String),
-}
+pub use crate::error::GenError;
 
 /// One design of a preset, as its generator describes it.
 #[derive(Debug, Clone)]

@@ -17,8 +17,15 @@ use std::collections::BTreeMap;
 use rust_hdl::prelude::{generate_verilog, Block};
 
 use crate::catalog::{self, ModuleDoc};
-use crate::design::GenError;
-use crate::library::{Library, Module};
+use crate::error::{GenError, NameClash};
+
+/// One Verilog module: its name, its text (no file header) and its catalog entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub name: String,
+    pub text: String,
+    pub doc: ModuleDoc,
+}
 
 /// Emit a connected rust-hdl block as modules, the root named `root` and documented
 /// by `doc`, every primitive by its own catalog markers.
@@ -81,11 +88,17 @@ pub fn split_and_rename(verilog: &str, root: &str, root_doc: ModuleDoc) -> Resul
         out.push(Module { name: rename[orig].clone(), text: tidy(&lines.join("\n")), doc: docs[orig].clone() });
     }
     // 4. dedupe (and check that equal names have equal bodies)
-    let mut lib = Library::default();
+    let mut unique: BTreeMap<String, Module> = BTreeMap::new();
     for m in out {
-        lib.add(m)?;
+        match unique.get(&m.name) {
+            Some(old) if old.text != m.text => return Err(NameClash(m.name).into()),
+            Some(_) => {}
+            None => {
+                unique.insert(m.name.clone(), m);
+            }
+        }
     }
-    Ok(lib.iter().cloned().collect())
+    Ok(unique.into_values().collect())
 }
 
 /// Drop rust-hdl's empty lines-with-spaces and runs of blank lines.

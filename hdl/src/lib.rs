@@ -17,6 +17,7 @@
 pub mod catalog;
 pub mod design;
 pub mod emit;
+pub mod error;
 pub mod gpucc;
 #[cfg(test)]
 pub(crate) mod leaf_check;

@@ -11,22 +11,12 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use rust_hdl::prelude::Block;
 
-use crate::catalog::{Catalog, MissingDoc, ModuleDoc};
-use crate::design::GenError;
+use crate::catalog::Catalog;
+#[cfg(test)]
+use crate::catalog::ModuleDoc;
+pub use crate::emit::Module;
 use crate::emit::emit_block;
-
-/// One Verilog module: its name, its text (no file header) and its catalog entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Module {
-    pub name: String,
-    pub text: String,
-    pub doc: ModuleDoc,
-}
-
-/// A generator bug: the same module name with two different bodies.
-#[derive(Debug, thiserror::Error)]
-#[error("generated module `{0}` has two different bodies")]
-pub struct NameClash(pub String);
+use crate::error::{GenError, NameClash};
 
 /// Every module of a preset, keyed by name.
 #[derive(Debug, Default, Clone)]
@@ -131,18 +121,6 @@ impl Library {
             used.extend(self.closure(t)?.into_iter().map(|m| m.name.as_str()));
         }
         Ok(self.modules.keys().map(String::as_str).filter(|n| !used.contains(n)).collect())
-    }
-}
-
-impl From<MissingDoc> for GenError {
-    fn from(e: MissingDoc) -> GenError {
-        GenError::Bug(e.to_string())
-    }
-}
-
-impl From<NameClash> for GenError {
-    fn from(e: NameClash) -> GenError {
-        GenError::Bug(e.to_string())
     }
 }
 

@@ -55,8 +55,26 @@ impl Block for GpuModel {
     type Raw = config::RawFile;
     type Config = GpuConfig;
 
+    /// The GPU's fields, then the network (one the golden NoC can build, validated as
+    /// a `[noc]` table is) and the hooks' own parameters (checked by their blocks).
     fn validate(raw: config::RawFile) -> Result<GpuConfig, FieldError> {
-        GpuConfig::from_raw(raw)
+        let cfg = GpuConfig::from_raw(raw)?;
+        net::noc_config(&cfg.network)?;
+        hooks::build(&cfg)?;
+        Ok(cfg)
+    }
+}
+
+impl GpuConfig {
+    /// Read, parse and validate a GPU config file.
+    pub fn load(path: &std::path::Path) -> Result<GpuConfig, crate::config::ConfigError> {
+        Self::parse(path, &crate::config::read_text(path)?)
+    }
+
+    /// Parse and validate config text; `path` is used for messages.
+    pub fn parse(path: &std::path::Path, text: &str) -> Result<GpuConfig, crate::config::ConfigError> {
+        let f = block::parse::<GpuModel>(path, text)?;
+        Ok(GpuConfig { path: f.path, ..f.config })
     }
 }
 
