@@ -37,13 +37,14 @@ run: build
 	$(GPUFORGE) sim $(PRESET)
 
 ## test: all tests (cargo-nextest runs test binaries in parallel; plain cargo test otherwise)
+## (doc tests first, so the run ends on the summary of the whole suite)
 test: setup
-	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
-	  echo "$(CARGO) nextest run --workspace"; $(CARGO) nextest run --workspace; \
-	else \
-	  echo "$(CARGO) test --workspace"; $(CARGO) test --workspace; \
-	fi
 	$(CARGO) test --workspace --doc
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  echo "$(CARGO) nextest run --workspace --no-fail-fast"; $(CARGO) nextest run --workspace --no-fail-fast; \
+	else \
+	  echo "$(CARGO) test --workspace --no-fail-fast"; $(CARGO) test --workspace --no-fail-fast; \
+	fi
 
 ## rtl: regenerate the committed Verilog of every preset with RTL
 rtl: build
