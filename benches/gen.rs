@@ -5,7 +5,7 @@
 //! and its ratio to the baseline. Aim (issue 7): every preset under one second.
 
 use criterion::{criterion_group, Criterion};
-use gpuforge::registry;
+use gpuforge::blocks::load;
 
 #[path = "../verif/benches/support/bench_ratio.rs"]
 mod bench_ratio;
@@ -14,13 +14,13 @@ fn gen(c: &mut Criterion) {
     let mut g = c.benchmark_group("gen");
     g.sample_size(10);
     for p in golden::presets::all() {
-        let Some(Ok(_)) = registry::load(&p).unwrap().generate() else { continue };
+        let Some(Ok(_)) = load(&p).unwrap().generate() else { continue };
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
         let out = std::env::temp_dir().join(format!("gpuforge-bench-gen-{}-{name}", std::process::id()));
         let id = if name == "gpucc_small" { "baseline_gpucc_small".to_string() } else { name.clone() };
         g.bench_function(&id, |b| {
             b.iter(|| {
-                let cfg = registry::load(&p).unwrap();
+                let cfg = load(&p).unwrap();
                 cfg.generate().unwrap().unwrap().write_to(&out).unwrap();
             })
         });
@@ -36,7 +36,7 @@ fn main() {
     Criterion::default().configure_from_args().final_summary();
     let rows: Vec<(String, String, String)> = golden::presets::all()
         .into_iter()
-        .filter(|p| matches!(registry::load(p).map(|c| c.generate().is_some()), Ok(true)))
+        .filter(|p| matches!(load(p).map(|c| c.generate().is_some()), Ok(true)))
         .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
         .filter(|n| n != "gpucc_small")
         .map(|n| ("gen".to_string(), n, "baseline_gpucc_small".to_string()))

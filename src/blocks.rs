@@ -6,10 +6,30 @@
 //! run their golden model. Config loading, `gen`, `lint`, `synth`, `cosim`, `sim` and the
 //! CLI all go through this list.
 
-use crate::registry::BlockEntry;
+use std::path::Path;
+
+use golden::block;
+use golden::config::{read_text, ConfigError};
+
+use crate::registry::{BlockEntry, Loaded};
 
 pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::gpucc::Gpucc>(),
     BlockEntry::rtl::<golden::noc::Noc>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
 ];
+
+/// Load any registered block's config file: exactly one registered table must be in it.
+pub fn load(path: &Path) -> Result<Box<dyn Loaded>, ConfigError> {
+    let text = read_text(path)?;
+    let tables: Vec<&str> = BLOCKS.iter().map(|b| b.table).collect();
+    let table = block::detect(path, &text, &tables)?;
+    let entry = BLOCKS.iter().find(|b| b.table == table).expect("detect returns a registered table");
+    entry.load(path, &text)
+}
+
+/// The tables of the blocks with RTL, for messages (`[gpucc], [noc]`).
+pub fn rtl_tables() -> String {
+    BLOCKS.iter().filter(|b| b.rtl).map(|b| format!("[{}]", b.table)).collect::<Vec<_>>().join(", ")
+}
+

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use golden::block::{SimArgs, SimError};
 use golden::config::ConfigError;
-use gpuforge::registry::{self, Loaded};
+use gpuforge::blocks::{load, rtl_tables};
+use gpuforge::registry::Loaded;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{CosimFailure, CosimRequest};
 use verif::verilator::Opt;
@@ -190,7 +191,7 @@ fn generate(cfg: &dyn Loaded) -> Result<Generated, Fail> {
             "{}: {} has no RTL to generate (configs with RTL: {})",
             cfg.path().display(),
             cfg.title(),
-            registry::rtl_tables()
+            rtl_tables()
         ))),
         Some(Ok(g)) => Ok(g),
         Some(Err(e @ GenError::Unsupported { .. })) => Err(Fail::Input(format!("{}: {e}", cfg.path().display()))),
@@ -232,18 +233,18 @@ fn gen(path: &Path, out: Option<PathBuf>, check: bool, design: Option<String>) -
         }
         let mut n = 0;
         for c in configs_under(path) {
-            if registry::load(&c)?.generate().is_none() {
+            if load(&c)?.generate().is_none() {
                 continue;
             }
             gen(&c, None, check, None)?;
             n += 1;
         }
         if n == 0 {
-            return Err(Fail::Input(format!("{}: no config with RTL under it (allowed: configs with {})", path.display(), registry::rtl_tables())));
+            return Err(Fail::Input(format!("{}: no config with RTL under it (allowed: configs with {})", path.display(), rtl_tables())));
         }
         return Ok(());
     }
-    let cfg = registry::load(path)?;
+    let cfg = load(path)?;
     let g = generate(cfg.as_ref())?;
     if let Some(name) = design {
         let out = out.expect("clap requires --out with --design");
@@ -279,7 +280,7 @@ fn design_dirs(target: &Path) -> Result<Vec<PathBuf>, Fail> {
     if target.is_dir() {
         return Ok(Design::find_all(target));
     }
-    let cfg = registry::load(target)?;
+    let cfg = load(target)?;
     let g = generate(cfg.as_ref())?;
     let scratch = verif::verilator::cache_root().with_file_name("gpuforge-gen").join(&g.preset);
     g.write_to(&scratch).map_err(|e| io_fail(&scratch, e))?;
@@ -351,7 +352,7 @@ fn synth(target: &Path, report: Option<PathBuf>) -> Res {
 }
 
 fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptArg, check: bool) -> Res {
-    let cfg = registry::load(path)?;
+    let cfg = load(path)?;
     let g = generate(cfg.as_ref())?;
     let designs: Vec<&Design> = match &design {
         Some(name) => vec![pick(&g, name)?],
@@ -420,7 +421,7 @@ fn sim(
     max_cycles: Option<u64>,
     json: Option<PathBuf>,
 ) -> Res {
-    let cfg = registry::load(path)?;
+    let cfg = load(path)?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let mut status = |m: &str| {

@@ -1,15 +1,14 @@
-//! What the registry does with a block: load its config, and give the commands a
-//! block-independent handle ([`Loaded`]) on it. A block is listed in
-//! [`crate::blocks::BLOCKS`]; nothing here names one.
+//! What a registered block is to the commands: an entry that loads its config
+//! ([`BlockEntry`]) and a block-independent handle on a loaded config ([`Loaded`]).
+//! The list of blocks is [`crate::blocks::BLOCKS`]; nothing here names one.
 
 use std::path::Path;
 
 use golden::block::{self, Block, ConfigFile, SimArgs, SimError, SimOutcome, Simulate};
-use golden::config::{read_text, ConfigError};
+use golden::config::ConfigError;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{Cosim, CosimFailure, CosimRequest, CosimSummary};
 
-use crate::blocks::BLOCKS;
 
 /// One registered block: its config table and how to load a file of it.
 pub struct BlockEntry {
@@ -18,6 +17,13 @@ pub struct BlockEntry {
     /// Generates Verilog (and co-simulates it).
     pub rtl: bool,
     load: fn(&Path, &str) -> Result<Box<dyn Loaded>, ConfigError>,
+}
+
+impl BlockEntry {
+    /// Parse and validate `text` (the file at `path`) as this block's config.
+    pub fn load(&self, path: &Path, text: &str) -> Result<Box<dyn Loaded>, ConfigError> {
+        (self.load)(path, text)
+    }
 }
 
 impl BlockEntry {
@@ -108,23 +114,11 @@ impl<B: Simulate> Loaded for ModelOnly<B> {
     }
 }
 
-/// Load any registered block's config file: exactly one registered table must be in it.
-pub fn load(path: &Path) -> Result<Box<dyn Loaded>, ConfigError> {
-    let text = read_text(path)?;
-    let tables: Vec<&str> = BLOCKS.iter().map(|b| b.table).collect();
-    let table = block::detect(path, &text, &tables)?;
-    let entry = BLOCKS.iter().find(|b| b.table == table).expect("detect returns a registered table");
-    (entry.load)(path, &text)
-}
-
-/// The tables of the blocks with RTL, for messages (`[gpucc], [noc]`).
-pub fn rtl_tables() -> String {
-    BLOCKS.iter().filter(|b| b.rtl).map(|b| format!("[{}]", b.table)).collect::<Vec<_>>().join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::blocks::{load, BLOCKS};
 
     #[test]
     fn tables_are_unique_and_every_preset_loads_through_the_registry() {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gpuforge::registry;
+use gpuforge::blocks::load;
 use hdl_gen::design::{Design, Generated};
 use verif::lint::{lint_design, lint_files};
 
@@ -19,7 +19,7 @@ fn repo() -> PathBuf {
 fn generated() -> Vec<(PathBuf, Generated)> {
     let mut v = Vec::new();
     for p in golden::presets::all() {
-        let cfg = registry::load(&p).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = load(&p).unwrap_or_else(|e| panic!("{e}"));
         if let Some(g) = cfg.generate() {
             v.push((p.clone(), g.unwrap_or_else(|e| panic!("{}: {e}", p.display()))));
         }

@@ -117,7 +117,7 @@ fn the_l2_hook_sees_every_llc_access_fill_and_writeback_without_changing_the_run
 struct Throttler;
 
 impl L2Hook for Throttler {
-    fn cycle(&mut self, _now: u64, ctl: &mut CoreControl<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, ctl: &mut dyn CoreControl) -> u64 {
         ctl.set_throttle(0, SmThrottle { dispatch: true, clock_num: 1, clock_den: 4 });
         ctl.set_throttle(1, SmThrottle { dispatch: false, ..SmThrottle::FULL });
         u64::MAX
@@ -409,7 +409,7 @@ impl CoreNetHook for Holder {
         self.seen.borrow_mut().pongs += 1;
     }
 
-    fn cycle(&mut self, now: u64, port: &mut CorePort<'_>) -> u64 {
+    fn cycle(&mut self, now: u64, port: &mut dyn CorePort) -> u64 {
         while self.held.front().is_some_and(|h| h.0 <= now) && port.can_send(Class::Request) {
             let (_, pkt, kind) = self.held.pop_front().expect("front exists");
             let mut s = self.seen.borrow_mut();
@@ -450,7 +450,7 @@ impl PartitionHook for Pinged {
         self.replies.push_back(src);
     }
 
-    fn cycle(&mut self, _now: u64, port: &mut PartitionPort<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, port: &mut dyn PartitionPort) -> u64 {
         if let Some(&src) = self.todo.front() {
             // round robin with the input queue: only take the tag port when it is idle
             if !port.queue_waiting() && port.llc(TxnKind::Read, 0x4000_0000 + (self.next_tag as u64 % 64) * 128, 0, self.next_tag) {

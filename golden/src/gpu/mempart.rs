@@ -26,7 +26,7 @@ use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
 use super::dram::DramChannel;
-use super::hooks::{L2Access, L2Hook, L2Outcome, PartHooks, PartitionPort, Requester, HOOK_TAG};
+use super::hooks::{self, L2Access, L2Hook, L2Outcome, PartHooks, PartitionPort, Requester, HOOK_TAG};
 use super::llc::{LlcRead, LlcSlice, LlcWrite};
 use super::mapping::AddressMap;
 use super::txn::{Txn, TxnKind, TxnTable, HOOK_SM};
@@ -244,7 +244,7 @@ impl MemPartition {
         let mut tag_used = false;
         if hooks.wake <= now {
             let PartHooks { hook, wake, next_id } = hooks;
-            let mut port = PartitionPort { part: self, now, txns, map, net, l2, next_id, tag_used: false };
+            let mut port = Port { part: self, now, txns, map, net, l2, next_id, tag_used: false };
             *wake = hook.cycle(now, &mut port);
             tag_used = port.tag_used;
         }
@@ -262,5 +262,43 @@ impl MemPartition {
             let p = self.out_q.pop_front().expect("front exists");
             net.inject(p);
         }
+    }
+}
+
+/// What the partition offers its hook in the hook's cycle.
+struct Port<'a> {
+    part: &'a mut MemPartition,
+    now: u64,
+    txns: &'a mut TxnTable,
+    map: &'a AddressMap,
+    net: &'a mut dyn Network,
+    l2: &'a mut dyn L2Hook,
+    next_id: &'a mut u64,
+    tag_used: bool,
+}
+
+impl PartitionPort for Port<'_> {
+    fn node(&self) -> usize {
+        self.part.node
+    }
+
+    fn queue_waiting(&self) -> bool {
+        self.part.queue_waiting()
+    }
+
+    fn llc(&mut self, kind: TxnKind, line: u64, mask: u128, tag: u32) -> bool {
+        if self.tag_used {
+            return false;
+        }
+        self.tag_used = true;
+        self.part.hook_access(self.now, self.txns, self.map, self.l2, kind, line, mask, tag)
+    }
+
+    fn can_send(&self, class: Class) -> bool {
+        self.net.can_inject(self.part.node, class)
+    }
+
+    fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64) {
+        hooks::send(self.net, self.next_id, self.part.node, dst, class, flits, tag);
     }
 }

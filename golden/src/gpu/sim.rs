@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::network::Network;
+use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
 use super::core::{Sm, SmPorts};
@@ -176,7 +176,7 @@ impl Gpu {
                     }
                 }
                 if h.wake <= now {
-                    let mut port = CorePort { sm, now, txns: &mut self.txns, net: self.net.as_mut(), next_id: &mut h.next_id };
+                    let mut port = SmPort { sm, now, txns: &mut self.txns, net: self.net.as_mut(), next_id: &mut h.next_id };
                     h.wake = h.hook.cycle(now, &mut port);
                 }
             }
@@ -224,7 +224,7 @@ impl Gpu {
                 }
             });
             if self.hooks.l2_wake <= now {
-                let mut ctl = CoreControl { sms: &self.sms, throttle: &mut self.throttle };
+                let mut ctl = Control { sms: &self.sms, throttle: &mut self.throttle };
                 self.hooks.l2_wake = self.hooks.l2.cycle(now, &mut ctl);
             }
             self.net.step();
@@ -494,4 +494,60 @@ pub fn compare(got: &HostBuffer, want: &HostBuffer, rtol: f64, atol: f64) -> Che
         }
     }
     r
+}
+
+/// What the GPU offers an SM's network hook in the hook's cycle.
+struct SmPort<'a> {
+    sm: &'a mut Sm,
+    now: u64,
+    txns: &'a mut TxnTable,
+    net: &'a mut dyn Network,
+    next_id: &'a mut u64,
+}
+
+impl CorePort for SmPort<'_> {
+    fn node(&self) -> usize {
+        self.sm.node
+    }
+
+    fn can_send(&self, class: Class) -> bool {
+        self.net.can_inject(self.sm.node, class)
+    }
+
+    fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64) {
+        hooks::send(self.net, self.next_id, self.sm.node, dst, class, flits, tag);
+    }
+
+    fn forward(&mut self, pkt: Packet) {
+        self.net.inject(pkt);
+    }
+
+    fn deliver(&mut self, pkt: Packet) {
+        self.sm.receive(pkt, self.txns, self.now);
+    }
+}
+
+/// The core-scheduler controls the GPU offers the L2's hook.
+struct Control<'a> {
+    sms: &'a [Sm],
+    throttle: &'a mut [SmThrottle],
+}
+
+impl CoreControl for Control<'_> {
+    fn sms(&self) -> usize {
+        self.sms.len()
+    }
+
+    fn resident_ctas(&self, sm: usize) -> u32 {
+        self.sms[sm].resident_ctas
+    }
+
+    fn throttle(&self, sm: usize) -> SmThrottle {
+        self.throttle[sm]
+    }
+
+    fn set_throttle(&mut self, sm: usize, t: SmThrottle) {
+        assert!(t.clock_num > 0 && t.clock_num <= t.clock_den, "SM {sm}: clock {}/{} is not in (0, 1]", t.clock_num, t.clock_den);
+        self.throttle[sm] = t;
+    }
 }

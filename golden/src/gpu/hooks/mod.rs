@@ -39,10 +39,8 @@ use crate::config::FieldError;
 use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
-use super::core::Sm;
-use super::mempart::MemPartition;
 use super::ptx::Inst;
-use super::txn::{Txn, TxnKind, TxnTable};
+use super::txn::{Txn, TxnKind};
 
 pub mod throttle;
 
@@ -116,58 +114,33 @@ pub trait PartitionHook {
 
     /// Act for this cycle; returns the next cycle this must run even without an event
     /// (`u64::MAX`: only after the next event).
-    fn cycle(&mut self, _now: u64, _port: &mut PartitionPort<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, _port: &mut dyn PartitionPort) -> u64 {
         u64::MAX
     }
 
     fn counters(&self, _out: &mut HookCounters) {}
 }
 
-/// What a [`PartitionHook`] may do in its cycle.
-pub struct PartitionPort<'a> {
-    pub(crate) part: &'a mut MemPartition,
-    pub(crate) now: u64,
-    pub(crate) txns: &'a mut TxnTable,
-    pub(crate) map: &'a super::mapping::AddressMap,
-    pub(crate) net: &'a mut dyn Network,
-    pub(crate) l2: &'a mut dyn L2Hook,
-    pub(crate) next_id: &'a mut u64,
-    pub(crate) tag_used: bool,
-}
-
-impl PartitionPort<'_> {
+/// What a [`PartitionHook`] may do in its cycle (implemented by the memory partition).
+pub trait PartitionPort {
     /// The partition's network node.
-    pub fn node(&self) -> usize {
-        self.part.node
-    }
+    fn node(&self) -> usize;
 
     /// Whether a request of the input queue waits for the tag port (for the hook's
     /// round-robin against it, llc_omni_compute.md §1.6.2).
-    pub fn queue_waiting(&self) -> bool {
-        self.part.queue_waiting()
-    }
+    fn queue_waiting(&self) -> bool;
 
     /// Use this cycle's tag access for `kind` on the line at byte address `line` (bytes
     /// `mask` for a write). `false` when the tag port was already used this cycle or
     /// the LLC refused (MSHRs or merge limit): try again in a later cycle. Completion is
     /// reported to [`PartitionHook::llc_done`] with `tag`.
-    pub fn llc(&mut self, kind: TxnKind, line: u64, mask: u128, tag: u32) -> bool {
-        if self.tag_used {
-            return false;
-        }
-        self.tag_used = true;
-        self.part.hook_access(self.now, self.txns, self.map, self.l2, kind, line, mask, tag)
-    }
+    fn llc(&mut self, kind: TxnKind, line: u64, mask: u128, tag: u32) -> bool;
 
     /// Whether the network takes a packet of `class` from this node now.
-    pub fn can_send(&self, class: Class) -> bool {
-        self.net.can_inject(self.part.node, class)
-    }
+    fn can_send(&self, class: Class) -> bool;
 
     /// Send a packet to the hook at network node `dst` (only after `can_send`).
-    pub fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64) {
-        send(self.net, self.next_id, self.part.node, dst, class, flits, tag);
-    }
+    fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64);
 }
 
 // ------------------------------------------------------------------ (b) issue
@@ -300,48 +273,30 @@ pub trait CoreNetHook {
 
     /// Act for this cycle; returns the next cycle this must run even without an event
     /// (`u64::MAX`: only after the next event).
-    fn cycle(&mut self, _now: u64, _port: &mut CorePort<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, _port: &mut dyn CorePort) -> u64 {
         u64::MAX
     }
 
     fn counters(&self, _out: &mut HookCounters) {}
 }
 
-/// What a [`CoreNetHook`] may do in its cycle.
-pub struct CorePort<'a> {
-    pub(crate) sm: &'a mut Sm,
-    pub(crate) now: u64,
-    pub(crate) txns: &'a mut TxnTable,
-    pub(crate) net: &'a mut dyn Network,
-    pub(crate) next_id: &'a mut u64,
-}
-
-impl CorePort<'_> {
+/// What a [`CoreNetHook`] may do in its cycle (implemented by the GPU for one SM).
+pub trait CorePort {
     /// The SM's network node.
-    pub fn node(&self) -> usize {
-        self.sm.node
-    }
+    fn node(&self) -> usize;
 
-    pub fn can_send(&self, class: Class) -> bool {
-        self.net.can_inject(self.sm.node, class)
-    }
+    fn can_send(&self, class: Class) -> bool;
 
     /// Send a packet to the hook at network node `dst` (only after `can_send`).
-    pub fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64) {
-        send(self.net, self.next_id, self.sm.node, dst, class, flits, tag);
-    }
+    fn send(&mut self, dst: usize, class: Class, flits: u32, tag: u64);
 
     /// Inject a request the hook kept in [`CoreNetHook::depart`], unchanged (only
     /// after `can_send(Class::Request)`).
-    pub fn forward(&mut self, pkt: Packet) {
-        self.net.inject(pkt);
-    }
+    fn forward(&mut self, pkt: Packet);
 
     /// Hand the SM a reply to one of its transactions (`pkt.tag` = the transaction)
     /// as if it had arrived from the network now.
-    pub fn deliver(&mut self, pkt: Packet) {
-        self.sm.receive(pkt, self.txns, self.now);
-    }
+    fn deliver(&mut self, pkt: Packet);
 }
 
 // ------------------------------------------------------------------ (d) L2
@@ -396,31 +351,17 @@ impl SmThrottle {
     pub const FULL: SmThrottle = SmThrottle { dispatch: true, clock_num: 1, clock_den: 1 };
 }
 
-/// The GPU's core-scheduler controls as an [`L2Hook`] sees them.
-pub struct CoreControl<'a> {
-    pub(crate) sms: &'a [Sm],
-    pub(crate) throttle: &'a mut [SmThrottle],
-}
-
-impl CoreControl<'_> {
-    pub fn sms(&self) -> usize {
-        self.sms.len()
-    }
+/// The GPU's core-scheduler controls as an [`L2Hook`] sees them (implemented by the GPU).
+pub trait CoreControl {
+    fn sms(&self) -> usize;
 
     /// CTAs resident on SM `sm` (a drained SM reaches 0).
-    pub fn resident_ctas(&self, sm: usize) -> u32 {
-        self.sms[sm].resident_ctas
-    }
+    fn resident_ctas(&self, sm: usize) -> u32;
 
-    pub fn throttle(&self, sm: usize) -> SmThrottle {
-        self.throttle[sm]
-    }
+    fn throttle(&self, sm: usize) -> SmThrottle;
 
     /// Applies from the next cycle.
-    pub fn set_throttle(&mut self, sm: usize, t: SmThrottle) {
-        assert!(t.clock_num > 0 && t.clock_num <= t.clock_den, "SM {sm}: clock {}/{} is not in (0, 1]", t.clock_num, t.clock_den);
-        self.throttle[sm] = t;
-    }
+    fn set_throttle(&mut self, sm: usize, t: SmThrottle);
 }
 
 /// The L2's hook: one for the whole GPU, seeing every LLC slice (the Q-cache monitor
@@ -448,7 +389,7 @@ pub trait L2Hook {
 
     /// Act for this cycle; returns the next cycle this must run (`u64::MAX`: never; the
     /// first call is in cycle 0).
-    fn cycle(&mut self, _now: u64, _ctl: &mut CoreControl<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, _ctl: &mut dyn CoreControl) -> u64 {
         u64::MAX
     }
 
@@ -571,7 +512,8 @@ impl HookSet {
     }
 }
 
-fn send(net: &mut dyn Network, next_id: &mut u64, src: usize, dst: usize, class: Class, flits: u32, tag: u64) {
+/// Inject a hook's packet (tagged [`HOOK_TAG`], delivered to the hook at `dst`).
+pub(crate) fn send(net: &mut dyn Network, next_id: &mut u64, src: usize, dst: usize, class: Class, flits: u32, tag: u64) {
     assert!(tag & HOOK_TAG == 0, "hook packet tag {tag:#x} uses the HOOK_TAG bit");
     *next_id += 1;
     net.inject(Packet { id: *next_id, src, dst, class, flits: flits.max(1), tag: tag | HOOK_TAG, injected_at: 0 });

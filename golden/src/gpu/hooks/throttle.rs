@@ -37,7 +37,7 @@ struct StaticThrottle {
 }
 
 impl L2Hook for StaticThrottle {
-    fn cycle(&mut self, _now: u64, ctl: &mut CoreControl<'_>) -> u64 {
+    fn cycle(&mut self, _now: u64, ctl: &mut dyn CoreControl) -> u64 {
         for &i in &self.sms {
             ctl.set_throttle(i, self.throttle);
         }
