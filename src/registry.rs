@@ -116,8 +116,6 @@ impl<B: Simulate> Loaded for ModelOnly<B> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     use crate::blocks::{load, BLOCKS};
 
     #[test]
