@@ -38,6 +38,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+pub use super::host::{Elem, HostBuffer, HostBuffers};
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -63,59 +64,6 @@ impl LaunchError {
     }
 }
 
-/// Element type of a buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Elem {
-    U8,
-    U32,
-    I32,
-    U64,
-    I64,
-    F32,
-    F64,
-}
-
-impl Elem {
-    pub fn bytes(self) -> usize {
-        match self {
-            Elem::U8 => 1,
-            Elem::U32 | Elem::I32 | Elem::F32 => 4,
-            Elem::U64 | Elem::I64 | Elem::F64 => 8,
-        }
-    }
-
-    pub fn is_float(self) -> bool {
-        matches!(self, Elem::F32 | Elem::F64)
-    }
-
-    /// Encode `v` as this element type (little-endian).
-    pub fn encode(self, v: f64, out: &mut Vec<u8>) {
-        match self {
-            Elem::U8 => out.push(v as u8),
-            Elem::U32 => out.extend_from_slice(&(v as u32).to_le_bytes()),
-            Elem::I32 => out.extend_from_slice(&(v as i32).to_le_bytes()),
-            Elem::U64 => out.extend_from_slice(&(v as u64).to_le_bytes()),
-            Elem::I64 => out.extend_from_slice(&(v as i64).to_le_bytes()),
-            Elem::F32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
-            Elem::F64 => out.extend_from_slice(&v.to_le_bytes()),
-        }
-    }
-
-    /// Decode element `i` of `data` as f64 (for comparisons and messages).
-    pub fn decode(self, data: &[u8], i: usize) -> f64 {
-        let b = &data[i * self.bytes()..(i + 1) * self.bytes()];
-        match self {
-            Elem::U8 => b[0] as f64,
-            Elem::U32 => u32::from_le_bytes(b.try_into().expect("4 bytes")) as f64,
-            Elem::I32 => i32::from_le_bytes(b.try_into().expect("4 bytes")) as f64,
-            Elem::U64 => u64::from_le_bytes(b.try_into().expect("8 bytes")) as f64,
-            Elem::I64 => i64::from_le_bytes(b.try_into().expect("8 bytes")) as f64,
-            Elem::F32 => f32::from_le_bytes(b.try_into().expect("4 bytes")) as f64,
-            Elem::F64 => f64::from_le_bytes(b.try_into().expect("8 bytes")),
-        }
-    }
-}
 
 /// How a buffer is filled.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -218,46 +166,6 @@ pub struct Launch {
     pub check: Option<CheckSpec>,
 }
 
-/// Host-side contents of one buffer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostBuffer {
-    pub name: String,
-    pub elem: Elem,
-    pub data: Vec<u8>,
-}
-
-impl HostBuffer {
-    pub fn len(&self) -> usize {
-        self.data.len() / self.elem.bytes()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-
-    pub fn get(&self, i: usize) -> f64 {
-        self.elem.decode(&self.data, i)
-    }
-
-    pub fn f32s(&self) -> Vec<f32> {
-        self.data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
-    }
-
-    pub fn u32s(&self) -> Vec<u32> {
-        self.data.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
-    }
-
-    pub fn from_f32(name: &str, v: &[f32]) -> Self {
-        HostBuffer { name: name.into(), elem: Elem::F32, data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
-    }
-
-    pub fn from_u32(name: &str, v: &[u32]) -> Self {
-        HostBuffer { name: name.into(), elem: Elem::U32, data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
-    }
-}
-
-/// All buffers of a launch, by name.
-pub type HostBuffers = BTreeMap<String, HostBuffer>;
 
 #[derive(Deserialize)]
 #[serde(untagged)]

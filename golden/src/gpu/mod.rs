@@ -17,6 +17,7 @@ pub mod cta;
 pub mod dram;
 pub mod exec;
 pub mod fu;
+pub mod host;
 pub mod hooks;
 pub mod l1;
 pub mod launch;

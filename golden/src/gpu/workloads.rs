@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::launch::{HostBuffer, HostBuffers};
+use super::host::{HostBuffer, HostBuffers};
 
 /// Names a `[check] reference = "..."` may use.
 pub const REFERENCES: &[&str] = &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "prodcons"];
