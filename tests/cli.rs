@@ -211,6 +211,27 @@ fn cosim_one_design_with_and_without_the_scoreboard() {
     assert!(err.contains("--design nope") && err.contains("net (gpucc_net_gpucc_small)"), "{err}");
     let two = gpuforge(root, &["cosim", "configs/noc/noc_macro_4x4.toml", "--trace", "one.vcd", "--cycles", "10"]);
     assert_eq!(two.status.code(), Some(2), "{}", String::from_utf8_lossy(&two.stderr));
+    // --trace FILE and --seed are honoured: the VCD is written, the seed reported
+    let d = scratch("trace");
+    let vcd = d.join("run.vcd");
+    let t = gpuforge(root, &["cosim", cfg, "--cycles", "300", "--seed", "5", "--trace", vcd.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&t.stdout);
+    assert!(t.status.success() && text.contains("(seed 5)"), "{text}");
+    let body = std::fs::read_to_string(&vcd).unwrap();
+    assert!(body.contains("$enddefinitions") && body.contains("u_fire_o"), "not a VCD of the design");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn sim_writes_its_statistics_as_json() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("json");
+    let j = d.join("stats.json");
+    let out = gpuforge(root, &["sim", "configs/noc/noc_macro_4x4.toml", "--json", j.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+    assert!(v["points"][0]["packets"].as_u64().unwrap() > 0, "{v}");
+    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
