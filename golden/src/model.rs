@@ -31,6 +31,16 @@ pub trait Model {
     fn commit(&mut self, inputs: &Self::In);
     /// Mark `inputs` as a cycle with the synchronous reset asserted.
     fn assert_reset(inputs: &mut Self::In);
+
+    /// Take the model through one clock edge with the reset asserted and every other
+    /// input idle: the state a reset leaves (for studies that reuse a model).
+    fn reset(&mut self) {
+        let mut i = self.idle_inputs();
+        Self::assert_reset(&mut i);
+        let mut o = self.new_outputs();
+        self.eval(&i, &mut o);
+        self.commit(&i);
+    }
 }
 
 /// Drives a model's inputs, cycle by cycle (random legal traffic or a directed

@@ -112,3 +112,38 @@ fn every_planted_bug_is_caught_by_the_scoreboard() {
         assert!(!v.is_empty(), "{m:?} was not caught");
     }
 }
+
+/// `Model::reset` leaves the state a power-up reset leaves: after random traffic (CRs
+/// written, FIFOs filled, mode changed), a reset network answers idle inputs exactly
+/// as a fresh one, every port, for several cycles; without the reset it does not.
+#[test]
+fn model_reset_returns_to_the_reset_state() {
+    use golden::model::Model;
+    let c = cfg(&gpucc_common::paper_sm());
+    let fresh_outputs = |net: &mut CcNet| {
+        let (i, mut o) = (net.idle_inputs(), net.new_outputs());
+        (0..5)
+            .map(|_| {
+                Model::eval(net, &i, &mut o);
+                Model::commit(net, &i);
+                o.clone()
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut fresh = CcNet::new(&c);
+    fresh.reset();
+    let want = fresh_outputs(&mut fresh);
+    let mut used = CcNet::new(&c);
+    let mut traffic = NetTraffic::new(&c, 9, TrafficParams::default());
+    let (mut inp, mut out, mut prev) = (NetInputs::new(&c), NetOutputs::new(&c), NetOutputs::new(&c));
+    for _ in 0..3_000 {
+        traffic.next(&used, &prev, &mut inp);
+        used.eval(&inp, &mut out);
+        used.commit();
+        std::mem::swap(&mut prev, &mut out);
+    }
+    let mut not_reset = used.clone();
+    assert_ne!(fresh_outputs(&mut not_reset), want, "the traffic left no state behind: the test cannot fail");
+    used.reset();
+    assert_eq!(fresh_outputs(&mut used), want);
+}
