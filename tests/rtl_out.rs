@@ -91,11 +91,13 @@ fn a_planted_warning_in_a_library_module_fails_the_designs_filelist_lint() {
     let dir = std::env::temp_dir().join(format!("gpuforge-lint-lib-{}", std::process::id()));
     g.write_to(&dir).unwrap();
     assert!(lint_design(&dir.join("net")).unwrap().clean());
-    // an unused wire in a leaf: the design's lint must name it (the content hash
-    // check would refuse the edited file, so the manifest's hash is updated too)
+    // a width mismatch in a leaf: the design's lint must name it (the content hash
+    // check would refuse the edited file, so the manifest's hash is updated too).
+    // Verilator 5.006 says nothing about a wire that is neither driven nor used,
+    // so the planted wire is driven with a constant too wide for it.
     let leaf = g.lib.iter().find(|(n, _)| n.starts_with("gpucc_cr")).unwrap().0.clone();
     let p = dir.join("lib").join(&leaf);
-    let text = std::fs::read_to_string(&p).unwrap().replace("endmodule", "wire [7:0] planted_unused;\nendmodule");
+    let text = std::fs::read_to_string(&p).unwrap().replacen("endmodule", "wire [7:0] planted_unused = 16'hffff;\nendmodule", 1);
     std::fs::write(&p, text).unwrap();
     let mpath = dir.join("net/manifest.json");
     let mut m: hdl_gen::manifest::Manifest = serde_json::from_str(&std::fs::read_to_string(&mpath).unwrap()).unwrap();
@@ -108,7 +110,7 @@ fn a_planted_warning_in_a_library_module_fails_the_designs_filelist_lint() {
     std::fs::write(&mpath, serde_json::to_string_pretty(&m).unwrap()).unwrap();
     let r = lint_design(&dir.join("net")).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(r.findings.iter().any(|f| f.contains("planted_unused")), "{:?}", r.findings);
+    assert!(r.findings.iter().any(|f| f.contains("WIDTH") && f.contains(&leaf)), "{:?}", r.findings);
 }
 
 #[test]
