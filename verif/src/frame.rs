@@ -177,6 +177,13 @@ impl Frame {
         &self.words[slot.word..slot.word + slot.words]
     }
 
+    /// The port's words, for writing with a field table (`golden::bits::Field::write`,
+    /// a block's layout's `pack`): a port of any width takes the same word-slice path.
+    /// Bits above the port's width must stay 0.
+    pub fn slice_mut(&mut self, slot: &Slot) -> &mut [u64] {
+        &mut self.words[slot.word..slot.word + slot.words]
+    }
+
     /// The port as one big number (for reports of wide ports).
     pub fn big(&self, slot: &Slot) -> BigUint {
         let digits: Vec<u32> = self.slice(slot).iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).collect();
