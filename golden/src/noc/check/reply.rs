@@ -1,21 +1,17 @@
-//! Independent scoreboards of the spec §4.3 invariants.
-//!
-//! [`ReplyChecker`] watches only the ports and links of the reply mesh (the values
-//! the co-simulation compares) and re-derives what they must be from the spec's
-//! closed-form schedule, its own window arithmetic and its own shadow queues.
-//! [`VcChecker`] does the same for a VC mesh from its links, credits and terminals.
-//! Numbers refer to spec §4.3.
+//! The reply plane's scoreboard: the ports and links of the reply mesh (the values
+//! the co-simulation compares), checked against the closed-form schedule, the GOM's
+//! integer window rule (written again here, independently of `gom::window_lengths`)
+//! and shadow queues of every MC.
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::config::NocConfig;
-use super::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE, SWAP_CYCLE};
-use super::link::{status_fields, LinkFmt, T_DATA, T_GOMCFG, T_STATUS};
-use super::overlay_ctrl::window_at;
-use super::reply_mesh::{ReplyInputs, ReplyOutputs};
-use super::vc_mesh::{VcMeshInputs, VcMeshOutputs};
-
-pub use crate::invariant::Violation;
+use super::{Findings, Schedule};
+use crate::invariant::Violation;
+use crate::model::Scoreboard;
+use crate::noc::config::NocConfig;
+use crate::noc::gom::SNAPSHOT_CYCLE;
+use crate::noc::link::{gomcfg_apply, gomcfg_index, status_fields, LinkFmt, GOMCFG_WINDOWS, T_DATA, T_GOMCFG, T_STATUS};
+use crate::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 
 /// Largest-remainder window split written independently of `gom::window_lengths`:
 /// sort by remainder (descending, stable on index) and hand out the leftover.
@@ -40,10 +36,7 @@ pub struct ReplyChecker {
     c: NocConfig,
     fmt: LinkFmt,
     cycle: u64,
-    /// Epoch-relative cycle, counted from the last reset.
-    t: Option<u32>,
-    tact: Vec<u32>,
-    tnext: Vec<u32>,
+    sched: Schedule,
     /// Expected ejections: cycle -> (node, flit).
     expect: BTreeMap<u64, Vec<(usize, u128)>>,
     prev_captures: Vec<u8>,
@@ -53,10 +46,8 @@ pub struct ReplyChecker {
     shadow_q: Vec<VecDeque<u128>>,
     /// Per (src MC, dst node): inside a packet.
     in_packet: BTreeMap<(u32, usize), bool>,
-    prev_live: Option<u32>,
     snaps: u32,
-    violations: Vec<Violation>,
-    pub max_violations: usize,
+    pub findings: Findings,
     pub delivered: u64,
 }
 
@@ -66,9 +57,7 @@ impl ReplyChecker {
             c: c.clone(),
             fmt: LinkFmt::new(c),
             cycle: 0,
-            t: None,
-            tact: c.default_windows.clone(),
-            tnext: c.default_windows.clone(),
+            sched: Schedule::new(c),
             expect: BTreeMap::new(),
             prev_captures: vec![0; c.nodes()],
             status_seen: vec![0; c.m()],
@@ -76,22 +65,18 @@ impl ReplyChecker {
             occ: vec![0; c.m()],
             shadow_q: vec![VecDeque::new(); c.m()],
             in_packet: BTreeMap::new(),
-            prev_live: None,
             snaps: 0,
-            violations: Vec::new(),
-            max_violations: 16,
+            findings: Findings::default(),
             delivered: 0,
         }
     }
 
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        self.findings.all()
     }
 
     fn flag(&mut self, inv: &'static str, detail: String) {
-        if self.violations.len() < self.max_violations {
-            self.violations.push(Violation { cycle: self.cycle, invariant: inv, detail });
-        }
+        self.findings.flag(self.cycle, inv, detail);
     }
 
     /// Flits expected but not yet ejected.
@@ -103,70 +88,29 @@ impl ReplyChecker {
     pub fn observe(&mut self, inp: &ReplyInputs, out: &ReplyOutputs) {
         let c = &self.c.clone();
         let n = c.n as usize;
-        let sw1 = c.sw() + 1;
-        let none = (1u32 << sw1) - 1;
-        if let Some(t) = self.t {
-            let p = c.reply.prologue;
+        if let Some(slot) = self.sched.slot(c) {
+            let t = slot.t;
             // ---- 1 schedule equality ----
-            let win = window_at(p, c.reply.period, &self.tact, t);
-            let (reconf, live_grp) = match win {
-                None => (t < 2, if t < 2 { self.prev_live } else { Some(u32::MAX) }),
-                Some((j, s)) => {
-                    let off = t - s;
-                    let live = if off < 2 {
-                        if j == 0 && t - p < 2 {
-                            Some(u32::MAX)
-                        } else {
-                            Some(((j + c.g() - 1) % c.g()) as u32)
-                        }
-                    } else {
-                        Some(j as u32)
-                    };
-                    (off < 2, live)
-                }
-            };
-            let (ea, eb) = match live_grp {
-                None => (none, none),
-                Some(u32::MAX) => (c.m() as u32, none),
-                Some(g) => {
-                    let mem = &c.groups[g as usize];
-                    (mem[0] as u32, mem.get(1).map_or(none, |&i| i as u32))
-                }
-            };
-            let want = ea | (eb << sw1) | ((reconf as u32) << (2 * sw1)) | (((t < p) as u32) << (2 * sw1 + 1));
-            for id in 0..c.nodes() {
-                if out.sched[id] != want {
-                    self.flag("1 schedule equality", format!("router {id} reports {:#x}, schedule says {want:#x} (t = {t})", out.sched[id]));
-                    break;
-                }
+            if let Some(id) = (0..c.nodes()).find(|&id| out.sched[id] != slot.sched) {
+                self.flag("1 schedule equality", format!("router {id} reports {:#x}, schedule says {:#x} (t = {t})", out.sched[id], slot.sched));
             }
             if out.ecyc != t {
                 self.flag("1 schedule equality", format!("epoch cycle {} expected {t}", out.ecyc));
             }
             // ---- 7 drain: latches idle when a configuration goes live ----
-            if live_grp != self.prev_live && out.latch_state.iter().any(|&s| s != 0) {
-                self.flag("7 drain", format!("a latch is busy when overlay {live_grp:?} goes live"));
+            if slot.changed && out.latch_state.iter().any(|&s| s != 0) {
+                self.flag("7 drain", format!("a latch is busy when overlay {:?} goes live", slot.live));
             }
-            self.prev_live = live_grp;
             // ---- 2 grant legality ----
             for (i, &(x, y)) in c.mcs.iter().enumerate() {
                 let id = c.node(x, y);
-                let (g, ph) = c.group_of[i];
-                let want = match win {
-                    Some((j, s)) if j == g => {
-                        let off = t - s;
-                        let ph = ph as u32;
-                        off >= 2 + ph && off + 2 <= self.tact[j] && (off - 2 - ph) % c.reply.interval == 0
-                    }
-                    _ => false,
-                };
+                let want = self.sched.mc_grant(c, &slot, i);
                 if out.grant[id] != want {
                     self.flag("2 grant legality", format!("MC {i} grant {} expected {want} (t = {t})", out.grant[id]));
                 }
             }
             let gid = c.gom_node();
-            let gflits = super::link::gomcfg_flits(c.g()) as usize;
-            let gwant = t < p && GOMCFG_CYCLE.iter().take(gflits).any(|&x| x == t);
+            let gwant = Schedule::gom_grant(c, &slot);
             if out.grant[gid] != gwant {
                 self.flag("2 grant legality", format!("GOM grant {} expected {gwant} (t = {t})", out.grant[gid]));
             }
@@ -184,33 +128,25 @@ impl ReplyChecker {
                     .iter()
                     .map(|mem| mem.iter().map(|&i| c.reply.alpha as u64 * self.arr[i] as u64 + c.reply.gamma as u64 * self.occ[i] as u64).max().unwrap_or(0))
                     .collect();
-                self.tnext = expected_windows(&w, c.reply.period, c.reply.t_min);
+                self.sched.tnext = expected_windows(&w, c.reply.period, c.reply.t_min);
                 self.status_seen.iter_mut().for_each(|s| *s = 0);
                 self.arr.iter_mut().for_each(|s| *s = 0);
                 self.occ.iter_mut().for_each(|s| *s = 0);
             }
             let gi = out.gom_inject;
-            if self.fmt.valid(gi) {
+            if self.fmt.is_valid(gi) {
                 let f = self.fmt.unpack(gi);
-                let mut tv = self.tact.clone();
                 // what the flit would set
-                super::link::gomcfg_apply(f.payload, &mut tv);
-                let idx = (f.payload >> 60) as usize;
-                for k in 0..6 {
-                    let j = 6 * idx + k;
-                    if j < c.g() && tv[j] != self.tnext[j] {
-                        self.flag("9 GOM exactness", format!("GOMCFG T[{j}] = {} but the integer rule gives {}", tv[j], self.tnext[j]));
+                let mut tv = self.sched.tact.clone();
+                gomcfg_apply(f.payload, &mut tv);
+                let idx = gomcfg_index(f.payload);
+                for j in (GOMCFG_WINDOWS * idx..GOMCFG_WINDOWS * (idx + 1)).filter(|&j| j < c.g()) {
+                    if tv[j] != self.sched.tnext[j] {
+                        self.flag("9 GOM exactness", format!("GOMCFG T[{j}] = {} but the integer rule gives {}", tv[j], self.sched.tnext[j]));
                     }
                 }
                 if f.ty != T_GOMCFG {
                     self.flag("9 GOM exactness", "GOM injected a non-GOMCFG flit".into());
-                }
-            }
-            if t == SWAP_CYCLE {
-                self.tact.clone_from(&self.tnext);
-                let s: u32 = self.tact.iter().sum();
-                if s != c.reply.period || self.tact.iter().any(|&x| x < c.reply.t_min || x > 1000) {
-                    self.flag("1 schedule equality", format!("window set {:?} breaks sum = K / T_MIN", self.tact));
                 }
             }
         }
@@ -218,7 +154,7 @@ impl ReplyChecker {
         for (i, &(x, y)) in c.mcs.iter().enumerate() {
             let id = c.node(x, y);
             let inj = out.inj[id];
-            if self.fmt.valid(inj) && self.fmt.ty(inj) != T_STATUS {
+            if self.fmt.is_valid(inj) && self.fmt.type_of(inj) != T_STATUS {
                 match self.shadow_q[i].pop_front() {
                     Some(h) if h == (inj & !self.fmt.valid_bit()) => {}
                     other => self.flag("4 exactly once", format!("MC {i} injected {inj:#x}, queue head {other:?}")),
@@ -231,7 +167,7 @@ impl ReplyChecker {
         // ---- 3, 4, 8: latency, exactly once, order ----
         for id in 0..c.nodes() {
             let inj = out.inj[id];
-            if self.fmt.valid(inj) && self.fmt.ty(inj) != T_GOMCFG {
+            if self.fmt.is_valid(inj) && self.fmt.type_of(inj) != T_GOMCFG {
                 let (dx, dy) = self.fmt.dst(inj);
                 let src_y = (id / n) as u32;
                 let lat = if dy == src_y { 1 } else { 3 };
@@ -241,7 +177,7 @@ impl ReplyChecker {
         let mut due = self.expect.remove(&self.cycle).unwrap_or_default();
         for id in 0..c.nodes() {
             let lo = out.loc_out[id];
-            if !self.fmt.valid(lo) {
+            if !self.fmt.is_valid(lo) {
                 continue;
             }
             if let Some(k) = due.iter().position(|&(nd, f)| nd == id && f == lo) {
@@ -269,7 +205,7 @@ impl ReplyChecker {
                 self.in_packet.insert(key, !f.tail);
             }
             // ejection only at the GOM-steered port for STATUS
-            if f.ty == T_STATUS && self.fmt.valid(out.eject[id]) {
+            if f.ty == T_STATUS && self.fmt.is_valid(out.eject[id]) {
                 self.flag("10 no reply backpressure", format!("STATUS ejected to the core at node {id}"));
             }
         }
@@ -289,10 +225,10 @@ impl ReplyChecker {
             }
         }
         // ---- advance ----
+        if let Some(bad) = self.sched.advance(c, inp.rst) {
+            self.flag("1 schedule equality", bad);
+        }
         if inp.rst {
-            self.t = Some(0);
-            self.tact.clone_from(&c.default_windows);
-            self.tnext.clone_from(&c.default_windows);
             self.expect.clear();
             self.prev_captures.iter_mut().for_each(|x| *x = 0);
             self.shadow_q.iter_mut().for_each(VecDeque::clear);
@@ -300,179 +236,16 @@ impl ReplyChecker {
             self.status_seen.iter_mut().for_each(|s| *s = 0);
             self.arr.iter_mut().for_each(|s| *s = 0);
             self.occ.iter_mut().for_each(|s| *s = 0);
-            self.prev_live = None;
             self.snaps = 0;
-        } else if let Some(t) = self.t {
-            self.t = Some(if t + 1 == c.epoch_len() { 0 } else { t + 1 });
         }
         self.cycle += 1;
     }
 }
 
-/// Scoreboard of a VC mesh with its terminals.
-#[derive(Debug, Clone)]
-pub struct VcChecker {
-    n: usize,
-    v: usize,
-    depth: u32,
-    cycle: u64,
-    /// Flits in the buffer of (node, input dir 0..5, vc): sent minus credits returned.
-    inflight: Vec<u32>,
-    /// Outstanding flits per (src, dst): (packet id, flit index) in injection order.
-    pending: BTreeMap<(u16, u16), VecDeque<u128>>,
-    /// Per (node, out dir, vc): the packet (src, id) currently on that link VC.
-    on_link: Vec<Option<(u16, u128)>>,
-    order_across_packets: bool,
-    violations: Vec<Violation>,
-    pub max_violations: usize,
-    pub delivered: u64,
-    started: bool,
-}
 
-impl VcChecker {
-    pub fn new(n: u32, p: &super::config::VcParams) -> VcChecker {
-        let nn = (n * n) as usize;
-        let v = p.vcs as usize;
-        VcChecker {
-            n: n as usize,
-            v,
-            depth: p.buf_depth,
-            cycle: 0,
-            inflight: vec![0; nn * 5 * v],
-            pending: BTreeMap::new(),
-            on_link: vec![None; nn * 5 * v],
-            order_across_packets: v == 1,
-            violations: Vec::new(),
-            max_violations: 16,
-            delivered: 0,
-            started: false,
-        }
-    }
-
-    pub fn violations(&self) -> &[Violation] {
-        &self.violations
-    }
-
-    fn flag(&mut self, inv: &'static str, detail: String) {
-        if self.violations.len() < self.max_violations {
-            self.violations.push(Violation { cycle: self.cycle, invariant: inv, detail });
-        }
-    }
-
-    pub fn outstanding(&self) -> usize {
-        self.pending.values().map(VecDeque::len).sum()
-    }
-
-    fn link_flit(&mut self, slot: usize, f: &super::vc_router::VcFlit, where_: String) {
-        let pid = f.data >> 8;
-        match (self.on_link[slot], f.head) {
-            (None, true) => {}
-            (Some(_), true) => self.flag("11 contiguity", format!("{where_}: head while a packet holds the VC")),
-            (None, false) => self.flag("11 contiguity", format!("{where_}: body flit without a head")),
-            (Some((s, p)), false) if s != f.src || p != pid => self.flag("11 contiguity", format!("{where_}: flits of two packets interleave on one VC")),
-            _ => {}
-        }
-        self.on_link[slot] = if f.tail { None } else { Some((f.src, pid)) };
-    }
-
-    /// Observe one cycle of ports and links.
-    pub fn observe(&mut self, inp: &VcMeshInputs, out: &VcMeshOutputs) {
-        let (n, v) = (self.n, self.v);
-        let nn = n * n;
-        if inp.rst {
-            *self = VcChecker { max_violations: self.max_violations, violations: std::mem::take(&mut self.violations), cycle: self.cycle + 1, started: true, delivered: self.delivered, ..VcChecker::new(n as u32, &super::config::VcParams { flit_width: 64, vcs: v as u32, buf_depth: self.depth, routing: super::config::Routing::Xy, planes: 1 }) };
-            self.order_across_packets = v == 1;
-            return;
-        }
-        if !self.started {
-            self.cycle += 1;
-            return;
-        }
-        let opp = [1usize, 0, 3, 2];
-        for id in 0..nn {
-            let (x, y) = (id % n, id / n);
-            // links into neighbours: buffer accounting (credit bounds, 11)
-            for d in 0..4 {
-                if let Some((u, f)) = out.links[id][d] {
-                    let nb = match d {
-                        0 if x + 1 < n => id + 1,
-                        1 if x > 0 => id - 1,
-                        2 if y + 1 < n => id + n,
-                        3 if y > 0 => id - n,
-                        _ => {
-                            self.flag("11 no loss", format!("router {id} sends off the mesh on port {d}"));
-                            continue;
-                        }
-                    };
-                    let slot = (nb * 5 + opp[d]) * v + u as usize;
-                    self.inflight[slot] += 1;
-                    if self.inflight[slot] > self.depth {
-                        self.flag("11 credit bounds", format!("buffer ({nb}, in {}, vc {u}) would hold {} flits", opp[d], self.inflight[slot]));
-                    }
-                    let ls = (id * 5 + d) * v + u as usize;
-                    self.link_flit(ls, &f, format!("link {id}->{d}"));
-                }
-                for u in 0..v {
-                    if out.credits[id][d] >> u & 1 == 1 {
-                        let slot = (id * 5 + d) * v + u;
-                        if self.inflight[slot] == 0 {
-                            self.flag("11 credit bounds", format!("router {id} returns a credit for an empty buffer (in {d}, vc {u})"));
-                        } else {
-                            self.inflight[slot] -= 1;
-                        }
-                    }
-                }
-            }
-            // injection
-            if let Some((u, f)) = inp.inj[id] {
-                let slot = (id * 5 + 4) * v + u as usize;
-                self.inflight[slot] += 1;
-                if self.inflight[slot] > self.depth {
-                    self.flag("11 credit bounds", format!("terminal {id} overruns its router's local buffer (vc {u})"));
-                }
-                self.pending.entry((f.src, f.dst)).or_default().push_back(f.data);
-            }
-            for u in 0..v {
-                if out.inj_credit[id] >> u & 1 == 1 {
-                    let slot = (id * 5 + 4) * v + u;
-                    if self.inflight[slot] == 0 {
-                        self.flag("11 credit bounds", format!("router {id} returns a local credit for an empty buffer"));
-                    } else {
-                        self.inflight[slot] -= 1;
-                    }
-                }
-            }
-            // ejection
-            if let Some((u, f)) = out.ej[id] {
-                if f.dst as usize != id {
-                    self.flag("11 no loss", format!("flit for {} ejected at {id}", f.dst));
-                }
-                let ls = (id * 5 + 4) * v + u as usize;
-                self.link_flit(ls, &f, format!("ejection {id}"));
-                let key = (f.src, f.dst);
-                let ok = match self.pending.get_mut(&key) {
-                    Some(q) => {
-                        if self.order_across_packets {
-                            q.front() == Some(&f.data) && q.pop_front().is_some()
-                        } else if let Some(k) = q.iter().position(|&d| d == f.data) {
-                            // in-packet order: no earlier flit of this packet may remain
-                            let pid = f.data >> 8;
-                            let earlier = q.iter().take(k).any(|&d| d >> 8 == pid);
-                            q.remove(k);
-                            !earlier
-                        } else {
-                            false
-                        }
-                    }
-                    None => false,
-                };
-                if ok {
-                    self.delivered += 1;
-                } else {
-                    self.flag("11 in-order delivery", format!("node {id} ejected {:#x} from {} out of order or twice", f.data, f.src));
-                }
-            }
-        }
-        self.cycle += 1;
+impl Scoreboard<ReplyMesh> for ReplyChecker {
+    fn observe(&mut self, _cycle: u64, inputs: &ReplyInputs, outputs: &ReplyOutputs) -> Result<(), Violation> {
+        ReplyChecker::observe(self, inputs, outputs);
+        self.findings.next_unreported()
     }
 }
