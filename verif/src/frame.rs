@@ -157,16 +157,6 @@ impl Frame {
         self.words[slot.word] = v & slot.last_mask();
     }
 
-    /// Set a whole port of at most 128 bits, masked to its width.
-    #[inline]
-    pub fn set_u128(&mut self, slot: &Slot, v: u128) {
-        debug_assert!(slot.width <= 128);
-        self.words[slot.word] = v as u64 & if slot.width >= 64 { u64::MAX } else { slot.last_mask() };
-        if slot.words > 1 {
-            self.words[slot.word + 1] = (v >> 64) as u64 & slot.last_mask();
-        }
-    }
-
     #[inline]
     pub fn get(&self, slot: &Slot) -> u64 {
         self.words[slot.word]
