@@ -316,10 +316,6 @@ impl HingeTop {
     pub fn new(c: &NocConfig, x: u32, y: u32) -> HingeTop {
         HingeTop { cfg: c.clone(), router: HingeRouter::new(c, x, y) }
     }
-
-    pub fn config(&self) -> &NocConfig {
-        &self.cfg
-    }
 }
 
 impl Model for HingeTop {

@@ -397,7 +397,7 @@ impl VcRouterStimulus {
             v: p.vcs as usize,
             depth: p.buf_depth as u8,
             n,
-            data_mask: if p.flit_width >= 128 { u128::MAX } else { (1u128 << p.flit_width) - 1 },
+            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
             up_credit: vec![p.buf_depth as u8; nv],
             up_pkt: vec![None; nv],
             down: vec![0; nv],

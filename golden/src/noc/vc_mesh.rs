@@ -218,7 +218,7 @@ impl VcNi {
             queue: VecDeque::new(),
             cur: None,
             ret: 0,
-            data_mask: if p.flit_width >= 128 { u128::MAX } else { (1u128 << p.flit_width) - 1 },
+            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
         }
     }
 

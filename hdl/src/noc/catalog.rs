@@ -124,7 +124,7 @@ impl Catalog for NocModule<'_> {
                 .param("Y", y),
             HingeSelect { lw, cw } => ModuleDoc::new(
                 "hinge router input selection (Algorithm 2), live-configuration decode, grant and ejection (spec 1.6)",
-                "Purely combinational; reads registers (latches, controller) and constant ROM rows only.",
+                "Purely combinational; reads registers only (latches, controller) and the ROM rows the controller addresses.",
             )
             .param("LINK_W", lw)
             .param("CW", cw),

@@ -122,8 +122,8 @@ fn reply_tables(d: DesignSpec, c: &NocConfig) -> DesignSpec {
     link_tables(schedule_tables(d, c), c)
 }
 
-/// Parameters of the reply plane.
-fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+/// Parameters every hinge router runs with: the mesh, the link, the schedule.
+fn router_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
     d.param("MESH_N", c.n)
         .param("NUM_OVL", c.m())
         .param("NUM_GROUPS", c.g())
@@ -135,29 +135,20 @@ fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
         .param("T_MIN", c.reply.t_min)
         .param("INTERVAL", c.reply.interval)
         .param("MUX_EN", c.reply.mux)
-        .param("REPLY_Q", c.reply.reply_queue)
-        .param("ALPHA", c.reply.alpha)
-        .param("GAMMA", c.reply.gamma)
 }
 
-/// The router-level hinge design of router (x, y): the plane's parameters that reach
-/// one router (no MC queue, no GOM weights), its position and role, its ROM rows,
-/// the schedule it runs and the link.
+/// Parameters of the reply plane: the routers', the MC queues' and the GOM's weights.
+fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    router_parameters(d, c).param("REPLY_Q", c.reply.reply_queue).param("ALPHA", c.reply.alpha).param("GAMMA", c.reply.gamma)
+}
+
+/// The router-level hinge design of router (x, y): the routers' parameters (no MC
+/// queue, no GOM weights), its position and role, its ROM rows, the schedule it runs
+/// and the link.
 fn hinge_spec(d: DesignSpec, c: &NocConfig, x: u32, y: u32) -> DesignSpec {
     let id = c.node(x, y);
     let mc = c.mc_at(id);
-    let d = d
-        .param("MESH_N", c.n)
-        .param("NUM_OVL", c.m())
-        .param("NUM_GROUPS", c.g())
-        .param("LINK_W", c.link_w())
-        .param("FLIT_W", golden::noc::config::REPLY_FLIT_W)
-        .param("EPOCH", c.reply.epoch)
-        .param("KPER", c.reply.period)
-        .param("PROLOGUE", c.reply.prologue)
-        .param("T_MIN", c.reply.t_min)
-        .param("INTERVAL", c.reply.interval)
-        .param("MUX_EN", c.reply.mux)
+    let d = router_parameters(d, c)
         .param("X", x)
         .param("Y", y)
         .param("MC_IDX", mc.map(|i| i as u32).unwrap_or(golden::noc::route_rom::OVL_NONE))

@@ -149,7 +149,7 @@ impl Schedule {
             Some((j, start)) if j == g => {
                 let off = s.t - start;
                 let ph = ph as u32;
-                off >= 2 + ph && off + 2 <= self.tact[j] && (off - 2 - ph) % c.reply.interval == 0
+                off >= 2 + ph && off + 2 <= self.tact[j] && (off - 2 - ph).is_multiple_of(c.reply.interval)
             }
             _ => false,
         }
