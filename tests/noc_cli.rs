@@ -31,3 +31,45 @@ fn bad_noc_configs_exit_2_and_write_nothing() {
         assert!(!wrote, "{body}: output written");
     }
 }
+
+/// `gpuforge cosim CONFIG --design NAME ...` from the repository root (the shipped
+/// preset, unmodified, as a new user runs it).
+fn cosim(args: &[&str]) -> (i32, String, String) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).arg("cosim").args(args).output().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
+}
+
+/// The lines of a cosim run that name a design it ran.
+fn runs(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| l.starts_with("co-simulating ")).collect()
+}
+
+/// `--design` runs exactly that design, named by directory or by top module, and the
+/// scoreboard is on unless `--no-check` (the command: the baseline router, with
+/// its 138-bit flits, once failed at cycle 3).
+#[test]
+fn cosim_design_runs_exactly_that_design_and_honours_no_check() {
+    let cfg = "configs/noc/noc_baseline_4x4.toml";
+    let (code, out, err) = cosim(&[cfg, "--design", "routers/baseline", "--cycles", "100"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(runs(&out), ["co-simulating vc_router_top_noc_baseline_4x4_base (routers/baseline) for 100 cycles (seed 1)"], "{out}");
+    assert!(out.contains("PASS vc_router_top_noc_baseline_4x4_base: 100 cycles") && out.contains("scoreboard on"), "{out}");
+    let (code, out, err) = cosim(&[cfg, "--design", "vc_router_top_noc_baseline_4x4_base", "--cycles", "100", "--seed", "3", "--no-check"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(runs(&out).len(), 1, "{out}");
+    assert!(out.contains("(seed 3)") && out.contains("scoreboard off"), "{out}");
+    let (code, out, err) = cosim(&["configs/noc/noc_macro_4x4.toml", "--design", "routers/hinge", "--cycles", "200", "--no-check"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(runs(&out), ["co-simulating macro_hinge_top_noc_macro_4x4_x3y1 (routers/hinge) for 200 cycles (seed 1)"], "{out}");
+    assert!(out.contains("scoreboard off"), "{out}");
+}
+
+/// An unknown design is refused with exit 2, listing the preset's designs, before any build.
+#[test]
+fn cosim_of_an_unknown_design_exits_2_and_lists_the_designs() {
+    let (code, out, err) = cosim(&["configs/noc/noc_baseline_4x4.toml", "--design", "routers/hinge"]);
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(runs(&out).is_empty(), "{out}");
+    assert!(err.contains("--design routers/hinge") && err.contains("baseline (baseline_noc_top_noc_baseline_4x4)") && err.contains("routers/baseline"), "{err}");
+}

@@ -11,10 +11,13 @@ use golden::noc::gom::GomMutation;
 use golden::noc::hinge_router::RouterMutation;
 use golden::noc::mesh::{build_network, BaselineNetwork, NetKind};
 use golden::noc::overlay_ctrl::CtrlMutation;
-use golden::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
-use golden::noc::traffic::{ReplyStimulus, VcStimulus};
-use golden::noc::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs};
-use golden::noc::vc_router::VcMutation;
+use golden::model::{Model, Scoreboard, Stimulus};
+use golden::noc::check::{HingeChecker, VcRouterChecker};
+use golden::noc::hinge_router::HingeTop;
+use golden::noc::reply_mesh::ReplyMesh;
+use golden::noc::traffic::{HingeStimulus, ReplyStimulus, VcRouterStimulus, VcStimulus};
+use golden::noc::vc_mesh::VcMesh;
+use golden::noc::vc_router::{VcMutation, VcRouter};
 
 fn preset(name: &str) -> NocConfig {
     golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config
@@ -26,27 +29,31 @@ fn short(mesh: u32, mcs: &str, extra: &str) -> NocConfig {
     block::parse::<Noc>(std::path::Path::new("t.toml"), &text).unwrap_or_else(|e| panic!("{e}")).config
 }
 
+/// Run `model` for up to `cycles` cycles under `stim` (reset in cycle 0), watched by
+/// `chk`: the first finding, if any.
+fn run<M: Model, S: Stimulus<M>, C: Scoreboard<M>>(mut model: M, mut stim: S, chk: &mut C, cycles: u64) -> Option<String> {
+    let (mut i, mut o, mut prev) = (model.idle_inputs(), model.new_outputs(), model.new_outputs());
+    for cy in 0..cycles {
+        stim.drive(&model, &prev, &mut i);
+        if cy == 0 {
+            M::assert_reset(&mut i);
+        }
+        model.eval(&i, &mut o);
+        if let Err(v) = chk.observe(cy, &i, &o) {
+            return Some(v.to_string());
+        }
+        model.commit(&i);
+        std::mem::swap(&mut prev, &mut o);
+    }
+    None
+}
+
 fn run_reply(c: &NocConfig, cycles: u64, seed: u64, plant: impl Fn(&mut ReplyMesh)) -> (Vec<String>, u64) {
     let mut mesh = ReplyMesh::new(c);
     plant(&mut mesh);
     let mut chk = ReplyChecker::new(c);
-    let mut stim = ReplyStimulus::new(c, seed);
-    let mut inp = ReplyInputs::new(c);
-    let mut out = ReplyOutputs::new(c);
-    for cy in 0..cycles {
-        stim.drive(&mut inp);
-        inp.rst = cy == 0;
-        mesh.eval(&inp, &mut out);
-        chk.observe(&inp, &out);
-        if !inp.rst {
-            stim.accepted(&out.mc_ready);
-        }
-        mesh.commit();
-        if !chk.violations().is_empty() {
-            break;
-        }
-    }
-    (chk.violations().iter().map(|v| v.to_string()).collect(), chk.delivered)
+    let found = run(mesh, ReplyStimulus::new(c, seed), &mut chk, cycles);
+    (found.into_iter().collect(), chk.delivered)
 }
 
 #[test]
@@ -103,20 +110,8 @@ fn run_vc(c: &golden::noc::config::VcParams, n: u32, cycles: u64, seed: u64, pla
         r.mutation = plant;
     }
     let mut chk = VcChecker::new(n, c);
-    let mut stim = VcStimulus::new(c, n, seed);
-    let nn = (n * n) as usize;
-    let (mut inp, mut out) = (VcMeshInputs::new(nn), VcMeshOutputs::new(nn));
-    for cy in 0..cycles {
-        mesh.outputs(&mut out);
-        stim.drive(&out, &mut inp);
-        inp.rst = cy == 0;
-        chk.observe(&inp, &out);
-        mesh.step(&inp);
-        if !chk.violations().is_empty() {
-            break;
-        }
-    }
-    (chk.violations().iter().map(|v| v.to_string()).collect(), chk.delivered)
+    let found = run(mesh, VcStimulus::new(c, n, seed), &mut chk, cycles);
+    (found.into_iter().collect(), chk.delivered)
 }
 
 #[test]
@@ -136,6 +131,60 @@ fn planted_vc_router_bug_is_caught() {
     let c = preset("noc_baseline_4x4");
     let (v, _) = run_vc(&c.baseline, 4, 20_000, 11, Some(VcMutation::IgnoreCredits));
     assert!(v.iter().any(|s| s.contains("credit bounds")), "{v:#?}");
+}
+
+/// One hinge router of every MACRO preset (each a different role: MC on phase 0 or
+/// 1, GOM, plain) under random legal inputs: its port scoreboard holds.
+#[test]
+fn hinge_router_invariants_hold_for_every_role() {
+    for name in ["noc_macro_4x4", "noc_macro_8x8_b", "noc_macro_8x8_c"] {
+        let c = preset(name);
+        let gom = c.xy(c.gom_node());
+        let phase1 = c.mcs.iter().copied().find(|&p| c.group_of[c.mc_at(c.node(p.0, p.1)).unwrap()].1 == 1);
+        let plain = (0..c.nodes()).map(|i| c.xy(i)).find(|&p| c.mc_at(c.node(p.0, p.1)).is_none() && p != gom).unwrap();
+        for (x, y) in [Some(c.mcs[0]), phase1, Some(gom), Some(plain)].into_iter().flatten() {
+            let mut chk = HingeChecker::new(&c, x, y);
+            let found = run(HingeTop::new(&c, x, y), HingeStimulus::new(&c, 5), &mut chk, c.epoch_len() as u64 + 3000);
+            assert_eq!(found, None, "{name} router ({x}, {y})");
+            assert!(chk.ejected > 20, "{name} ({x}, {y}): {} flits ejected", chk.ejected);
+        }
+    }
+}
+
+#[test]
+fn planted_router_bug_is_caught_at_the_router() {
+    // the mutant ejects a flit for another row: the hinge scoreboard names it
+    let c = preset("noc_macro_4x4");
+    let (x, y) = c.mcs[0];
+    let mut top = HingeTop::new(&c, x, y);
+    top.router.mutation = Some(RouterMutation::EjectIgnoresY);
+    let found = run(top, HingeStimulus::new(&c, 5), &mut HingeChecker::new(&c, x, y), 20_000);
+    assert!(found.as_deref().is_some_and(|s| s.contains("exactly once")), "{found:?}");
+}
+
+/// One VC router of each plane (request 1 VC x 8, baseline 3 VCs x 4 with 128-bit
+/// data, YX routing) under random legal traffic: its port scoreboard holds.
+#[test]
+fn vc_router_invariants_hold() {
+    let yx = short(4, "[[1,1]]", "[noc.request]\nrouting = \"yx\"\nvcs = 2\nbuf_depth = 2\n");
+    for (p, n) in [(preset("noc_macro_4x4").request, 4), (preset("noc_baseline_8x8_b").baseline, 8), (yx.request, 4)] {
+        for (x, y) in [(n / 2, n / 2), (0, 0), (n - 1, 1)] {
+            let mut chk = VcRouterChecker::new(&p, n, x, y);
+            let found = run(VcRouter::new(&p, n, x, y), VcRouterStimulus::new(&p, n, 9), &mut chk, 10_000);
+            assert_eq!(found, None, "{p:?} router ({x}, {y})");
+            assert!(chk.forwarded > 2_000, "{p:?}: {} flits forwarded", chk.forwarded);
+        }
+    }
+}
+
+#[test]
+fn planted_vc_router_bug_is_caught_at_the_router() {
+    // switch allocation ignores credits: the router overruns a downstream buffer
+    let p = preset("noc_baseline_4x4").baseline;
+    let mut r = VcRouter::new(&p, 4, 2, 2);
+    r.mutation = Some(VcMutation::IgnoreCredits);
+    let found = run(r, VcRouterStimulus::new(&p, 4, 9), &mut VcRouterChecker::new(&p, 4, 2, 2), 10_000);
+    assert!(found.as_deref().is_some_and(|s| s.contains("credit bounds")), "{found:?}");
 }
 
 fn zero_load(c: &NocConfig) {

@@ -32,9 +32,9 @@ fn measure(c: &NocConfig, epochs: u64) -> f64 {
         inp.rst = cy == 0;
         mesh.eval(&inp, &mut out);
         if cy >= len {
-            flits += out.eject.iter().filter(|&&e| fmt.valid(e) && fmt.ty(e) == T_DATA).count() as u64;
+            flits += out.eject.iter().filter(|&&e| fmt.is_valid(e) && fmt.type_of(e) == T_DATA).count() as u64;
         }
-        mesh.commit();
+        mesh.commit(&inp);
     }
     flits as f64 / (len * epochs) as f64
 }

@@ -1,42 +1,7 @@
 module {{ name }} (
-  input  wire              clk_i,
-  input  wire              rst_i,
-  // bypass links: combinational straight-through paths (spec 1.3)
-  input  wire [{{ lw - 1 }}:0]      byp_in_e_i,
-  input  wire [{{ lw - 1 }}:0]      byp_in_w_i,
-  input  wire [{{ lw - 1 }}:0]      byp_in_n_i,
-  input  wire [{{ lw - 1 }}:0]      byp_in_s_i,
-  output wire [{{ lw - 1 }}:0]      byp_out_e_o,
-  output wire [{{ lw - 1 }}:0]      byp_out_w_o,
-  output wire [{{ lw - 1 }}:0]      byp_out_n_o,
-  output wire [{{ lw - 1 }}:0]      byp_out_s_o,
-  // local injection: transfer = loc_in_v_i & loc_in_grant_o (grant from counters only)
-  input  wire              loc_in_v_i,
-  input  wire [{{ lw - 1 }}:0]      loc_in_link_i,
-  output wire              loc_in_grant_o,
-  output wire              loc_in_status_o,
-  // local ejection, no back-pressure (valid = MSB)
-  output wire [{{ lw - 1 }}:0]      loc_out_o,
-  // route lookup ROM of this router: read addresses (live overlays) and rows
-  output wire [3:0]        rom_addr_a_o,
-  output wire [3:0]        rom_addr_b_o,
-  input  wire [29:0]       rom_row_a_i,
-  input  wire [29:0]       rom_row_b_i,
-  // constant position and role
-  input  wire [{{ cw - 1 }}:0]        x_i,
-  input  wire [{{ cw - 1 }}:0]        y_i,
-  input  wire              mc_i,
-  input  wire [3:0]        mc_idx_i,
-  input  wire              ph_i,
-  input  wire              gom_i,
-  // observability
-  output wire [{{ schw - 1 }}:0]        dbg_sched_o,
-  output wire [15:0]       dbg_ecyc_o,
-  output wire [{{ lw - 1 }}:0]      dbg_inj_o,
-  output wire [9:0]        dbg_latch_state_o,
-  output wire [4:0]        dbg_drop_o,
-  output wire              dbg_overrun_o,
-  output wire              dbg_collision_o
+{%- for p in ports %}
+  {{ p.decl }}{{ p.pad }}// {{ p.doc }}
+{%- endfor %}
 );
   // latch registers E, W, N, S, L and the N/S drive of E, W, L
   wire [{{ lw - 1 }}:0] lat_e, lat_w, lat_n, lat_s, lat_l;
@@ -51,9 +16,9 @@ module {{ name }} (
   // overlay controller (Algorithm 1, windows, T-pending)
   {{ ctrl }} ctrl (
     .clk_i(clk_i), .rst_i(rst_i),
-    .pay_i__0(lat_e[63:0]), .pay_i__1(lat_w[63:0]), .pay_i__2(lat_n[63:0]), .pay_i__3(lat_s[63:0]), .pay_i__4(lat_l[63:0]),
-    .ty_i__0(lat_e[{{ lw - 2 }}:{{ lw - 3 }}]), .ty_i__1(lat_w[{{ lw - 2 }}:{{ lw - 3 }}]), .ty_i__2(lat_n[{{ lw - 2 }}:{{ lw - 3 }}]),
-    .ty_i__3(lat_s[{{ lw - 2 }}:{{ lw - 3 }}]), .ty_i__4(lat_l[{{ lw - 2 }}:{{ lw - 3 }}]),
+    .pay_i__0(lat_e[{{ pay }}]), .pay_i__1(lat_w[{{ pay }}]), .pay_i__2(lat_n[{{ pay }}]), .pay_i__3(lat_s[{{ pay }}]), .pay_i__4(lat_l[{{ pay }}]),
+    .ty_i__0(lat_e[{{ ty }}]), .ty_i__1(lat_w[{{ ty }}]), .ty_i__2(lat_n[{{ ty }}]),
+    .ty_i__3(lat_s[{{ ty }}]), .ty_i__4(lat_l[{{ ty }}]),
     .st_i__0(st_e), .st_i__1(st_w), .st_i__2(st_n), .st_i__3(st_s), .st_i__4(st_l),
     .sched_o(dbg_sched_o), .ovl_a_o(rom_addr_a_o), .ovl_b_o(rom_addr_b_o),
     .slot0_o(slot0), .slot1_o(slot1), .fin0_o(fin0), .fin1_o(fin1),

@@ -1,20 +1,6 @@
 module {{ name }} (
-  input  wire              clk_i,
-  input  wire              rst_i,
-  // constant position
-  input  wire [{{ cw - 1 }}:0]        x_i,
-  input  wire [{{ cw - 1 }}:0]        y_i,
-{%- for d in dirs %}
-  // port {{ d.upper }}: input link {valid, vc, flit} and the credits returned for it
-  input  wire              in_{{ d.name }}_v_i,
-  input  wire [{{ vw - 1 }}:0]        in_{{ d.name }}_vc_i,
-  input  wire [{{ fw - 1 }}:0]      in_{{ d.name }}_flit_i,
-  output wire [{{ v - 1 }}:0]        in_{{ d.name }}_credit_o,
-  // port {{ d.upper }}: output link (registered) and the credits coming back
-  output wire              out_{{ d.name }}_v_o,
-  output wire [{{ vw - 1 }}:0]        out_{{ d.name }}_vc_o,
-  output wire [{{ fw - 1 }}:0]      out_{{ d.name }}_flit_o,
-  input  wire [{{ v - 1 }}:0]        out_{{ d.name }}_credit_i{% if !d.last %},{% endif %}
+{%- for p in ports %}
+  {{ p.decl }}{{ p.pad }}// {{ p.doc }}
 {%- endfor %}
 );
   // {{ v }} VC(s) x {{ depth }} flits per input port, {{ routing }} routing; iv = p*{{ v }} + vc, ov = o*{{ v }} + vc.
@@ -25,11 +11,11 @@ module {{ name }} (
   wire [2:0] port_{{ iv.i }};
   wire [{{ nv - 1 }}:0] rq_{{ iv.i }}, eff_{{ iv.i }}, alloc_{{ iv.i }}, vareq_{{ iv.i }}, vagnt_{{ iv.i }}, vanm_{{ iv.i }};
 {%- endfor %}
-  wire [{{ nv - 1 }}:0] heads = { {%- for iv in ivs_rev %}head_{{ iv }}[{{ fw - 1 }}]{% if !loop.last %}, {% endif %}{% endfor -%} };
-  wire [{{ nv - 1 }}:0] tails = { {%- for iv in ivs_rev %}head_{{ iv }}[{{ fw - 2 }}]{% if !loop.last %}, {% endif %}{% endfor -%} };
+  wire [{{ nv - 1 }}:0] heads = { {%- for iv in ivs_rev %}head_{{ iv }}[{{ head_bit }}]{% if !loop.last %}, {% endif %}{% endfor -%} };
+  wire [{{ nv - 1 }}:0] tails = { {%- for iv in ivs_rev %}head_{{ iv }}[{{ tail_bit }}]{% if !loop.last %}, {% endif %}{% endfor -%} };
   wire [{{ nv - 1 }}:0] allocd, busy, won, effv, pop, rel, dec, rel_ov, won_ov, cred;
   wire [4:0] port_win;
-{%- for p in ports %}
+{%- for p in port_ids %}
   wire [{{ v - 1 }}:0] in_gnt_{{ p }}, in_nm_{{ p }};
   wire [{{ vw - 1 }}:0] cand_u_{{ p }};
   wire [4:0] out_req_{{ p }}, out_gnt_{{ p }}, out_nm_{{ p }};
@@ -64,11 +50,11 @@ module {{ name }} (
     .count_i__{{ iv.i }}(cnt_{{ iv.i }}), .alloc_i__{{ iv.i }}(alloc_{{ iv.i }}), .rq_i__{{ iv.i }}(rq_{{ iv.i }}), .va_gnt_i__{{ iv.i }}(vagnt_{{ iv.i }}),
     .used_i__{{ iv.i }}(used_{{ iv.i }}), .eff_o__{{ iv.i }}(eff_{{ iv.i }}),
 {%- endfor %}
-{%- for p in ports %}
+{%- for p in port_ids %}
     .in_nm_i__{{ p }}(in_nm_{{ p }}), .in_gnt_o__{{ p }}(in_gnt_{{ p }}), .cand_u_o__{{ p }}(cand_u_{{ p }}), .out_req_o__{{ p }}(out_req_{{ p }}){% if !loop.last %},{% endif %}
 {%- endfor %}
   );
-{%- for p in ports %}
+{%- for p in port_ids %}
   {{ sa_arb }} sa_arb_{{ p }} (.req_i(out_req_{{ p }}), .nm_i(out_nm_{{ p }}), .gnt_o(out_gnt_{{ p }}));
 {%- endfor %}
   {{ sar }} sar (
@@ -76,7 +62,7 @@ module {{ name }} (
 {%- for iv in ivs %}
     .eff_i__{{ iv.i }}(eff_{{ iv.i }}),
 {%- endfor %}
-{%- for p in ports %}
+{%- for p in port_ids %}
     .in_gnt_i__{{ p }}(in_gnt_{{ p }}), .out_gnt_i__{{ p }}(out_gnt_{{ p }}){% if !loop.last %},{% endif %}
 {%- endfor %}
   );
@@ -92,7 +78,7 @@ module {{ name }} (
 {%- for iv in ivs %}
     .eff_i__{{ iv.i }}(eff_{{ iv.i }}), .va_gnt_i__{{ iv.i }}(vagnt_{{ iv.i }}), .alloc__{{ iv.i }}__q_o(alloc_{{ iv.i }}), .va_nm__{{ iv.i }}__q_o(vanm_{{ iv.i }}),
 {%- endfor %}
-{%- for p in ports %}
+{%- for p in port_ids %}
     .in_gnt_i__{{ p }}(in_gnt_{{ p }}), .out_gnt_i__{{ p }}(out_gnt_{{ p }}), .in_nm__{{ p }}__q_o(in_nm_{{ p }}), .out_nm__{{ p }}__q_o(out_nm_{{ p }}){% if !loop.last %},{% endif %}
 {%- endfor %}
   );

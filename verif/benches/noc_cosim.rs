@@ -11,7 +11,8 @@ use golden::noc::Noc;
 use hdl_gen::Generate;
 use support::bench_ratio;
 use support::cosim_speed::cosim_group;
-use verif::noc::MacroBench;
+use verif::noc::macro_bench;
+use verif::run::BenchOptions;
 use verif::verilator::{build, Opt};
 
 const CYCLES: u64 = 5_000;
@@ -23,14 +24,7 @@ fn cosim(c: &mut Criterion) {
     let design = g.design("macro_top").expect("macro_top design");
     let built = build(design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
-    cosim_group(c, "cosim_noc_macro_4x4", &built, CYCLES, |checked| {
-        let b = MacroBench::new(nc, &layout, 7);
-        if checked {
-            b
-        } else {
-            b.without_checker()
-        }
-    });
+    cosim_group(c, "cosim_noc_macro_4x4", &built, CYCLES, |check| macro_bench(nc, &layout, &BenchOptions { seed: 7, check }).unwrap_or_else(|e| panic!("{e}")));
 }
 
 criterion_group!(benches, cosim);

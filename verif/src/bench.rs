@@ -137,13 +137,27 @@ impl Bench for Box<dyn Bench> {
     }
 }
 
+fn find<'l>(layout: &'l Layout, port: &str) -> Result<&'l crate::frame::Slot, String> {
+    layout.inputs.iter().chain(&layout.outputs).find(|s| s.name == port).ok_or_else(|| format!("{} has no port `{port}`", layout.top))
+}
+
 /// Check that a design's layout has the port a port map needs, with the width the
 /// config implies: a design generated from another config is a loud error, not a
 /// silently mis-packed frame.
 pub fn expect_fields(layout: &Layout, port: &str, fields: usize) -> Result<(), String> {
-    let slot = layout.inputs.iter().chain(&layout.outputs).find(|s| s.name == port).ok_or_else(|| format!("{} has no port `{port}`", layout.top))?;
+    let slot = find(layout, port)?;
     if slot.fields as usize != fields {
         return Err(format!("{}: port `{port}` has {} fields, the config implies {fields} (design and config disagree)", layout.top, slot.fields));
+    }
+    Ok(())
+}
+
+/// Check that port `port` is `width` bits wide (the width the block's field table
+/// gives for the config): the same loud error as [`expect_fields`].
+pub fn expect_width(layout: &Layout, port: &str, width: u32) -> Result<(), String> {
+    let slot = find(layout, port)?;
+    if slot.width != width {
+        return Err(format!("{}: port `{port}` is {} bits wide, the config implies {width} (design and config disagree)", layout.top, slot.width));
     }
     Ok(())
 }

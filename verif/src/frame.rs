@@ -157,16 +157,6 @@ impl Frame {
         self.words[slot.word] = v & slot.last_mask();
     }
 
-    /// Set a whole port of at most 128 bits, masked to its width.
-    #[inline]
-    pub fn set_u128(&mut self, slot: &Slot, v: u128) {
-        debug_assert!(slot.width <= 128);
-        self.words[slot.word] = v as u64 & if slot.width >= 64 { u64::MAX } else { slot.last_mask() };
-        if slot.words > 1 {
-            self.words[slot.word + 1] = (v >> 64) as u64 & slot.last_mask();
-        }
-    }
-
     #[inline]
     pub fn get(&self, slot: &Slot) -> u64 {
         self.words[slot.word]
@@ -175,6 +165,13 @@ impl Frame {
     /// The port's words.
     pub fn slice(&self, slot: &Slot) -> &[u64] {
         &self.words[slot.word..slot.word + slot.words]
+    }
+
+    /// The port's words, for writing with a field table (`golden::bits::Field::write`,
+    /// a block's layout's `pack`): a port of any width takes the same word-slice path.
+    /// Bits above the port's width must stay 0.
+    pub fn slice_mut(&mut self, slot: &Slot) -> &mut [u64] {
+        &mut self.words[slot.word..slot.word + slot.words]
     }
 
     /// The port as one big number (for reports of wide ports).

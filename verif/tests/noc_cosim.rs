@@ -1,9 +1,12 @@
 //! Lockstep co-simulation of the generated NoC Verilog against the golden models
 //! (spec §4.3 level L1: every link, injection, ejection and credit, every cycle, with
-//! the golden-side invariant scoreboards): the 4x4 MACRO-NoC (both planes), the 4x4
-//! baseline (both planes), the 8x8 reply plane of placement 8(c); planted golden bugs
-//! (hinge router, VC router) caught as named mismatches; random small placements and
-//! VC-plane configs (proptest).
+//! the golden-side invariant scoreboards), one test per kind of design `gen` writes:
+//! the 4x4 MACRO-NoC top (both planes), its request plane alone, the 4x4 baseline top
+//! (both planes), the 8x8 reply plane of placement 8(c), and every router-level
+//! design of every NoC preset (hinge and request routers of the MACRO presets, the
+//! baseline router of the baseline presets). Planted golden bugs (hinge router, VC
+//! router, at mesh and router level) are caught as named mismatches; random small
+//! placements and VC-plane configs run under proptest.
 
 mod common;
 
@@ -12,10 +15,12 @@ use golden::noc::hinge_router::RouterMutation;
 use golden::noc::vc_router::VcMutation;
 use golden::noc::Noc;
 use hdl_gen::design::Design;
+use hdl_gen::noc::{NocDesign, Plane};
 use proptest::prelude::*;
-use verif::lockstep::{self, CosimError, Options, Report};
-use verif::noc::{BaselineBench, MacroBench, ReplyBench, VcBench};
+use verif::lockstep::{self, Bench, CosimError, Options, Report};
+use verif::noc::{baseline_bench, hinge_bench, macro_bench, reply_bench, vc_bench, vc_router_bench};
 use verif::rtl::Rtl;
+use verif::run::BenchOptions;
 use verif::verilator::Opt;
 
 /// A NoC preset's config and its design in sub-directory `sub`.
@@ -24,14 +29,26 @@ fn preset(name: &str, sub: &str) -> (NocConfig, Design) {
     (cfg.config, common::design(&g, sub).clone())
 }
 
-fn build(d: &Design, opt: Opt) -> Rtl {
-    common::rtl_opt(d, opt)
+fn opts(seed: u64) -> BenchOptions {
+    BenchOptions { seed, check: true }
 }
 
 fn report(r: Result<Report, CosimError>) -> Report {
     let r = r.unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{}: {} cycles in {:.1}s ({:.0} cycles/s)", r.top, r.cycles, r.seconds, r.cycles_per_second());
+    assert!(r.checked, "{}: the scoreboard did not run", r.top);
     r
+}
+
+/// Co-simulate design `sub` of preset `name` for `cycles` cycles with the bench the
+/// manifest's design kind names (as `gpuforge cosim --design` does).
+fn cosim_design(name: &str, sub: &str, cycles: u64, seed: u64, opt: Opt) -> Report {
+    let (cfg, g) = common::preset::<Noc>(name);
+    let d = common::design(&g, sub);
+    let mut rtl = common::rtl_opt(d, opt);
+    let layout = rtl.layout.clone();
+    let make = verif::run::bench_factory::<Noc>(&cfg.config, d, &layout, opts(seed)).unwrap_or_else(|e| panic!("{e}"));
+    report(lockstep::run(&mut rtl, make, &Options::new(cycles, seed)))
 }
 
 #[test]
@@ -39,69 +56,141 @@ fn macro_noc_4x4_both_planes_50k_cycles() {
     // E = 10,000 + 32: five epochs with GOM recomputation on the reply plane; random
     // packets with stalls and bursts on the request plane
     let (c, d) = preset("noc_macro_4x4", "macro_top");
-    let c = &c;
-    let mut rtl = build(&d, Opt::Quick);
+    let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
-    report(lockstep::run(&mut rtl, || MacroBench::new(c, &layout, 1), &Options::new(50_000, 1)));
+    report(lockstep::run(&mut rtl, || macro_bench(&c, &layout, &opts(1)).unwrap(), &Options::new(50_000, 1)));
     // the traffic really flowed: rerun the golden side alone and count
-    let mut b = MacroBench::new(c, &layout, 1);
+    let mut b = macro_bench(&c, &layout, &opts(1)).unwrap();
     let (mut i, mut e) = (verif::frame::Frame::zeroed(layout.in_words), verif::frame::Frame::zeroed(layout.out_words));
     for cy in 0..20_000 {
-        use lockstep::Bench;
         b.cycle(cy, &mut i, &mut e).unwrap();
     }
-    assert!(b.reply.delivered() > 1_000 && b.request.delivered() > 1_000, "reply {} request {}", b.reply.delivered(), b.request.delivered());
+    let (reply, request) = (b.0.checker.as_ref().unwrap().delivered, b.1.checker.as_ref().unwrap().delivered);
+    assert!(reply > 1_000 && request > 1_000, "reply {reply} request {request}");
+}
+
+#[test]
+fn request_plane_4x4_20k_cycles() {
+    cosim_design("noc_macro_4x4", "request", 20_000, 4, Opt::Debug);
 }
 
 #[test]
 fn baseline_4x4_both_planes_50k_cycles() {
     let (c, d) = preset("noc_baseline_4x4", "baseline");
-    let c = &c;
     assert_eq!((c.baseline.flit_width, c.baseline.vcs, c.baseline.buf_depth, c.baseline.planes), (128, 3, 4, 2));
-    let mut rtl = build(&d, Opt::Debug);
+    let mut rtl = common::rtl_opt(&d, Opt::Debug);
     let layout = rtl.layout.clone();
-    report(lockstep::run(&mut rtl, || BaselineBench::new(c, &layout, 2), &Options::new(50_000, 2)));
+    report(lockstep::run(&mut rtl, || baseline_bench(&c, &layout, &opts(2)).unwrap(), &Options::new(50_000, 2)));
 }
 
 #[test]
 fn reply_plane_8x8_placement_c_50k_cycles() {
     // the preset itself (E = 10,032 with the prologue: 5 epochs, 4 multiplexed pairs)
     let (c, d) = preset("noc_macro_8x8_c", "reply");
-    let c = &c;
-    let mut rtl = build(&d, Opt::Debug);
+    let mut rtl = common::rtl_opt(&d, Opt::Debug);
     let layout = rtl.layout.clone();
-    report(lockstep::run(&mut rtl, || ReplyBench::new(c, &layout, 3), &Options::new(50_000, 3)));
+    report(lockstep::run(&mut rtl, || reply_bench(&c, &layout, &opts(3)).unwrap(), &Options::new(50_000, 3)));
 }
 
-fn expect_mismatch(r: Result<Report, CosimError>, port: &str) {
+/// The hinge router of every MACRO preset, for two epochs of the 4x4 (one of the 8x8s:
+/// 12,000 cycles cross an epoch end either way).
+#[test]
+fn hinge_router_of_every_macro_preset() {
+    for name in ["noc_macro_4x4", "noc_macro_8x8_b", "noc_macro_8x8_c"] {
+        cosim_design(name, "routers/hinge", 12_000, 5, Opt::Quick);
+    }
+}
+
+#[test]
+fn request_router_of_every_macro_preset() {
+    for name in ["noc_macro_4x4", "noc_macro_8x8_b", "noc_macro_8x8_c"] {
+        cosim_design(name, "routers/request", 20_000, 6, Opt::Quick);
+    }
+}
+
+/// The baseline router of every baseline preset: 128-bit data, so 138- and 142-bit
+/// router flits. Regression: with seeds 1-3 the old bench packed the flit into a
+/// `u128` from bit 128 up, lost every header field and failed at cycle 3
+/// (`in_e_credit_o RTL 0 golden 1`); the port map now writes the flit through
+/// `VcLayout` on the frame's words.
+#[test]
+fn baseline_router_of_every_baseline_preset() {
+    for seed in 1..=3 {
+        cosim_design("noc_baseline_4x4", "routers/baseline", 2_000, seed, Opt::Quick);
+    }
+    for name in ["noc_baseline_4x4", "noc_baseline_8x8_b", "noc_baseline_8x8_c"] {
+        cosim_design(name, "routers/baseline", 20_000, 7, Opt::Quick);
+    }
+}
+
+/// The baseline router's 138-bit flit ports carry the header above bit 127: a head
+/// flit packed by the port map reads back through golden's layout, field by field.
+#[test]
+fn router_flits_wider_than_128_bits_keep_their_header() {
+    use golden::noc::flit::VcLayout;
+    use golden::noc::vc_router::{VcFlit, VcRouterInputs};
+    use verif::bench::PortMap;
+    let (c, d) = preset("noc_baseline_4x4", "routers/baseline");
+    let layout = verif::frame::Layout::from_manifest(&d.manifest).unwrap();
+    let lay = VcLayout::for_plane(&c, &c.baseline);
+    assert_eq!(lay.flit_width(), 138);
+    let ports = verif::noc::ports::VcRouterPorts::new(&c, lay, c.baseline.vcs, &layout).unwrap();
+    let flit = VcFlit { head: true, tail: false, src: 3 * 4 + 1, dst: 2 * 4 + 3, data: u128::MAX - 5 };
+    let mut inputs = VcRouterInputs { rst: false, links: [None; 5], credits: [0; 5] };
+    inputs.links[golden::noc::route_rom::W] = Some((2, flit));
+    let mut frame = verif::frame::Frame::zeroed(layout.in_words);
+    ports.pack_inputs(&inputs, &mut frame);
+    let slot = layout.input("in_w_flit_i");
+    let mut words = frame.slice(&slot).to_vec();
+    lay.valid().write(&mut words, 1);
+    lay.vc().write(&mut words, 2);
+    assert_eq!(lay.unpack(4, &words), Some((2, flit)));
+    assert_eq!(lay.dst_x().read(frame.slice(&slot)), 3, "dst_x sits at bits 128..=129");
+    assert_eq!(frame.get(&layout.input("in_w_vc_i")), 2);
+    assert_eq!(frame.slice(&slot)[2] >> 10, 0, "nothing above the 138-bit port");
+}
+
+/// A mismatch on a port named with one of `ports` (prefixes).
+fn expect_mismatch(r: Result<Report, CosimError>, ports: &[&str]) {
     match r {
         Err(CosimError::Mismatch(m)) => {
             eprintln!("{m}");
-            assert!(m.diffs.iter().any(|d| d.port.starts_with(port)), "{m}")
+            assert!(m.diffs.iter().any(|d| ports.iter().any(|p| d.port.starts_with(p))), "{m}")
         }
-        other => panic!("expected a mismatch on {port}*, got {other:?}"),
+        other => panic!("expected a mismatch on {ports:?}, got {other:?}"),
     }
+}
+
+fn no_vcd(cycles: u64, seed: u64) -> Options {
+    let mut o = Options::new(cycles, seed);
+    o.mismatch_dir = None;
+    o
 }
 
 #[test]
 fn planted_hinge_router_bug_is_a_mismatch() {
     // the golden router ejects pass-through copies (ignores dst_y): the RTL does not
     let (c, d) = preset("noc_macro_4x4", "macro_top");
-    let c = &c;
-    let mut rtl = build(&d, Opt::Quick);
+    let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
-    let mut opts = Options::new(20_000, 1);
-    opts.mismatch_dir = None;
-    let r = lockstep::run(
-        &mut rtl,
-        || {
-            let mut b = MacroBench::new(c, &layout, 1).without_checker();
-            b.reply.mesh.routers.iter_mut().for_each(|r| r.mutation = Some(RouterMutation::EjectIgnoresY));
-            b
-        },
-        &opts,
-    );
-    expect_mismatch(r, "eject");
+    let unchecked = BenchOptions { seed: 1, check: false };
+    let plant = || {
+        let mut b = macro_bench(&c, &layout, &unchecked).unwrap();
+        b.0.model.routers.iter_mut().for_each(|r| r.mutation = Some(RouterMutation::EjectIgnoresY));
+        b
+    };
+    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 1)), &["eject"]);
+    // the same bug in the router-level design
+    let (c, d) = preset("noc_macro_4x4", "routers/hinge");
+    let mut rtl = common::rtl(&d);
+    let layout = rtl.layout.clone();
+    let NocDesign::HingeRouter { x, y } = d.kind().unwrap() else { panic!("{}", d.manifest.design) };
+    let plant = || {
+        let mut b = hinge_bench(&c, &layout, (x, y), &unchecked).unwrap();
+        b.model.router.mutation = Some(RouterMutation::EjectIgnoresY);
+        b
+    };
+    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 1)), &["loc_out"]);
 }
 
 #[test]
@@ -109,23 +198,75 @@ fn planted_vc_router_bug_is_a_mismatch() {
     // the golden VC allocator grants the lowest requester instead of round robin: no
     // invariant breaks, but the order of flits on some link changes
     let (c, d) = preset("noc_baseline_4x4", "baseline");
-    let c = &c;
-    let mut rtl = build(&d, Opt::Debug);
+    let mut rtl = common::rtl_opt(&d, Opt::Debug);
     let layout = rtl.layout.clone();
-    let mut opts = Options::new(20_000, 2);
-    opts.mismatch_dir = None;
-    let r = lockstep::run(
-        &mut rtl,
-        || {
-            let mut b = BaselineBench::new(c, &layout, 2);
-            for p in b.planes.iter_mut() {
-                p.mesh.routers.iter_mut().for_each(|r| r.mutation = Some(VcMutation::FixedPriorityVa));
+    let plant = || {
+        let mut b = baseline_bench(&c, &layout, &opts(2)).unwrap();
+        for p in b.iter_mut() {
+            p.model.routers.iter_mut().for_each(|r| r.mutation = Some(VcMutation::FixedPriorityVa));
+        }
+        b
+    };
+    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 2)), &["p0_", "p1_"]);
+    // the same bug in the router-level design
+    let (c, d) = preset("noc_baseline_4x4", "routers/baseline");
+    let mut rtl = common::rtl(&d);
+    let layout = rtl.layout.clone();
+    let NocDesign::VcRouter { plane, x, y } = d.kind().unwrap() else { panic!("{}", d.manifest.design) };
+    let plant = || {
+        let mut b = vc_router_bench(&c, plane, &layout, (x, y), &opts(2)).unwrap();
+        b.model.mutation = Some(VcMutation::FixedPriorityVa);
+        b
+    };
+    // a link or a credit: whichever the other allocation order reaches first
+    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 2)), &["out_", "in_"]);
+}
+
+/// `--no-check` reaches every kind of NoC design: each bench runs its scoreboard
+/// exactly when asked to (no Verilator needed: the bench is built from the manifest).
+#[test]
+fn every_noc_design_kind_honours_no_check() {
+    let mut kinds = std::collections::HashSet::new();
+    for name in ["noc_macro_4x4", "noc_baseline_4x4"] {
+        let (cfg, g) = common::preset::<Noc>(name);
+        for d in &g.designs {
+            let layout = verif::frame::Layout::from_manifest(&d.manifest).unwrap();
+            for check in [true, false] {
+                let make = verif::run::bench_factory::<Noc>(&cfg.config, d, &layout, BenchOptions { seed: 1, check }).unwrap();
+                assert_eq!(make().checked(), check, "{} with check = {check}", d.dir);
             }
-            b
-        },
-        &opts,
-    );
-    expect_mismatch(r, "p");
+            let kind: NocDesign = d.kind().unwrap();
+            kinds.insert(std::mem::discriminant(&kind));
+        }
+    }
+    assert_eq!(kinds.len(), 6, "every NocDesign kind was tried");
+}
+
+/// `cosim` reports the scoreboard it ran: `checked` follows `--no-check`.
+#[test]
+fn cosim_summary_reports_the_scoreboard() {
+    let (cfg, g) = common::preset::<Noc>("noc_macro_4x4");
+    let d = common::design(&g, "routers/request");
+    for check in [true, false] {
+        let req = verif::run::CosimRequest { cycles: 500, seed: 1, trace: None, opt: Opt::Quick, check };
+        let s = verif::run::cosim::<Noc>(&cfg, d, &req).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.checked, s.cycles), (check, 500));
+    }
+}
+
+/// A design generated from another config is refused before the build, naming the port.
+#[test]
+fn a_design_of_another_config_is_refused() {
+    let (c4, _) = preset("noc_baseline_4x4", "routers/baseline");
+    let (_, d8) = preset("noc_baseline_8x8_b", "routers/baseline");
+    let layout = verif::frame::Layout::from_manifest(&d8.manifest).unwrap();
+    let e = vc_router_bench(&c4, Plane::Baseline, &layout, (1, 1), &opts(1)).err().expect("refused");
+    assert!(e.contains("flit_i") && e.contains("design and config disagree"), "{e}");
+    let (_, r8) = preset("noc_macro_8x8_c", "reply");
+    let (c4, _) = preset("noc_macro_4x4", "reply");
+    let layout = verif::frame::Layout::from_manifest(&r8.manifest).unwrap();
+    let e = reply_bench(&c4, &layout, &opts(1)).err().expect("refused");
+    assert!(e.contains("design and config disagree"), "{e}");
 }
 
 /// A small random reply-plane placement or VC-plane config, co-simulated for 3,000
@@ -133,13 +274,13 @@ fn planted_vc_router_bug_is_a_mismatch() {
 fn small_case(text: &str, sub: &str, seed: u64) -> Result<(), String> {
     let (cfg, g) = common::from_text::<Noc>(text);
     let c = cfg.config;
-    let mut rtl = build(common::design(&g, sub), Opt::Debug);
+    let mut rtl: Rtl = common::rtl_opt(common::design(&g, sub), Opt::Debug);
     let layout = rtl.layout.clone();
-    let opts = Options::new(3_000, seed);
+    let o = Options::new(3_000, seed);
     let r = if sub == "reply" {
-        lockstep::run(&mut rtl, || ReplyBench::new(&c, &layout, seed), &opts)
+        lockstep::run(&mut rtl, || reply_bench(&c, &layout, &opts(seed)).unwrap(), &o)
     } else {
-        lockstep::run(&mut rtl, || VcBench::new(&c, &c.request, &layout, "", seed), &opts)
+        lockstep::run(&mut rtl, || vc_bench(&c, Plane::Request, &layout, "", &opts(seed)).unwrap(), &o)
     };
     r.map(|_| ()).map_err(|e| format!("{text}\n{e}"))
 }

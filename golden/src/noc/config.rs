@@ -278,6 +278,8 @@ pub const VC_MAX: u32 = 4;
 /// Supported VC buffer depths (monomorphized in the HDL).
 pub const VC_BUF_DEPTHS: [u32; 3] = [2, 4, 8];
 /// Supported mesh sizes: N x N with MESH_MIN <= N <= MESH_MAX.
+/// Most MCs (overlays) a config may place.
+pub const MC_MAX: u32 = 8;
 pub const MESH_MIN: u32 = 2;
 pub const MESH_MAX: u32 = 8;
 
@@ -364,7 +366,7 @@ impl NocConfig {
     /// traffic) and the derivation of its tables; errors carry the names in `f`.
     pub fn build(r: RawNoc, f: &NocFields) -> Result<Self, FieldError> {
         let n = check_range(&f.mesh, r.mesh, MESH_MIN, MESH_MAX)?;
-        check_range(&format!("{} (count)", f.mcs), r.mcs.len() as u32, 1, 8)?;
+        check_range(&format!("{} (count)", f.mcs), r.mcs.len() as u32, 1, MC_MAX)?;
         let mut mcs = Vec::new();
         for (i, c) in r.mcs.iter().enumerate() {
             let p = coord(&format!("{}[{i}]", f.mcs), *c, n)?;
@@ -402,7 +404,7 @@ impl NocConfig {
         check_range(&rf("prologue"), rr.prologue, 32, 1024)?;
         check_range(&rf("t_min"), rr.t_min, 6, 1000)?;
         check_range(&rf("period"), rr.period, rr.t_min, 1000)?;
-        check_range(&rf("epoch"), rr.epoch, rr.period, 65_535 - rr.prologue)?;
+        check_range(&rf("epoch"), rr.epoch, rr.period, (1 << super::overlay_ctrl::ECYC_BITS) - 1 - rr.prologue)?;
         if rr.epoch % rr.period != 0 {
             return Err(FieldError::new(
                 rf("epoch"),
@@ -556,7 +558,7 @@ impl NocConfig {
 
     /// Reply-plane link width: valid, type(2), head, tail, src, dst_y, dst_x, payload.
     pub fn link_w(&self) -> u32 {
-        1 + 2 + 1 + 1 + self.sw() + 2 * self.cw() + REPLY_FLIT_W
+        super::link::LinkFmt::new(self).width
     }
 
     /// Epoch length including the prologue.

@@ -20,7 +20,7 @@
 //! with 3 VCs is a 145-bit link). Node ids are `y * N + x`, so they take the mesh
 //! side `n`.
 
-use super::config::{coord_widths, NocConfig, VcParams, VC_FLIT_WIDTHS};
+use super::config::{coord_widths, NocConfig, VcParams, MESH_MAX, VC_FLIT_WIDTHS, VC_MAX};
 use crate::bits::clog2;
 use crate::bits::Field;
 use super::vc_router::{VcFlit, VcLink};
@@ -129,27 +129,32 @@ impl VcLayout {
     /// Write `link` (0 when `None`) into `words` (bits above the link untouched).
     /// `n` is the mesh side: node id = `y * n + x`.
     pub fn pack(&self, n: u32, link: &VcLink, words: &mut [u64]) {
+        let (valid, vc) = link.map_or((0, 0), |(vc, _)| (1, vc as u128));
+        self.valid().write(words, valid);
+        self.vc().write(words, vc);
+        self.pack_flit(n, link.as_ref().map(|(_, f)| f), words);
+    }
+
+    /// Write the flit fields `{head .. data}` of `flit` (0 when `None`) into `words`,
+    /// leaving every other bit alone: a router's flit ports, whose valid and VC are
+    /// ports of their own.
+    pub fn pack_flit(&self, n: u32, flit: Option<&VcFlit>, words: &mut [u64]) {
+        let Some(f) = flit else {
+            for fl in self.flit_fields() {
+                fl.write(words, 0);
+            }
+            return;
+        };
         let (n, cmask) = (n as u128, (1u128 << self.cw) - 1);
-        match link {
-            None => {
-                for f in self.fields() {
-                    f.write(words, 0);
-                }
-            }
-            Some((vc, f)) => {
-                let (src, dst) = (f.src as u128, f.dst as u128);
-                debug_assert!(src % n <= cmask && src / n <= cmask && dst % n <= cmask && dst / n <= cmask);
-                self.valid().write(words, 1);
-                self.vc().write(words, *vc as u128);
-                self.head().write(words, f.head as u128);
-                self.tail().write(words, f.tail as u128);
-                self.src_y().write(words, src / n);
-                self.src_x().write(words, src % n);
-                self.dst_y().write(words, dst / n);
-                self.dst_x().write(words, dst % n);
-                self.data().write(words, f.data);
-            }
-        }
+        let (src, dst) = (f.src as u128, f.dst as u128);
+        debug_assert!(src % n <= cmask && src / n <= cmask && dst % n <= cmask && dst / n <= cmask);
+        self.head().write(words, f.head as u128);
+        self.tail().write(words, f.tail as u128);
+        self.src_y().write(words, src / n);
+        self.src_x().write(words, src % n);
+        self.dst_y().write(words, dst / n);
+        self.dst_x().write(words, dst % n);
+        self.data().write(words, f.data);
     }
 
     /// The link in `words` (`None` when its valid bit is clear).
@@ -168,6 +173,10 @@ impl VcLayout {
         Some((self.vc().read(words) as u8, flit))
     }
 }
+
+/// `u64` words of the widest link a valid config can take (128-bit data on an 8x8
+/// mesh with 4 VCs): a fixed scratch size for packing any link.
+pub const MAX_LINK_WORDS: usize = VcLayout::new(VC_FLIT_WIDTHS[VC_FLIT_WIDTHS.len() - 1], clog2(MESH_MAX as u64), VC_MAX).words();
 
 /// Every flit width a valid config can take (`VC_FLIT_WIDTHS` x the supported
 /// meshes' coordinate widths), ascending: the set the HDL monomorphizes over.
@@ -276,6 +285,13 @@ mod tests {
             }
             l.pack(n, &None, &mut words);
             prop_assert_eq!(l.unpack(n, &words), None);
+            // a flit alone: the bits above it (valid, vc) are left alone
+            let mut flit_words = vec![junk; l.words()];
+            l.pack_flit(n, link.as_ref().map(|(_, f)| f), &mut flit_words);
+            l.valid().write(&mut flit_words, 1);
+            l.vc().write(&mut flit_words, vc as u128);
+            prop_assert_eq!(l.unpack(n, &flit_words), link);
+            prop_assert!(l.words() <= MAX_LINK_WORDS);
         }
     }
 }

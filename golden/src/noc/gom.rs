@@ -116,7 +116,7 @@ impl Gom {
             self.n_arr.iter_mut().for_each(|x| *x = 0);
             self.n_occ.iter_mut().for_each(|x| *x = 0);
         }
-        if self.fmt.valid(status) {
+        if self.fmt.is_valid(status) {
             let (mc, arr, occ) = super::link::status_fields(status as u64);
             let mc = mc as usize;
             if mc < self.n_arr.len() {

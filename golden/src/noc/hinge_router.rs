@@ -16,6 +16,7 @@ use super::config::NocConfig;
 use super::link::{gomcfg_apply, LinkFmt, T_GOMCFG};
 use super::overlay_ctrl::{CtrlOut, Live, OverlayCtrl};
 use super::route_rom::{RomRow, Source, E, L, N, S, W};
+use crate::model::Model;
 
 /// Latch states (the [`LATCH_STATE_BITS`]-bit codes of `dbg_latch_state` and of the
 /// RTL latch registers; `hdl_gen::noc::leaf::hinge` takes them from here).
@@ -101,7 +102,7 @@ pub struct RouterOut {
 pub struct HingeRouter {
     pub x: u32,
     pub y: u32,
-    fmt: LinkFmt,
+    pub fmt: LinkFmt,
     /// Merged live configurations: index 0 = none, 1 = GOM row, 2+g = group g.
     cfgs: Vec<LiveCfg>,
     /// `(group, phase)` if this is an MC router.
@@ -207,7 +208,7 @@ impl HingeRouter {
             if l.state == CAPTURED {
                 let f = l.flit;
                 let bit = 1u8 << d;
-                if self.fmt.ty(f) == T_GOMCFG {
+                if self.fmt.type_of(f) == T_GOMCFG {
                     self.next_tpend = Some(f as u64);
                     nl.drive_n = cfg.to_n & bit != 0;
                     nl.drive_s = cfg.to_s & bit != 0;
@@ -237,7 +238,7 @@ impl HingeRouter {
                     }
                 }
             }
-            if self.fmt.valid(wires[d]) && cfg.uses & (1 << d) != 0 {
+            if self.fmt.is_valid(wires[d]) && cfg.uses & (1 << d) != 0 {
                 if l.state == CAPTURED {
                     out.overrun = true;
                 }
@@ -268,3 +269,94 @@ impl HingeRouter {
 /// Directions of a mesh neighbour: the wire entering `d` of (x,y) is `opposite(d)`'s
 /// output of the neighbour on side d.
 pub const OPPOSITE: [usize; 4] = [W, E, S, N];
+
+/// Inputs of one hinge router as the router-level design `routers/hinge` sees them
+/// (ROM, position and role tied).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HingeInputs {
+    pub rst: bool,
+    /// Bypass input wires entering from E, W, N, S.
+    pub byp_in: [u128; 4],
+    /// Local injection offer and its link (the valid bit is ignored).
+    pub loc_in_v: bool,
+    pub loc_in_link: u128,
+}
+
+/// Outputs of the router-level design, one field per port.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HingeOutputs {
+    /// Bypass outputs E, W, N, S.
+    pub byp_out: [u128; 4],
+    pub loc_in_grant: bool,
+    pub loc_in_status: bool,
+    /// Ejection (valid in the MSB).
+    pub loc_out: u128,
+    /// `{prologue, reconf, ovl_b, ovl_a}` (see [`super::reply_mesh::sched_word`]).
+    pub sched: u32,
+    pub ecyc: u32,
+    /// The local injection on a transfer (else 0).
+    pub inj: u128,
+    pub latch_state: u32,
+    pub drop: u8,
+    pub overrun: bool,
+    pub collision: bool,
+}
+
+/// One hinge router with its ROM, position and role tied: the golden model of the
+/// router-level design `macro_hinge_top_*`. Bypass outputs and the grant are
+/// combinational (from the inputs and the router's registers); latches, the
+/// controller and T-pending change at the edge.
+#[derive(Debug, Clone)]
+pub struct HingeTop {
+    cfg: NocConfig,
+    pub router: HingeRouter,
+}
+
+impl HingeTop {
+    pub fn new(c: &NocConfig, x: u32, y: u32) -> HingeTop {
+        HingeTop { cfg: c.clone(), router: HingeRouter::new(c, x, y) }
+    }
+}
+
+impl Model for HingeTop {
+    type In = HingeInputs;
+    type Out = HingeOutputs;
+
+    fn idle_inputs(&self) -> HingeInputs {
+        HingeInputs::default()
+    }
+
+    fn new_outputs(&self) -> HingeOutputs {
+        HingeOutputs::default()
+    }
+
+    fn eval(&mut self, i: &HingeInputs, o: &mut HingeOutputs) {
+        let r = &mut self.router;
+        let (grant, status) = r.grant(&r.ctrl.out());
+        let inj = if grant && i.loc_in_v { i.loc_in_link | r.fmt.valid_bit() } else { 0 };
+        o.byp_out = [r.bypass_out(E, i.byp_in[W], inj), r.bypass_out(W, i.byp_in[E], inj), r.bypass_out(N, i.byp_in[S], 0), r.bypass_out(S, i.byp_in[N], 0)];
+        o.loc_in_grant = grant;
+        o.loc_in_status = status;
+        o.sched = super::reply_mesh::sched_word(&self.cfg, r);
+        o.ecyc = r.ctrl.ecyc;
+        o.inj = inj;
+        o.latch_state = r.latch_states();
+        let ro = r.eval(&[i.byp_in[E], i.byp_in[W], i.byp_in[N], i.byp_in[S], inj]);
+        o.loc_out = ro.loc_out;
+        o.drop = ro.drop;
+        o.overrun = ro.overrun;
+        o.collision = ro.collision;
+    }
+
+    fn commit(&mut self, i: &HingeInputs) {
+        if i.rst {
+            self.router.reset();
+        } else {
+            self.router.commit();
+        }
+    }
+
+    fn assert_reset(i: &mut HingeInputs) {
+        i.rst = true;
+    }
+}

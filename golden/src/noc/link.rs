@@ -1,8 +1,15 @@
 //! Reply-plane link format (spec §1.2), packed into a `u128`:
 //! `{valid, type[1:0], head, tail, src[SW], dst_y[CW], dst_x[CW], payload[63:0]}`,
 //! payload in the low bits, `valid` the most significant bit (bit LINK_W-1).
+//!
+//! This module is the one definition of the reply link and its payloads: the field
+//! table of [`LinkFmt`] (every bit position of a link), [`STATUS_FIELDS`] and
+//! [`gomcfg_window`] (the STATUS and GOMCFG payloads). The HDL leaves
+//! (`hdl_gen::noc::leaf::{hinge, mc_ni, gom, ctrl}`), the mesh template and the
+//! co-simulation port maps take their positions from here.
 
-use super::config::{NocConfig, REPLY_FLIT_W};
+use super::config::{NocConfig, REPLY_FLIT_W, TW};
+use crate::bits::{clog2, Field};
 
 /// Flit types on the reply plane.
 pub const T_DATA: u32 = 0;
@@ -30,118 +37,261 @@ pub struct Flit {
     pub payload: u64,
 }
 
+/// Field `f` of a link held in a `u128`.
+#[inline]
+const fn get(f: Field, v: u128) -> u128 {
+    (v >> f.lsb) & f.mask()
+}
+
+/// `v` with field `f` set to `x` (excess bits of `x` dropped).
+#[inline]
+const fn put(f: Field, v: u128, x: u128) -> u128 {
+    (v & !(f.mask() << f.lsb)) | ((x & f.mask()) << f.lsb)
+}
+
 impl LinkFmt {
     pub fn new(c: &NocConfig) -> LinkFmt {
-        LinkFmt { cw: c.cw(), sw: c.sw(), width: c.link_w() }
+        LinkFmt::for_widths(c.cw(), c.sw())
     }
 
-    fn base(&self) -> u32 {
-        REPLY_FLIT_W
+    /// The link of `cw`-bit coordinates and `sw`-bit MC indices.
+    pub const fn for_widths(cw: u32, sw: u32) -> LinkFmt {
+        LinkFmt { cw, sw, width: REPLY_FLIT_W + 2 * cw + sw + 5 }
     }
 
-    pub fn valid_bit(&self) -> u128 {
-        1u128 << (self.width - 1)
+    /// The `width`-bit link with `cw`-bit coordinates (the MC-index width is the rest).
+    pub const fn for_link(width: u32, cw: u32) -> LinkFmt {
+        let fixed = LinkFmt::for_widths(cw, 0).width;
+        assert!(width > fixed, "a reply link is wider than its fixed fields");
+        LinkFmt { cw, sw: width - fixed, width }
     }
 
-    pub fn mask(&self) -> u128 {
+    /// The valid bit of any `width`-bit reply link: the field table puts it last,
+    /// whatever CW and SW are.
+    pub const fn valid_lsb(width: u32) -> u32 {
+        width - 1
+    }
+
+    /// The link of an `n` x `n` mesh with `m` MCs (`CW = clog2(n)`, `SW = clog2(m)`).
+    pub const fn for_mesh(n: u32, m: u32) -> LinkFmt {
+        LinkFmt::for_widths(clog2(n as u64), clog2(m as u64))
+    }
+
+    pub const fn payload(&self) -> Field {
+        Field::new("payload", 0, REPLY_FLIT_W)
+    }
+    pub const fn dst_x(&self) -> Field {
+        Field::new("dst_x", REPLY_FLIT_W, self.cw)
+    }
+    pub const fn dst_y(&self) -> Field {
+        Field::new("dst_y", REPLY_FLIT_W + self.cw, self.cw)
+    }
+    pub const fn src(&self) -> Field {
+        Field::new("src", REPLY_FLIT_W + 2 * self.cw, self.sw)
+    }
+    pub const fn tail(&self) -> Field {
+        Field::new("tail", REPLY_FLIT_W + 2 * self.cw + self.sw, 1)
+    }
+    pub const fn head(&self) -> Field {
+        Field::new("head", self.tail().end(), 1)
+    }
+    pub const fn ty(&self) -> Field {
+        Field::new("type", self.head().end(), 2)
+    }
+    pub const fn valid(&self) -> Field {
+        Field::new("valid", self.ty().end(), 1)
+    }
+
+    /// Every field of a link, most significant first.
+    pub const fn fields(&self) -> [Field; 8] {
+        [self.valid(), self.ty(), self.head(), self.tail(), self.src(), self.dst_y(), self.dst_x(), self.payload()]
+    }
+
+    /// Everything above the payload (the mesh ports' `*_hdr` value).
+    pub const fn header(&self) -> Field {
+        Field::new("header", REPLY_FLIT_W, self.width - REPLY_FLIT_W)
+    }
+
+    pub const fn valid_bit(&self) -> u128 {
+        1u128 << self.valid().lsb
+    }
+
+    pub const fn mask(&self) -> u128 {
         (1u128 << self.width) - 1
     }
 
     pub fn pack(&self, f: &Flit) -> u128 {
-        let mut v = f.payload as u128;
-        let mut at = self.base();
-        let cmask = (1u128 << self.cw) - 1;
-        v |= (f.dst_x as u128 & cmask) << at;
-        at += self.cw;
-        v |= (f.dst_y as u128 & cmask) << at;
-        at += self.cw;
-        v |= (f.src as u128 & ((1u128 << self.sw) - 1)) << at;
-        at += self.sw;
-        v |= (f.tail as u128) << at;
-        v |= (f.head as u128) << (at + 1);
-        v |= ((f.ty & 3) as u128) << (at + 2);
-        v |= (f.valid as u128) << (at + 4);
-        v
+        let mut v = put(self.payload(), 0, f.payload as u128);
+        v = put(self.dst_x(), v, f.dst_x as u128);
+        v = put(self.dst_y(), v, f.dst_y as u128);
+        v = put(self.src(), v, f.src as u128);
+        v = put(self.tail(), v, f.tail as u128);
+        v = put(self.head(), v, f.head as u128);
+        v = put(self.ty(), v, f.ty as u128);
+        put(self.valid(), v, f.valid as u128)
     }
 
     pub fn unpack(&self, v: u128) -> Flit {
-        let mut at = self.base();
-        let cmask = (1u128 << self.cw) - 1;
-        let dst_x = ((v >> at) & cmask) as u32;
-        at += self.cw;
-        let dst_y = ((v >> at) & cmask) as u32;
-        at += self.cw;
-        let src = ((v >> at) & ((1u128 << self.sw) - 1)) as u32;
-        at += self.sw;
         Flit {
-            valid: (v >> (at + 4)) & 1 == 1,
-            ty: ((v >> (at + 2)) & 3) as u32,
-            head: (v >> (at + 1)) & 1 == 1,
-            tail: (v >> at) & 1 == 1,
-            src,
-            dst_x,
-            dst_y,
-            payload: v as u64,
+            valid: get(self.valid(), v) == 1,
+            ty: get(self.ty(), v) as u32,
+            head: get(self.head(), v) == 1,
+            tail: get(self.tail(), v) == 1,
+            src: get(self.src(), v) as u32,
+            dst_x: get(self.dst_x(), v) as u32,
+            dst_y: get(self.dst_y(), v) as u32,
+            payload: get(self.payload(), v) as u64,
         }
     }
 
     #[inline]
-    pub fn valid(&self, v: u128) -> bool {
+    pub fn is_valid(&self, v: u128) -> bool {
         v & self.valid_bit() != 0
     }
 
     #[inline]
-    pub fn ty(&self, v: u128) -> u32 {
-        ((v >> (self.width - 3)) & 3) as u32
+    pub fn type_of(&self, v: u128) -> u32 {
+        get(self.ty(), v) as u32
     }
 
     #[inline]
     pub fn dst(&self, v: u128) -> (u32, u32) {
-        let cmask = (1u128 << self.cw) - 1;
-        (((v >> 64) & cmask) as u32, ((v >> (64 + self.cw)) & cmask) as u32)
+        (get(self.dst_x(), v) as u32, get(self.dst_y(), v) as u32)
     }
 
     /// Replace the src field.
     pub fn with_src(&self, v: u128, src: u32) -> u128 {
-        let at = 64 + 2 * self.cw;
-        let m = ((1u128 << self.sw) - 1) << at;
-        (v & !m) | (((src as u128) << at) & m)
+        put(self.src(), v, src as u128)
     }
 }
 
 /// STATUS payload (spec §1.9): `{4'h1, mc_id[3:0], arr[15:0], occ[23:0], 16'h0}`.
+pub const STATUS_TAG: Field = Field::new("tag", 60, 4);
+pub const STATUS_MC: Field = Field::new("mc", 56, 4);
+pub const STATUS_ARR: Field = Field::new("arr", 40, 16);
+pub const STATUS_OCC: Field = Field::new("occ", 16, 24);
+pub const STATUS_ZERO: Field = Field::new("zero", 0, 16);
+/// The STATUS payload's fields, most significant first.
+pub const STATUS_FIELDS: [Field; 5] = [STATUS_TAG, STATUS_MC, STATUS_ARR, STATUS_OCC, STATUS_ZERO];
+/// The value of [`STATUS_TAG`].
+pub const STATUS_TAG_VALUE: u64 = 1;
+
+/// GOMCFG payload: `{idx[3:0], T(6idx) .. T(6idx+5)}`, [`TW`] bits each, missing ones 0.
+pub const GOMCFG_IDX: Field = Field::new("idx", 60, 4);
+/// Windows carried by one GOMCFG flit.
+pub const GOMCFG_WINDOWS: usize = 6;
+
+/// The field of the `k`-th window of a GOMCFG payload (`k < GOMCFG_WINDOWS`; window
+/// `6 idx + k` of the set): `T[50-10k +: 10]`.
+pub const fn gomcfg_window(k: usize) -> Field {
+    Field::new("t", GOMCFG_IDX.lsb - TW * (k as u32 + 1), TW)
+}
+
+#[inline]
+fn get64(f: Field, p: u64) -> u64 {
+    get(f, p as u128) as u64
+}
+
+#[inline]
+fn put64(f: Field, p: u64, x: u64) -> u64 {
+    put(f, p as u128, x as u128) as u64
+}
+
+/// STATUS payload of MC `mc` with arrival count `arr` and occupancy `occ`.
 pub fn status_payload(mc: u32, arr: u32, occ: u32) -> u64 {
-    (1u64 << 60) | ((mc as u64 & 0xf) << 56) | ((arr as u64 & 0xffff) << 40) | ((occ as u64 & 0xff_ffff) << 16)
+    let p = put64(STATUS_TAG, 0, STATUS_TAG_VALUE);
+    let p = put64(STATUS_MC, p, mc as u64);
+    let p = put64(STATUS_ARR, p, arr as u64);
+    put64(STATUS_OCC, p, occ as u64)
 }
 
 /// `(mc, arr, occ)` of a STATUS payload.
 pub fn status_fields(p: u64) -> (u32, u32, u32) {
-    (((p >> 56) & 0xf) as u32, ((p >> 40) & 0xffff) as u32, ((p >> 16) & 0xff_ffff) as u32)
+    (get64(STATUS_MC, p) as u32, get64(STATUS_ARR, p) as u32, get64(STATUS_OCC, p) as u32)
 }
 
-/// GOMCFG payload: `{idx[3:0], T(6idx) .. T(6idx+5)}`, 10 bits each, missing ones 0.
+/// GOMCFG payload `idx` of window set `t`.
 pub fn gomcfg_payload(idx: u32, t: &[u32]) -> u64 {
-    let mut p = (idx as u64 & 0xf) << 60;
-    for k in 0..6 {
-        let j = 6 * idx as usize + k;
-        let v = t.get(j).copied().unwrap_or(0) as u64 & 0x3ff;
-        p |= v << (50 - 10 * k);
+    let mut p = put64(GOMCFG_IDX, 0, idx as u64);
+    for k in 0..GOMCFG_WINDOWS {
+        let j = GOMCFG_WINDOWS * idx as usize + k;
+        p = put64(gomcfg_window(k), p, t.get(j).copied().unwrap_or(0) as u64);
     }
     p
 }
 
 /// Apply a GOMCFG payload to a window vector of length G.
 pub fn gomcfg_apply(p: u64, t: &mut [u32]) {
-    let idx = ((p >> 60) & 0xf) as usize;
-    for k in 0..6 {
-        let j = 6 * idx + k;
+    let idx = get64(GOMCFG_IDX, p) as usize;
+    for k in 0..GOMCFG_WINDOWS {
+        let j = GOMCFG_WINDOWS * idx + k;
         if j < t.len() {
-            t[j] = ((p >> (50 - 10 * k)) & 0x3ff) as u32;
+            t[j] = get64(gomcfg_window(k), p) as u32;
         }
     }
 }
 
+/// The window-set index a GOMCFG payload carries.
+pub fn gomcfg_index(p: u64) -> usize {
+    get64(GOMCFG_IDX, p) as usize
+}
+
 /// Number of GOMCFG flits for G windows.
 pub fn gomcfg_flits(g: usize) -> u32 {
-    g.div_ceil(6) as u32
+    g.div_ceil(GOMCFG_WINDOWS) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::tiles;
+
+    /// The spec's link, written out by hand for a 4x4 mesh with 4 MCs (CW 2, SW 2):
+    /// payload 63:0, dst_x 65:64, dst_y 67:66, src 69:68, tail 70, head 71, type
+    /// 73:72, valid 74.
+    #[test]
+    fn link_positions_by_hand() {
+        let f = LinkFmt::for_mesh(4, 4);
+        let pos: Vec<(&str, u32, u32)> = f.fields().iter().map(|x| (x.name, x.lsb, x.width)).collect();
+        assert_eq!(
+            pos,
+            [("valid", 74, 1), ("type", 72, 2), ("head", 71, 1), ("tail", 70, 1), ("src", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("payload", 0, 64)]
+        );
+        assert_eq!((f.width, f.header().lsb, f.header().width), (75, 64, 11));
+        for (cw, sw) in [(1, 1), (2, 3), (3, 3)] {
+            let f = LinkFmt::for_widths(cw, sw);
+            assert!(tiles(&f.fields(), f.width), "{f:?}");
+            assert_eq!(f.width, 69 + sw + 2 * cw);
+            assert_eq!(LinkFmt::for_link(f.width, cw), f);
+            assert_eq!(f.valid().lsb, LinkFmt::valid_lsb(f.width));
+        }
+    }
+
+    #[test]
+    fn pack_unpack_round_trip() {
+        let f = LinkFmt::for_mesh(8, 8);
+        let x = Flit { valid: true, ty: T_STATUS, head: true, tail: false, src: 5, dst_x: 7, dst_y: 2, payload: 0xdead_beef_0123_4567 };
+        let v = f.pack(&x);
+        assert_eq!(f.unpack(v), x);
+        assert!(f.is_valid(v) && f.type_of(v) == T_STATUS && f.dst(v) == (7, 2));
+        assert_eq!(f.unpack(f.with_src(v, 3)).src, 3);
+        assert_eq!(v & !f.mask(), 0);
+    }
+
+    /// Payloads by hand: STATUS `{4'h1, mc, arr, occ, 16'h0}`, GOMCFG `{idx, T0..T5}`.
+    #[test]
+    fn payloads_by_hand() {
+        assert!(tiles(&STATUS_FIELDS, 64));
+        assert_eq!(status_payload(3, 0x1234, 0xab_cdef), 0x1000_0000_0000_0000 | 3 << 56 | 0x1234 << 40 | 0xab_cdef << 16);
+        assert_eq!(status_fields(status_payload(3, 0x1234, 0xab_cdef)), (3, 0x1234, 0xab_cdef));
+        assert_eq!((gomcfg_window(0).lsb, gomcfg_window(5).lsb), (50, 0));
+        let t: Vec<u32> = (1..=8).map(|i| 100 + i).collect();
+        let p = gomcfg_payload(1, &t);
+        assert_eq!(p, 1 << 60 | 107 << 50 | 108 << 40);
+        let mut back = vec![0; 8];
+        gomcfg_apply(gomcfg_payload(0, &t), &mut back);
+        gomcfg_apply(p, &mut back);
+        assert_eq!(back, t);
+        assert_eq!(gomcfg_index(p), 1);
+    }
 }

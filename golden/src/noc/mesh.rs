@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::config::{NocConfig, NocFields, NocKind, RawVc};
 use super::link::{Flit, LinkFmt, T_DATA};
+use crate::model::Model;
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use super::vc_mesh::{VcMesh, VcMeshInputs, VcNi, VcPacket};
 use crate::config::FieldError;
@@ -77,7 +78,7 @@ impl VcPlane {
                 ejected.push((id, f.data, f.tail));
             }
         }
-        self.mesh.step(&self.inp);
+        self.mesh.commit(&self.inp);
     }
 }
 
@@ -255,7 +256,7 @@ impl MacroNetwork {
         let mut reply = ReplyMesh::new(c);
         let mut rout = ReplyOutputs::new(c);
         reply.eval(&rin, &mut rout);
-        reply.commit();
+        reply.commit(&rin);
         rin.rst = false;
         MacroNetwork {
             cfg: c.clone(),
@@ -359,7 +360,7 @@ impl Network for MacroNetwork {
             }
             let node = self.reply.mc_node[i];
             let inj = self.rout.inj[node];
-            if self.fmt.valid(inj) && self.fmt.ty(inj) == T_DATA {
+            if self.fmt.is_valid(inj) && self.fmt.type_of(inj) == T_DATA {
                 let f = self.fmt.unpack(inj);
                 self.entered.insert(f.payload, now);
                 if f.head {
@@ -372,7 +373,7 @@ impl Network for MacroNetwork {
         }
         for node in 0..self.book.nodes {
             let e = self.rout.eject[node];
-            if self.fmt.valid(e) && self.fmt.ty(e) == T_DATA {
+            if self.fmt.is_valid(e) && self.fmt.type_of(e) == T_DATA {
                 let f = self.fmt.unpack(e);
                 if let Some(t) = self.entered.remove(&f.payload) {
                     self.book.noc.flit_latency_sum += now - t;
@@ -383,7 +384,7 @@ impl Network for MacroNetwork {
                 }
             }
         }
-        self.reply.commit();
+        self.reply.commit(&self.rin);
         self.book.now += 1;
         self.book.stats.cycles = self.book.now;
     }

@@ -4,15 +4,20 @@
 //! * [`config`]: the validated `[noc]` config and its derived tables (ROMs, groups).
 //! * [`route_rom`]: the route-lookup ROM generator, its row encoding, legal sources,
 //!   compatibility.
-//!   and flit layout.
-//! * [`link`]: the reply-plane link format, STATUS and GOMCFG payloads.
+//! * [`link`]: the reply-plane link's field table, STATUS and GOMCFG payloads;
+//!   [`flit`]: the VC planes' link and flit layout (`VcLayout`).
 //! * [`overlay_ctrl`]: Algorithm 1 with the spec's fixes, in cycle-exact form.
-//! * [`hinge_router`], [`mc_ni`], [`gom`]: the reply-plane blocks.
+//! * [`hinge_router`], [`mc_ni`], [`gom`]: the reply-plane blocks; `HingeTop` is one
+//!   router as the router-level design sees it.
 //! * [`reply_mesh`]: the reply plane as one block (`macro_reply_mesh`).
 //! * [`vc_router`], [`vc_mesh`]: the wormhole VC router, its mesh and terminal NIs.
-//! * [`check`]: independent scoreboards of the spec §4.3 invariants.
+//! * Every design the generator writes has a golden [`crate::model::Model`]
+//!   (`ReplyMesh`, `VcMesh`, `HingeTop`, `VcRouter`), a [`crate::model::Stimulus`] in
+//!   [`traffic`] and a [`crate::model::Scoreboard`] in [`check`] (the spec §4.3
+//!   invariants).
 //! * [`mesh`]: golden meshes behind `golden::network::Network` (baseline, MACRO).
-//! * [`traffic`]: synthetic traffic; [`sim`]: `gpuforge sim` runs and sweeps.
+//! * [`traffic`]: synthetic traffic and the port-level stimuli; [`sim`]: `gpuforge
+//!   sim` runs and sweeps.
 //! * [`window`]: the GOM's integer window split, shared with config validation.
 
 pub mod check;

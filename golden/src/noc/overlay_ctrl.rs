@@ -19,6 +19,9 @@
 use super::config::NocConfig;
 use super::gom::{GOMCFG_CYCLE, SWAP_CYCLE};
 
+/// Width of the epoch-cycle counter `ecyc` (`dbg_ecyc`): a prologue and epoch fit it.
+pub const ECYC_BITS: u32 = 16;
+
 /// The configuration in force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Live {

@@ -15,6 +15,7 @@ use super::link::{LinkFmt, T_STATUS};
 use super::mc_ni::McNi;
 use super::overlay_ctrl::Live;
 use super::route_rom::{E, L, N, S, W};
+use crate::model::Model;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplyInputs {
@@ -88,7 +89,6 @@ pub struct ReplyMesh {
     /// Node of each MC.
     pub mc_node: Vec<usize>,
     pub gom: Gom,
-    rst: bool,
     status_slot: Vec<bool>,
 }
 
@@ -109,7 +109,6 @@ impl ReplyMesh {
             nis: (0..c.m()).map(|i| McNi::new(c, i)).collect(),
             mc_node: c.mcs.iter().map(|&(x, y)| c.node(x, y)).collect(),
             gom: Gom::new(c),
-            rst: false,
             status_slot: vec![false; c.m()],
         }
     }
@@ -128,11 +127,10 @@ impl ReplyMesh {
         sched_word(&self.cfg, r)
     }
 
-    /// Evaluate one cycle.
+    /// Evaluate one cycle: outputs from registered state and `inp`, next state prepared.
     pub fn eval(&mut self, inp: &ReplyInputs, out: &mut ReplyOutputs) {
         let n = self.n;
         let nn = n * n;
-        self.rst = inp.rst;
         // 1. grants and injections
         let gom_node = self.cfg.gom_node();
         for id in 0..nn {
@@ -156,7 +154,7 @@ impl ReplyMesh {
             let (g, _) = r.grant(&co);
             out.grant[gom_node] = g;
             let f = self.gom.inject(co.ecyc);
-            if g && self.fmt.valid(f) {
+            if g && self.fmt.is_valid(f) {
                 out.inj[gom_node] = f;
             }
             out.gom_inject = out.inj[gom_node];
@@ -208,7 +206,7 @@ impl ReplyMesh {
         out.ecyc = self.routers[0].ctrl.ecyc;
         // 4. GOM and NIs
         let lo = out.loc_out[gom_node];
-        let status = if self.fmt.valid(lo) && self.fmt.ty(lo) == T_STATUS { lo } else { 0 };
+        let status = if self.fmt.is_valid(lo) && self.fmt.type_of(lo) == T_STATUS { lo } else { 0 };
         if status != 0 {
             out.eject[gom_node] = 0;
         }
@@ -219,8 +217,9 @@ impl ReplyMesh {
         }
     }
 
-    pub fn commit(&mut self) {
-        if self.rst {
+    /// The clock edge after [`ReplyMesh::eval`] with the same inputs.
+    pub fn commit(&mut self, inp: &ReplyInputs) {
+        if inp.rst {
             for r in self.routers.iter_mut() {
                 r.reset();
             }
@@ -237,6 +236,31 @@ impl ReplyMesh {
             ni.commit();
         }
         self.gom.commit();
+    }
+}
+
+impl Model for ReplyMesh {
+    type In = ReplyInputs;
+    type Out = ReplyOutputs;
+
+    fn idle_inputs(&self) -> ReplyInputs {
+        ReplyInputs::new(&self.cfg)
+    }
+
+    fn new_outputs(&self) -> ReplyOutputs {
+        ReplyOutputs::new(&self.cfg)
+    }
+
+    fn eval(&mut self, inputs: &ReplyInputs, outputs: &mut ReplyOutputs) {
+        ReplyMesh::eval(self, inputs, outputs)
+    }
+
+    fn commit(&mut self, inputs: &ReplyInputs) {
+        ReplyMesh::commit(self, inputs)
+    }
+
+    fn assert_reset(inputs: &mut ReplyInputs) {
+        inputs.rst = true;
     }
 }
 

@@ -21,6 +21,15 @@ pub const S: usize = 3;
 pub const L: usize = 4;
 pub const DIRS: [&str; 5] = ["E", "W", "N", "S", "L"];
 
+/// Width of an overlay code: the ROM address of a row (MC index i = overlay i, m = the
+/// GOM broadcast row), also the MC index the routers and NIs carry on constant ports.
+pub const OVL_BITS: u32 = 4;
+/// The overlay code "none": no live overlay (a ROM read of it gives all φ), no MC.
+pub const OVL_NONE: u32 = (1 << OVL_BITS) - 1;
+/// Rows of the largest ROM: `MC_MAX` overlays and the GOM row.
+pub const MAX_ROWS: usize = crate::noc::config::MC_MAX as usize + 1;
+const _: () = assert!(MAX_ROWS as u32 <= OVL_NONE, "every row needs an overlay code below OVL_NONE");
+
 /// Where an output port takes its flit from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Source {

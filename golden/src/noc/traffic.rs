@@ -11,7 +11,13 @@ use std::collections::BTreeMap;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::config::{NocConfig, Pattern};
+use super::config::{NocConfig, Pattern, VcParams};
+use super::hinge_router::{HingeInputs, HingeOutputs, HingeTop};
+use super::link::{Flit, LinkFmt, T_DATA, T_STATUS};
+use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
+use super::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs, VcNi, VcPacket};
+use super::vc_router::{VcFlit, VcRouter, VcRouterInputs, VcRouterOutputs};
+use crate::model::Stimulus;
 use crate::network::{Class, Network, Packet};
 
 /// Size of a synthetic-pattern packet in 64-bit flits.
@@ -154,10 +160,11 @@ impl Traffic {
 /// each MC's L2/DRAM side offers reply packets (1..=`max_flits` flits) to random
 /// non-MC nodes, in bursts whose probability changes every `phase` cycles, so the
 /// GOM sees different loads per epoch and queues fill and drain. A flit is held,
-/// unchanged, until accepted (valid never looks at ready).
+/// unchanged, until accepted (valid never looks at ready). The first cycle is a
+/// reset.
 pub struct ReplyStimulus {
     rng: Xoshiro256PlusPlus,
-    fmt: super::link::LinkFmt,
+    fmt: LinkFmt,
     cores: Vec<(u32, u32)>,
     m: usize,
     p_pkt: Vec<f64>,
@@ -173,7 +180,7 @@ impl ReplyStimulus {
         let cores = (0..c.nodes()).filter(|&i| c.mc_at(i).is_none()).map(|i| c.xy(i)).collect();
         ReplyStimulus {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            fmt: super::link::LinkFmt::new(c),
+            fmt: LinkFmt::new(c),
             cores,
             m: c.m(),
             p_pkt: vec![0.1; c.m()],
@@ -185,8 +192,30 @@ impl ReplyStimulus {
         }
     }
 
-    /// Drive this cycle's inputs.
-    pub fn drive(&mut self, inp: &mut super::reply_mesh::ReplyInputs) {
+    /// After a cycle out of reset: which offers were accepted (`mc_v & mc_ready`).
+    fn accepted(&mut self, ready: &[bool]) {
+        for i in 0..self.m {
+            if let Some((link, sent, len, _)) = &mut self.cur[i] {
+                if ready[i] {
+                    *sent += 1;
+                    *link = 0;
+                    if *sent == *len {
+                        self.cur[i] = None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Stimulus<ReplyMesh> for ReplyStimulus {
+    /// `prev.mc_ready` says which of last cycle's offers were taken (none in the
+    /// reset cycle).
+    fn drive(&mut self, _mesh: &ReplyMesh, prev: &ReplyOutputs, inp: &mut ReplyInputs) {
+        if self.cycle > 1 {
+            self.accepted(&prev.mc_ready);
+        }
+        inp.rst = self.cycle == 0;
         if self.cycle % self.phase == 0 {
             for i in 0..self.m {
                 self.p_pkt[i] = [0.0, 0.01, 0.05, 0.2, 1.0][self.rng.random_range(0..5)];
@@ -203,9 +232,9 @@ impl ReplyStimulus {
                 Some((link, sent, len, dst)) => {
                     if *link == 0 {
                         self.seq += 1;
-                        let f = super::link::Flit {
+                        let f = Flit {
                             valid: self.rng.random_bool(0.5),
-                            ty: super::link::T_DATA,
+                            ty: T_DATA,
                             head: *sent == 0,
                             tail: *sent + 1 == *len,
                             src: self.rng.random_range(0..8),
@@ -225,28 +254,14 @@ impl ReplyStimulus {
             }
         }
     }
-
-    /// After the cycle: which offers were accepted.
-    pub fn accepted(&mut self, ready: &[bool]) {
-        for i in 0..self.m {
-            if let Some((link, sent, len, _)) = &mut self.cur[i] {
-                if ready[i] {
-                    *sent += 1;
-                    *link = 0;
-                    if *sent == *len {
-                        self.cur[i] = None;
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// Port-level random stimulus of a VC mesh: terminal NIs with random packets
-/// (random destinations, 1..=`max_flits` flits), injection stalls and bursts.
+/// (random destinations, 1..=`max_flits` flits), injection stalls and bursts. The
+/// first cycle is a reset (nothing offered, nothing returned).
 pub struct VcStimulus {
     rng: Xoshiro256PlusPlus,
-    pub nis: Vec<super::vc_mesh::VcNi>,
+    pub nis: Vec<VcNi>,
     nodes: usize,
     p_pkt: f64,
     pub max_flits: u32,
@@ -255,11 +270,11 @@ pub struct VcStimulus {
 }
 
 impl VcStimulus {
-    pub fn new(p: &super::config::VcParams, n: u32, seed: u64) -> VcStimulus {
+    pub fn new(p: &VcParams, n: u32, seed: u64) -> VcStimulus {
         let nodes = (n * n) as usize;
         VcStimulus {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            nis: (0..nodes).map(|i| super::vc_mesh::VcNi::new(p, i)).collect(),
+            nis: (0..nodes).map(|i| VcNi::new(p, i)).collect(),
             nodes,
             p_pkt: 0.05,
             max_flits: 5,
@@ -267,24 +282,196 @@ impl VcStimulus {
             next_id: 1,
         }
     }
+}
 
-    /// Drive this cycle's inputs from the mesh's registered outputs.
-    pub fn drive(&mut self, out: &super::vc_mesh::VcMeshOutputs, inp: &mut super::vc_mesh::VcMeshInputs) {
-        if self.cycle % 1000 == 0 {
+impl Stimulus<VcMesh> for VcStimulus {
+    /// Each NI reads this cycle's (registered) injection credits and ejection from
+    /// the mesh.
+    fn drive(&mut self, mesh: &VcMesh, _prev: &VcMeshOutputs, inp: &mut VcMeshInputs) {
+        let t = self.cycle;
+        self.cycle += 1;
+        inp.rst = t == 0;
+        if t == 0 {
+            inp.inj.iter_mut().for_each(|l| *l = None);
+            inp.ej_credit.iter_mut().for_each(|c| *c = 0);
+            return;
+        }
+        if t % 1000 == 1 {
             self.p_pkt = [0.0, 0.02, 0.1, 0.3, 1.0][self.rng.random_range(0..5)];
         }
-        self.cycle += 1;
         for id in 0..self.nodes {
             if self.nis[id].queue.len() < 4 && self.rng.random_bool(self.p_pkt) {
                 let dst = self.rng.random_range(0..self.nodes);
                 let flits = self.rng.random_range(1..=self.max_flits);
-                self.nis[id].queue.push_back(super::vc_mesh::VcPacket { id: self.next_id, src: id as u16, dst: dst as u16, flits, created: self.cycle });
+                self.nis[id].queue.push_back(VcPacket { id: self.next_id, src: id as u16, dst: dst as u16, flits, created: self.cycle });
                 self.next_id += 1;
             }
             let allow = self.rng.random_bool(0.9);
-            let (l, c) = self.nis[id].drive(out.inj_credit[id], out.ej[id], allow);
+            let (inj_credit, ej) = mesh.terminal(id);
+            let (l, c) = self.nis[id].drive(inj_credit, ej, allow);
             inp.inj[id] = l;
             inp.ej_credit[id] = c;
+        }
+    }
+}
+
+/// Random legal inputs of one hinge router (the router-level design): DATA and STATUS
+/// flits to random destinations on every bypass input (30 % of cycles) and a local
+/// offer (60 %). No GOMCFG flits, so the window set stays at the config's defaults.
+/// The first cycle is a reset.
+pub struct HingeStimulus {
+    rng: Xoshiro256PlusPlus,
+    fmt: LinkFmt,
+    n: u32,
+    m: u32,
+    cycle: u64,
+}
+
+impl HingeStimulus {
+    pub fn new(c: &NocConfig, seed: u64) -> HingeStimulus {
+        HingeStimulus { rng: Xoshiro256PlusPlus::seed_from_u64(seed), fmt: LinkFmt::new(c), n: c.n, m: c.m() as u32, cycle: 0 }
+    }
+
+    /// A valid DATA or STATUS flit with probability `p`, else 0.
+    fn flit(&mut self, p: f64) -> u128 {
+        if !self.rng.random_bool(p) {
+            return 0;
+        }
+        let f = Flit {
+            valid: true,
+            ty: if self.rng.random_bool(0.1) { T_STATUS } else { T_DATA },
+            head: self.rng.random(),
+            tail: self.rng.random(),
+            src: self.rng.random_range(0..self.m),
+            dst_x: self.rng.random_range(0..self.n),
+            dst_y: self.rng.random_range(0..self.n),
+            payload: self.rng.random(),
+        };
+        self.fmt.pack(&f)
+    }
+}
+
+impl Stimulus<HingeTop> for HingeStimulus {
+    fn drive(&mut self, _router: &HingeTop, _prev: &HingeOutputs, inp: &mut HingeInputs) {
+        inp.rst = self.cycle == 0;
+        self.cycle += 1;
+        for d in 0..4 {
+            inp.byp_in[d] = self.flit(0.3);
+        }
+        inp.loc_in_v = self.rng.random_bool(0.6);
+        // the offered link's valid bit is random: the router must ignore it
+        let valid = if self.rng.random_bool(0.5) { self.fmt.valid_bit() } else { 0 };
+        inp.loc_in_link = self.flit(1.0) & !self.fmt.valid_bit() | valid;
+    }
+}
+
+/// Random legal inputs of one VC router (the router-level design): an upstream
+/// sender per input VC (whole packets of 1 to BUF_DEPTH + 2 flits, to random destinations anywhere
+/// in the mesh, at most one flit per input port per cycle, within its credits) and a
+/// downstream sink per output VC that returns each credit after a random delay.
+/// Offered load and sink speed change every 500 cycles (from a trickle to every
+/// cycle, from stalled sinks to instant ones), so buffers fill and drain. The first
+/// cycle is a reset.
+pub struct VcRouterStimulus {
+    rng: Xoshiro256PlusPlus,
+    v: usize,
+    depth: u8,
+    n: u32,
+    data_mask: u128,
+    /// Per input VC: upstream credits, the packet in flight (flits left, dst).
+    up_credit: Vec<u8>,
+    up_pkt: Vec<Option<(u32, u16)>>,
+    /// Per output VC: flits held downstream (each returns one credit when released).
+    down: Vec<u32>,
+    p_send: f64,
+    p_release: f64,
+    seq: u128,
+    cycle: u64,
+}
+
+impl VcRouterStimulus {
+    pub fn new(p: &VcParams, n: u32, seed: u64) -> VcRouterStimulus {
+        let nv = 5 * p.vcs as usize;
+        VcRouterStimulus {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            v: p.vcs as usize,
+            depth: p.buf_depth as u8,
+            n,
+            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
+            up_credit: vec![p.buf_depth as u8; nv],
+            up_pkt: vec![None; nv],
+            down: vec![0; nv],
+            p_send: 0.4,
+            p_release: 0.5,
+            seq: 0,
+            cycle: 0,
+        }
+    }
+}
+
+impl Stimulus<VcRouter> for VcRouterStimulus {
+    /// Reads the router's registered outputs (this cycle's links and credits).
+    fn drive(&mut self, router: &VcRouter, _prev: &VcRouterOutputs, inp: &mut VcRouterInputs) {
+        let v = self.v;
+        let reset = self.cycle == 0;
+        self.cycle += 1;
+        inp.rst = reset;
+        inp.links = [None; 5];
+        inp.credits = [0; 5];
+        if reset {
+            self.up_credit.iter_mut().for_each(|c| *c = self.depth);
+            self.up_pkt.iter_mut().for_each(|p| *p = None);
+            self.down.iter_mut().for_each(|d| *d = 0);
+            return;
+        }
+        if self.cycle % 500 == 2 {
+            self.p_send = [0.05, 0.4, 0.9][self.rng.random_range(0..3)];
+            self.p_release = [0.02, 0.2, 0.5, 1.0][self.rng.random_range(0..4)];
+        }
+        // upstream: at most one flit per input port per cycle
+        for p in 0..5 {
+            let u0 = self.rng.random_range(0..v);
+            for k in 0..v {
+                let u = (u0 + k) % v;
+                let iv = p * v + u;
+                if self.up_credit[iv] == 0 || !self.rng.random_bool(self.p_send) {
+                    continue;
+                }
+                let (left, dst, head) = match self.up_pkt[iv] {
+                    Some((left, dst)) => (left, dst, false),
+                    None => (self.rng.random_range(1..=self.depth as u32 + 2), self.rng.random_range(0..self.n * self.n) as u16, true),
+                };
+                self.seq += 1;
+                let src = self.rng.random_range(0..self.n * self.n) as u16;
+                let data = (self.rng.random::<u128>() ^ self.seq) & self.data_mask;
+                self.up_pkt[iv] = if left == 1 { None } else { Some((left - 1, dst)) };
+                self.up_credit[iv] -= 1;
+                inp.links[p] = Some((u as u8, VcFlit { head, tail: left == 1, src, dst, data }));
+                break;
+            }
+        }
+        // downstream: flits held on the output VCs are released at random, one credit each
+        for o in 0..5 {
+            for u in 0..v {
+                let ov = o * v + u;
+                if self.down[ov] > 0 && self.rng.random_bool(self.p_release) {
+                    self.down[ov] -= 1;
+                    inp.credits[o] |= 1 << u;
+                }
+            }
+        }
+        for (o, l) in router.link.iter().enumerate() {
+            if let Some((u, _)) = l {
+                self.down[o * v + *u as usize] += 1;
+            }
+        }
+        // credits the router returns this cycle reach the upstream counters
+        for p in 0..5 {
+            for u in 0..v {
+                if router.cred_out[p * v + u] {
+                    self.up_credit[p * v + u] += 1;
+                }
+            }
         }
     }
 }

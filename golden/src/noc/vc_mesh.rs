@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 use super::config::VcParams;
 use super::route_rom::{E, L, N, S, W};
 use super::vc_router::{VcFlit, VcLink, VcRouter, NIV};
+use crate::model::Model;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VcMeshInputs {
@@ -90,38 +91,46 @@ impl VcMesh {
         }
     }
 
-    /// The registered outputs.
-    pub fn outputs(&self, out: &mut VcMeshOutputs) {
-        let v = self.v;
+    /// Node `id`'s terminal outputs alone: its injection credits and ejection link
+    /// (what a network interface reads; cheaper than a whole [`Model::eval`]).
+    #[inline]
+    pub fn terminal(&self, id: usize) -> (u8, VcLink) {
+        let r = &self.routers[id];
+        (r.credits_out(L), r.link[L])
+    }
+
+    pub fn overflow(&self) -> bool {
+        self.routers.iter().any(|r| r.overflow)
+    }
+}
+
+/// Every router output is a register: eval reads them (the inputs act at the edge).
+impl Model for VcMesh {
+    type In = VcMeshInputs;
+    type Out = VcMeshOutputs;
+
+    fn idle_inputs(&self) -> VcMeshInputs {
+        VcMeshInputs::new(self.routers.len())
+    }
+
+    fn new_outputs(&self) -> VcMeshOutputs {
+        VcMeshOutputs::new(self.routers.len())
+    }
+
+    /// The registered outputs (`inputs` act only at the edge).
+    fn eval(&mut self, _inputs: &VcMeshInputs, out: &mut VcMeshOutputs) {
         for (id, r) in self.routers.iter().enumerate() {
             out.ej[id] = r.link[L];
-            let mut ic = 0u8;
-            for u in 0..v {
-                ic |= (r.cred_out[L * v + u] as u8) << u;
-            }
-            out.inj_credit[id] = ic;
+            out.inj_credit[id] = r.credits_out(L);
             for d in 0..4 {
                 out.links[id][d] = r.link[d];
-                let mut c = 0u8;
-                for u in 0..v {
-                    c |= (r.cred_out[d * v + u] as u8) << u;
-                }
-                out.credits[id][d] = c;
+                out.credits[id][d] = r.credits_out(d);
             }
         }
     }
 
-    /// Node `id`'s terminal outputs alone: its injection credits and ejection link
-    /// (what a network interface reads; cheaper than [`VcMesh::outputs`]).
-    #[inline]
-    pub fn terminal(&self, id: usize) -> (u8, VcLink) {
-        let r = &self.routers[id];
-        let ic = (0..self.v).fold(0u8, |a, u| a | (r.cred_out[L * self.v + u] as u8) << u);
-        (ic, r.link[L])
-    }
-
     /// One clock edge with this cycle's inputs.
-    pub fn step(&mut self, inp: &VcMeshInputs) {
+    fn commit(&mut self, inp: &VcMeshInputs) {
         if inp.rst {
             for r in self.routers.iter_mut() {
                 r.reset();
@@ -163,12 +172,12 @@ impl VcMesh {
             self.active.push(id);
         }
         for &id in &self.active {
-            self.routers[id].step(&self.links_in[id], &self.creds_in[id]);
+            self.routers[id].clock(&self.links_in[id], &self.creds_in[id]);
         }
     }
 
-    pub fn overflow(&self) -> bool {
-        self.routers.iter().any(|r| r.overflow)
+    fn assert_reset(inputs: &mut VcMeshInputs) {
+        inputs.rst = true;
     }
 }
 
@@ -209,7 +218,7 @@ impl VcNi {
             queue: VecDeque::new(),
             cur: None,
             ret: 0,
-            data_mask: if p.flit_width >= 128 { u128::MAX } else { (1u128 << p.flit_width) - 1 },
+            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
         }
     }
 

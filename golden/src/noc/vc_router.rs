@@ -20,6 +20,7 @@
 
 use super::config::{Routing, VcParams};
 use super::route_rom::{E, L, N, S, W};
+use crate::model::Model;
 
 pub const MAX_VC: usize = 4;
 pub const MAX_DEPTH: usize = 8;
@@ -164,8 +165,16 @@ impl VcRouter {
         self.occupancy == 0 && self.credit_deficit == 0 && !self.cred_out.iter().any(|&c| c)
     }
 
-    /// One clock: inputs are this cycle's incoming links and credits (index o*V+u).
-    pub fn step(&mut self, inl: &[VcLink; 5], cred_in: &[bool; NIV]) {
+    /// Credits returned upstream this cycle for input port `p` (bit u = VC u).
+    #[inline]
+    pub fn credits_out(&self, p: usize) -> u8 {
+        (0..self.v).fold(0u8, |a, u| a | (self.cred_out[p * self.v + u] as u8) << u)
+    }
+
+    /// The clock edge: inputs are this cycle's incoming links and credits (index
+    /// o*V+u). Every output is a register, so the router's eval is reading `link` and
+    /// `cred_out`.
+    pub fn clock(&mut self, inl: &[VcLink; 5], cred_in: &[bool; NIV]) {
         let v = self.v;
         let nin = 5 * v;
         let d = self.depth;
@@ -295,6 +304,65 @@ impl VcRouter {
         }
         self.credit_deficit = deficit;
         self.occupancy = occ;
+    }
+}
+
+/// Inputs of one router (the router-level design `vc_router_top_*`), ports E, W, N,
+/// S, L.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VcRouterInputs {
+    pub rst: bool,
+    /// Input links.
+    pub links: [VcLink; 5],
+    /// Credits coming back per output port (bit u = one credit of VC u).
+    pub credits: [u8; 5],
+}
+
+/// Outputs of one router: the link registers and the credit-return registers.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct VcRouterOutputs {
+    /// Output links (registered).
+    pub links: [VcLink; 5],
+    /// Credits returned per input port (bit u = VC u).
+    pub credits: [u8; 5],
+}
+
+/// One router with its position tied, as the router-level design `routers/<plane>`.
+impl Model for VcRouter {
+    type In = VcRouterInputs;
+    type Out = VcRouterOutputs;
+
+    fn idle_inputs(&self) -> VcRouterInputs {
+        VcRouterInputs { rst: false, links: [None; 5], credits: [0; 5] }
+    }
+
+    fn new_outputs(&self) -> VcRouterOutputs {
+        VcRouterOutputs::default()
+    }
+
+    fn eval(&mut self, _inputs: &VcRouterInputs, out: &mut VcRouterOutputs) {
+        out.links = self.link;
+        for p in 0..5 {
+            out.credits[p] = self.credits_out(p);
+        }
+    }
+
+    fn commit(&mut self, inputs: &VcRouterInputs) {
+        if inputs.rst {
+            self.reset();
+            return;
+        }
+        let mut cred = [false; NIV];
+        for (o, &bits) in inputs.credits.iter().enumerate() {
+            for u in 0..self.v {
+                cred[o * self.v + u] = bits >> u & 1 == 1;
+            }
+        }
+        self.clock(&inputs.links, &cred);
+    }
+
+    fn assert_reset(inputs: &mut VcRouterInputs) {
+        inputs.rst = true;
     }
 }
 

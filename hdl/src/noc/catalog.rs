@@ -23,7 +23,8 @@ pub enum NocModule<'a> {
     BypassEw { lw: u32 },
     BypassNs { lw: u32 },
     OverlayCtrl { preset: &'a str, cfg: &'a NocConfig },
-    RouteRom { preset: &'a str, x: u32, y: u32, rows: usize },
+    /// The route ROM of every router of a preset (rows set per instance).
+    RouteRom { rows: usize },
     McNi { preset: &'a str, reply_queue: u32 },
     Gom { preset: &'a str, cfg: &'a NocConfig },
     // ---- tops of both planes ----
@@ -48,13 +49,25 @@ const MESH: &str = "mc_reply_v_i / mc_reply_ready_o: valid-ready; a flit enters 
 Injection happens only in the MC's overlay slots; a flit reaches its node in 1 cycle (same row)
   or 3 cycles (turn) on the established overlay. eject_* has no back-pressure.
 dbg_* expose every bypass link and the latch/schedule state for lockstep comparison (spec 4.3 L1).";
-const ROUTER: &str = "byp_in_* -> byp_out_*: combinational straight-through (bypass) paths; turns only from latch registers.
-loc_in_v_i & loc_in_grant_o = a transfer; loc_in_grant_o depends on counters only, never on loc_in_v_i.
-loc_out_o: ejection, valid in the MSB, no back-pressure. rom_addr_*_o / rom_row_*_i: this router's ROM.
-x_i, y_i, mc_i, mc_idx_i, ph_i, gom_i: constants of the router's position and role.";
+const ROUTER: &str = "byp_in_* -> byp_out_*: combinational straight-through (bypass) paths; byp_out_e/w_o may instead carry
+  the local injection (combinational from loc_in_v_i, loc_in_link_i and the grant), byp_out_n/s_o a TURNING
+  latch (a register): turns only ever come from latch registers, so a mesh has no combinational loop.
+loc_in_v_i & loc_in_grant_o = a transfer; loc_in_grant_o and loc_in_status_o depend on the controller's counters
+  only, never on loc_in_v_i.
+loc_out_o: ejection from a CAPTURED latch (a function of registers), valid in the MSB, no back-pressure.
+dbg_*: schedule view, epoch cycle and latch states are registers; dbg_inj_o, dbg_drop_o, dbg_overrun_o and
+  dbg_collision_o are this cycle's injection, drops and flags.";
+const ROUTER_ROM: &str = "rom_addr_a/b_o (functions of the controller's registers) -> rom_row_a/b_i: this router's route ROM, read
+  combinationally. x_i, y_i, mc_i, mc_idx_i, ph_i, gom_i: constants of the router's position and role.";
 const VC_LINK: &str = "Links: valid, VC and flit, registered at the sender (link register); credit-based flow control,
-  one credit per flit per VC, returned one cycle after the flit leaves the input buffer.
+  one credit per flit per VC, returned from a register one cycle after the flit leaves the input buffer.
 Injection (L port) is a link like the others; ejection has credits returned by the sink.";
+
+/// The route-computation port codes, from golden (`E=0, W=1, ...`).
+fn port_codes() -> String {
+    use golden::noc::route_rom::{DIRS, E, L, N, S, W};
+    [E, W, N, S, L].iter().map(|&d| format!("{}={d}", DIRS[d])).collect::<Vec<_>>().join(", ")
+}
 
 impl Catalog for NocModule<'_> {
     fn name(&self) -> String {
@@ -70,7 +83,7 @@ impl Catalog for NocModule<'_> {
             BypassEw { lw } => format!("macro_bypass_ew_l{lw}"),
             BypassNs { lw } => format!("macro_bypass_ns_l{lw}"),
             OverlayCtrl { preset, .. } => format!("macro_ovl_ctrl_{preset}"),
-            RouteRom { preset, x, y, .. } => format!("macro_route_rom_{preset}_x{x}y{y}"),
+            RouteRom { rows } => format!("macro_route_rom_r{rows}"),
             McNi { preset, .. } => format!("macro_mc_ni_{preset}"),
             Gom { preset, .. } => format!("macro_gom_{preset}"),
             MacroTop { preset } => format!("macro_noc_top_{preset}"),
@@ -97,19 +110,21 @@ impl Catalog for NocModule<'_> {
             ReplyMesh { cfg, .. } => ModuleDoc::new("MACRO-NoC reply plane: hinge-router mesh, MC interfaces, GOM (spec 4.2)", clocked(MESH))
                 .param("MESH_N", cfg.n)
                 .param("NUM_OVL", cfg.m())
+                .param("NUM_GROUPS", cfg.g())
                 .param("LINK_W", cfg.link_w())
+                .param("PROLOGUE", cfg.reply.prologue)
                 .param("EPOCH", cfg.reply.epoch)
                 .param("KPER", cfg.reply.period),
             HingeRouter { .. } => ModuleDoc::new(
                 "hinge router: bypass paths, latches (IDLE/CAPTURED/TURNING), input selection, overlay controller (spec 1.3-1.6)",
-                clocked(ROUTER),
+                clocked(&format!("{ROUTER}\n{ROUTER_ROM}")),
             ),
             HingeTop { x, y, .. } => ModuleDoc::new("one hinge router with its route lookup ROM, position and role tied (router-level design)", clocked(ROUTER))
                 .param("X", x)
                 .param("Y", y),
             HingeSelect { lw, cw } => ModuleDoc::new(
                 "hinge router input selection (Algorithm 2), live-configuration decode, grant and ejection (spec 1.6)",
-                "Purely combinational; reads registers (latches, controller) and constant ROM rows only.",
+                "Purely combinational; reads registers only (latches, controller) and the ROM rows the controller addresses.",
             )
             .param("LINK_W", lw)
             .param("CW", cw),
@@ -118,13 +133,20 @@ impl Catalog for NocModule<'_> {
                     .param("LINK_W", lw)
             }
             HingeLatch { lw } => ModuleDoc::new(
-                "hinge router latch that may turn: IDLE -> CAPTURED -> (TURNING ->) IDLE, N/S drive (spec 1.3)",
-                clocked("Captures wire_i when its valid bit and cap_en_i are high; lat/st/dn/ds are register outputs."),
+                "hinge router latch that may turn (E, W, L): IDLE -> CAPTURED -> (TURNING ->) IDLE, N/S drive (spec 1.3)",
+                clocked(
+                    "No handshake: captures wire_i at the edge when its valid bit and cap_en_i are high (a capture wins over a turn);
+turn_n_i / turn_s_i move a CAPTURED flit to TURNING. lat/st/dn/ds are register outputs; overrun_o is combinational
+(a capture while CAPTURED).",
+                ),
             )
             .param("LINK_W", lw),
             HingeEndLatch { lw } => ModuleDoc::new(
                 "hinge router N/S latch: IDLE -> CAPTURED -> IDLE (eject or drop) (spec 1.3)",
-                clocked("Captures wire_i when its valid bit and cap_en_i are high; lat/st are register outputs."),
+                clocked(
+                    "No handshake: captures wire_i at the edge when its valid bit and cap_en_i are high; lat/st are register
+outputs; overrun_o is combinational (a capture while CAPTURED).",
+                ),
             )
             .param("LINK_W", lw),
             BypassEw { lw } => {
@@ -145,21 +167,44 @@ impl Catalog for NocModule<'_> {
             .param("T_MIN", cfg.reply.t_min)
             .param("INTERVAL", cfg.reply.interval)
             .param("NUM_GROUPS", cfg.g()),
-            RouteRom { x, y, rows, .. } => ModuleDoc::new(
-                "route lookup ROM of one hinge router: rows 0..m-1 overlays, row m the GOM broadcast (spec 1.4)",
-                "Two combinational read ports; an address past the last row (4'hf = none) reads 0.",
+            RouteRom { rows } => ModuleDoc::new(
+                "route lookup ROM of a hinge router: rows 0..m-1 the overlays, row m the GOM broadcast (spec 1.4), set per instance",
+                format!(
+                    "Purely combinational, two read ports: row_a/b_o = the row at addr_a/b_i; an address past the last row
+(OVL_NONE = {} = none) reads 0 (every output phi). The rows are the instance parameter ROWS (row i in
+ROWS[{b}i +: {b}]), which the mesh and hinge-top templates set to each router's rows.",
+                    golden::noc::route_rom::OVL_NONE,
+                    b = golden::noc::route_rom::ROW_BITS
+                ),
             )
-            .param("X", x)
-            .param("Y", y)
-            .param("ROWS", rows),
+            .param("ROWS", rows)
+            .param("ROW_BITS", golden::noc::route_rom::ROW_BITS),
             McNi { reply_queue, .. } => ModuleDoc::new(
                 "MC network interface: reply queue, arrival/occupancy counters, STATUS flits (spec 1.9-1.10)",
-                clocked("push_v_i / ready_o valid-ready from L2/DRAM; loc_in_v_o never depends on grant_i."),
+                clocked(
+                    "push_v_i / ready_o valid-ready from L2/DRAM (ready_o = the queue has room, from the count register).
+loc_in_v_o / grant_i to the router: valid-then-grant, a transfer when both are high; loc_in_v_o never depends on
+grant_i. In the status slot (status_i) the STATUS flit goes ahead of queued data.",
+                ),
             )
             .param("REPLY_Q", reply_queue),
             Gom { cfg, .. } => ModuleDoc::new(
                 "Global Overlay Manager: status collection, integer window computation, GOMCFG broadcast (spec 1.9)",
-                clocked("Snapshot at prologue cycle 2, shift-add multiply 3..12, division 13..22, broadcast at 23 (and 25)."),
+                clocked(&{
+                    use golden::noc::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE};
+                    let s = SNAPSHOT_CYCLE;
+                    format!(
+                        "status_i: the router's ejection at the GOM node, taken when valid and a STATUS flit (no back-pressure).
+inj_v_o / inj_link_o: the GOMCFG broadcast, offered in its prologue cycles, where the router grants it.
+Snapshot at prologue cycle {s}, shift-add multiply {}..{}, division {}..{}, broadcast at {} (and {} when G > 6).",
+                        s + 1,
+                        s + 10,
+                        s + 11,
+                        s + 20,
+                        GOMCFG_CYCLE[0],
+                        GOMCFG_CYCLE[1]
+                    )
+                }),
             )
             .param("NUM_OVL", cfg.m())
             .param("ALPHA", cfg.reply.alpha)
@@ -176,7 +221,7 @@ impl Catalog for NocModule<'_> {
                 .param("VCS", vcs)
                 .param("BUF_DEPTH", depth),
             VcRouter { vcs, depth, flit_width, .. } => ModuleDoc::new(
-                "3-stage input-buffered wormhole VC router (RC+VA, SA, ST+LT), position on constant ports (spec 1.11-1.12)",
+                "3-stage input-buffered wormhole VC router (BW; RC + VA + SA; ST + LT), position on constant ports x_i, y_i (spec 1.11-1.12)",
                 clocked(VC_LINK),
             )
             .param("FLIT_W", flit_width)
@@ -185,13 +230,14 @@ impl Catalog for NocModule<'_> {
             VcRouterTop { x, y, .. } => ModuleDoc::new("one VC router with its position tied (router-level design)", clocked(VC_LINK)).param("X", x).param("Y", y),
             VcBuffer { fw, depth } => ModuleDoc::new(
                 "VC input buffer: FIFO of flits with a read pointer memory and a count register",
-                clocked("push_v_i writes push_flit_i at the tail; pop_i advances the head; head__data_o and count__q_o are registers only. The credit protocol guarantees no push when full."),
+                clocked("No handshake: push_v_i writes push_flit_i at the tail, pop_i advances the head (both in one cycle is fine);
+head__data_o (read at the memory's registered read pointer) and count__q_o are functions of registers only.
+The credit protocol guarantees no push when full, the switch allocator no pop when empty."),
             )
             .param("FLIT_W", fw)
             .param("DEPTH", depth),
-            VcRoute { cw } => {
-                ModuleDoc::new("route computation of a head flit: XY (or YX with yx_i) dimension order; port_o E=0, W=1, N=2, S=3, L=4", "Purely combinational.").param("CW", cw)
-            }
+            VcRoute { cw } => ModuleDoc::new(format!("route computation of a head flit: XY (or YX with yx_i) dimension order; port_o {}", port_codes()), "Purely combinational.")
+                .param("CW", cw),
             RrArb { n } => ModuleDoc::new(
                 "round-robin arbiter: one-hot grant of the first request at or after the pointer",
                 "Purely combinational; the pointer (mask nm_i of the positions below it) is a register of the owner, updated with g | (g - 1).",
@@ -215,8 +261,9 @@ impl Catalog for NocModule<'_> {
             )
             .param("VCS", v),
             CreditCounter { depth } => ModuleDoc::new(
-                "credit counter of one output VC, kept as credits used (DEPTH - credits)",
-                clocked("inc_i when a flit is sent on the VC, dec_i when a credit returns; the count is a register."),
+                "credit counter of one output VC, kept as credits used (DEPTH - credits, 0 at reset)",
+                clocked("dec_i (a flit is sent on the VC: one credit fewer) adds one to used, inc_i (a credit returns) takes one off,
+both at once leave it; used__q_o is the register."),
             )
             .param("BUF_DEPTH", depth),
             VcState { v } => ModuleDoc::new(

@@ -14,10 +14,11 @@ pub mod leaf;
 pub mod reply;
 pub mod vc;
 
-use std::collections::BTreeMap;
 
 use golden::block::{Block, ConfigFile};
 use golden::noc::config::{NocConfig, NocKind, VcParams};
+use golden::noc::flit::VcLayout;
+use golden::noc::link::LinkFmt;
 use golden::noc::Noc;
 use serde_json::json;
 
@@ -74,32 +75,55 @@ pub enum NocDesign {
     VcRouter { plane: Plane, x: u32, y: u32 },
 }
 
-/// The reply plane's derived tables.
+/// A route ROM's rows, as hex words and symbolically.
+fn rom_rows(rows: &[golden::noc::route_rom::RomRow]) -> serde_json::Value {
+    json!({"rows": rows.iter().map(|r| format!("{:#010x}", r.bits())).collect::<Vec<_>>(),
+           "symbolic": rows.iter().map(|r| r.symbolic()).collect::<Vec<_>>()})
+}
+
+/// The reply link's field table and its payloads' (golden `noc::link`), and the route
+/// ROM's row encoding (golden `noc::route_rom`).
+fn link_tables(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    use golden::noc::link::{gomcfg_window, GOMCFG_IDX, GOMCFG_WINDOWS, STATUS_FIELDS, T_DATA, T_GOMCFG, T_STATUS};
+    use golden::noc::route_rom::{OVL_BITS, OVL_NONE, ROW_BITS, ROW_FIELDS, SRC_FIELDS};
+    let f = LinkFmt::new(c);
+    d.table(
+        "link",
+        json!({"width": f.width, "fields": f.fields(), "types": {"data": T_DATA, "status": T_STATUS, "gomcfg": T_GOMCFG},
+               "status_payload": STATUS_FIELDS,
+               "gomcfg_payload": {"index": GOMCFG_IDX, "windows": (0..GOMCFG_WINDOWS).map(gomcfg_window).collect::<Vec<_>>()}}),
+    )
+    .table("route_rom_row", json!({"width": ROW_BITS, "fields": ROW_FIELDS, "source_fields": SRC_FIELDS, "address_bits": OVL_BITS, "address_none": OVL_NONE}))
+}
+
+/// The overlay schedule every hinge router runs: groups, default windows, constants.
+fn schedule_tables(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    use golden::noc::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE, SWAP_CYCLE};
+    d.table("groups", json!(c.groups)).table("default_windows", json!(c.default_windows)).table(
+        "schedule",
+        json!({"prologue": c.reply.prologue, "epoch": c.reply.epoch, "period": c.reply.period, "interval": c.reply.interval,
+               "t_min": c.reply.t_min, "gomcfg_cycles": GOMCFG_CYCLE, "snapshot_cycle": SNAPSHOT_CYCLE, "swap_cycle": SWAP_CYCLE}),
+    )
+}
+
+/// The reply plane's derived tables: every router's ROM, the compatibility table, the
+/// schedule and the link.
 fn reply_tables(d: DesignSpec, c: &NocConfig) -> DesignSpec {
-    let mut t: BTreeMap<String, serde_json::Value> = BTreeMap::new();
     let roms: Vec<serde_json::Value> = (0..c.nodes())
         .map(|id| {
             let (x, y) = c.xy(id);
-            json!({"x": x, "y": y, "rows": c.roms[id].iter().map(|r| format!("{:#010x}", r.bits())).collect::<Vec<_>>(),
-                   "symbolic": c.roms[id].iter().map(|r| r.symbolic()).collect::<Vec<_>>()})
+            let mut r = rom_rows(&c.roms[id]);
+            r["x"] = json!(x);
+            r["y"] = json!(y);
+            r
         })
         .collect();
-    t.insert("route_rom".into(), json!(roms));
-    t.insert("compatible".into(), json!(c.compatible));
-    t.insert("groups".into(), json!(c.groups));
-    t.insert("default_windows".into(), json!(c.default_windows));
-    t.insert(
-        "schedule".into(),
-        json!({"prologue": c.reply.prologue, "epoch": c.reply.epoch, "period": c.reply.period, "interval": c.reply.interval,
-               "t_min": c.reply.t_min, "gomcfg_cycles": golden::noc::gom::GOMCFG_CYCLE, "snapshot_cycle": golden::noc::gom::SNAPSHOT_CYCLE,
-               "swap_cycle": golden::noc::gom::SWAP_CYCLE}),
-    );
-    t.insert("link".into(), json!({"width": c.link_w(), "cw": c.cw(), "sw": c.sw(), "payload": golden::noc::config::REPLY_FLIT_W}));
-    t.into_iter().fold(d, |d, (k, v)| d.table(&k, v))
+    let d = d.table("route_rom", json!(roms)).table("compatible", json!(c.compatible));
+    link_tables(schedule_tables(d, c), c)
 }
 
-/// Parameters of the reply plane.
-fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+/// Parameters every hinge router runs with: the mesh, the link, the schedule.
+fn router_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
     d.param("MESH_N", c.n)
         .param("NUM_OVL", c.m())
         .param("NUM_GROUPS", c.g())
@@ -111,18 +135,53 @@ fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
         .param("T_MIN", c.reply.t_min)
         .param("INTERVAL", c.reply.interval)
         .param("MUX_EN", c.reply.mux)
-        .param("REPLY_Q", c.reply.reply_queue)
+}
+
+/// Parameters of the reply plane: the routers', the MC queues' and the GOM's weights.
+fn reply_parameters(d: DesignSpec, c: &NocConfig) -> DesignSpec {
+    router_parameters(d, c).param("REPLY_Q", c.reply.reply_queue).param("ALPHA", c.reply.alpha).param("GAMMA", c.reply.gamma)
+}
+
+/// The router-level hinge design of router (x, y): the routers' parameters (no MC
+/// queue, no GOM weights), its position and role, its ROM rows, the schedule it runs
+/// and the link.
+fn hinge_spec(d: DesignSpec, c: &NocConfig, x: u32, y: u32) -> DesignSpec {
+    let id = c.node(x, y);
+    let mc = c.mc_at(id);
+    let d = router_parameters(d, c)
+        .param("X", x)
+        .param("Y", y)
+        .param("MC_IDX", mc.map(|i| i as u32).unwrap_or(golden::noc::route_rom::OVL_NONE))
+        .param("PHASE", mc.map_or(0, |i| c.group_of[i].1))
+        .param("GOM", c.gom_node() == id)
+        .table("route_rom", rom_rows(&c.roms[id]));
+    link_tables(schedule_tables(d, c), c)
 }
 
 /// Parameters of a VC plane (`pre` prefixes the names on a multi-plane top).
 fn vc_parameters(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> DesignSpec {
+    let lay = VcLayout::for_plane(c, p);
     d.param(&format!("{pre}MESH_N"), c.n)
         .param(&format!("{pre}FLIT_W"), p.flit_width)
         .param(&format!("{pre}VCS"), p.vcs)
         .param(&format!("{pre}BUF_DEPTH"), p.buf_depth)
         .param(&format!("{pre}ROUTING"), format!("{:?}", p.routing).to_uppercase())
-        .param(&format!("{pre}ROUTER_FLIT_W"), vc::fw(c, p))
-        .param(&format!("{pre}LINK_HDR_W"), vc::ih(c, p))
+        .param(&format!("{pre}ROUTER_FLIT_W"), lay.flit_width())
+        .param(&format!("{pre}LINK_HDR_W"), lay.header_width())
+}
+
+/// The VC link's field table (golden `VcLayout`): table `<pre>vc_link`.
+fn vc_tables(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> DesignSpec {
+    let lay = VcLayout::for_plane(c, p);
+    d.table(
+        &format!("{}vc_link", pre.to_lowercase()),
+        json!({"width": lay.link_width(), "flit_width": lay.flit_width(), "header": lay.header(), "fields": lay.fields()}),
+    )
+}
+
+/// A VC plane's parameters and link table.
+fn vc_spec(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> DesignSpec {
+    vc_tables(vc_parameters(d, c, p, pre), c, p, pre)
 }
 
 #[derive(askama::Template)]
@@ -186,7 +245,7 @@ impl Generate for Noc {
                 let mut req_ports = clk();
                 req_ports.extend(vc::ports(c, &c.request, ""));
                 let d = DesignSpec::new("request", &NocDesign::VcMesh { plane: Plane::Request }, &req, req_ports).no_synth();
-                designs.push(vc_parameters(d, c, &c.request, ""));
+                designs.push(vc_spec(d, c, &c.request, ""));
                 let entry = NocModule::MacroTop { preset: p };
                 let top = MacroTop {
                     name: entry.name(),
@@ -198,22 +257,15 @@ impl Generate for Noc {
                 };
                 let top = lib.add_text(&entry, askama::Template::render(&top)?)?;
                 let d = DesignSpec::new("macro_top", &NocDesign::MacroTop, &top, macro_top_ports(c)).no_synth();
-                designs.push(vc_parameters(reply_tables(reply_parameters(d, c), c), c, &c.request, "REQ_"));
+                designs.push(vc_spec(reply_tables(reply_parameters(d, c), c), c, &c.request, "REQ_"));
                 let hinge = reply::hinge_top_modules(c, p, &mut lib)?;
                 let (x, y) = reply::hinge_top_xy(c);
                 let d = DesignSpec::new("routers/hinge", &NocDesign::HingeRouter { x, y }, &hinge, reply::hinge_top_ports(c));
-                let rom = &c.roms[c.node(x, y)];
-                designs.push(
-                    reply_parameters(d, c)
-                        .param("X", x)
-                        .param("Y", y)
-                        .table("route_rom", json!(rom.iter().map(|r| format!("{:#010x}", r.bits())).collect::<Vec<_>>()))
-                        .table("route_rom_symbolic", json!(rom.iter().map(|r| r.symbolic()).collect::<Vec<_>>())),
-                );
+                designs.push(hinge_spec(d, c, x, y));
                 let router = vc::router_top_modules(c, &c.request, p, Plane::Request.tag(), &mut lib)?;
                 let (x, y) = vc::router_top_xy(c);
                 let d = DesignSpec::new("routers/request", &NocDesign::VcRouter { plane: Plane::Request, x, y }, &router, vc::router_top_ports(c, &c.request));
-                designs.push(vc_parameters(d, c, &c.request, "").param("X", x).param("Y", y));
+                designs.push(vc_spec(d, c, &c.request, "").param("X", x).param("Y", y));
             }
             NocKind::Baseline => {
                 let mesh = vc::mesh_modules(c, &c.baseline, p, Plane::Baseline.tag(), &mut lib)?;
@@ -228,11 +280,11 @@ impl Generate for Noc {
                 };
                 let top = lib.add_text(&entry, askama::Template::render(&top)?)?;
                 let d = DesignSpec::new("baseline", &NocDesign::BaselineTop { planes: c.baseline.planes }, &top, baseline_top_ports(c)).no_synth();
-                designs.push(vc_parameters(d, c, &c.baseline, "").param("PLANES", c.baseline.planes));
+                designs.push(vc_spec(d, c, &c.baseline, "").param("PLANES", c.baseline.planes));
                 let router = vc::router_top_modules(c, &c.baseline, p, Plane::Baseline.tag(), &mut lib)?;
                 let (x, y) = vc::router_top_xy(c);
                 let d = DesignSpec::new("routers/baseline", &NocDesign::VcRouter { plane: Plane::Baseline, x, y }, &router, vc::router_top_ports(c, &c.baseline));
-                designs.push(vc_parameters(d, c, &c.baseline, "").param("X", x).param("Y", y));
+                designs.push(vc_spec(d, c, &c.baseline, "").param("X", x).param("Y", y));
             }
         }
         Generated::new(cfg, Noc::TABLE, lib, designs)

@@ -1,8 +1,10 @@
 //! Wormhole VC planes (spec §1.11–1.12, §4.2 step 4): the router template
-//! `templates/noc_vc_router.v` over the leaves of [`super::leaf::vc`], and the mesh
-//! template `templates/noc_vc_mesh.v`. One router module per plane (position on
-//! constant ports), one mesh module per plane. Behaviour is that of
-//! `golden::noc::{vc_router, vc_mesh}`; the mesh's ports are listed by [`ports`].
+//! `templates/noc/vc_router.v` over the leaves of [`super::leaf::vc`], the mesh
+//! template `templates/noc/vc_mesh.v` and the router-level top
+//! `templates/noc/vc_router_top.v`. One router module per plane (position on constant
+//! ports), one mesh module per plane. Behaviour is that of
+//! `golden::noc::{vc_router, vc_mesh}`; every port list is a `Port` vector ([`ports`],
+//! [`router_ports`], [`router_top_ports`]) that both the template and the manifest take.
 //!
 //! Widths: leaves are monomorphized over the flit widths (32/64/128-bit data with
 //! 1..3-bit coordinates), 1..4 VCs and buffer depths 2/4/8, the ranges
@@ -21,23 +23,7 @@ use crate::catalog::Catalog;
 use crate::design::GenError;
 use crate::library::Library;
 use crate::manifest::Port;
-use crate::ports::PortView;
-
-/// The VC-index width of a link (`VcLayout::vc_width`).
-pub fn vw(p: &VcParams) -> u32 {
-    vc_width(p.vcs)
-}
-
-/// Flit width: head, tail, src (y, x), dst (y, x), data (`VcLayout::flit_width`).
-pub fn fw(c: &NocConfig, p: &VcParams) -> u32 {
-    VcLayout::for_plane(c, p).flit_width()
-}
-
-/// Link header width on the mesh ports: valid, vc, head, tail, src, dst
-/// (`VcLayout::header_width`).
-pub fn ih(c: &NocConfig, p: &VcParams) -> u32 {
-    VcLayout::for_plane(c, p).header_width()
-}
+use crate::ports::{port_views, PortView};
 
 fn count_bits(depth: u32) -> u32 {
     count_w(depth as usize) as u32
@@ -47,12 +33,12 @@ fn count_bits(depth: u32) -> u32 {
 /// clock and reset, for tops with several planes).
 pub fn ports(c: &NocConfig, p: &VcParams, pre: &str) -> Vec<Port> {
     let nn = c.nodes() as u32;
-    let h = ih(c, p);
+    let lay = VcLayout::for_plane(c, p);
+    let h = lay.header_width();
     let w = p.flit_width;
     let dw = w.div_ceil(64);
     let v = p.vcs;
     let n = |s: &str| format!("{pre}{s}");
-    let lay = VcLayout::for_plane(c, p);
     let hdr_names: Vec<&str> = lay.fields().iter().filter(|f| f.lsb >= w).map(|f| f.name).collect();
     let inj_doc = format!("per node: injected flit header {{{}}}", hdr_names.join(", "));
     vec![
@@ -174,7 +160,6 @@ fn emit_route(lib: &mut Library, cw: u32) -> Result<String, GenError> {
 
 struct DirView {
     name: &'static str,
-    upper: &'static str,
     p: usize,
     last: bool,
     /// Bits of this input port's VCs in the VC vectors.
@@ -193,7 +178,7 @@ struct IvView {
 #[template(path = "noc/vc_router.v", escape = "none")]
 struct RouterTop {
     name: String,
-    cw: u32,
+    ports: Vec<PortView>,
     w: u32,
     v: u32,
     vw: u32,
@@ -206,10 +191,12 @@ struct RouterTop {
     dx_hi: u32,
     dy_hi: u32,
     dy_lo: u32,
+    head_bit: u32,
+    tail_bit: u32,
     dirs: Vec<DirView>,
     ivs: Vec<IvView>,
     ivs_rev: Vec<usize>,
-    ports: Vec<usize>,
+    port_ids: Vec<usize>,
     buffer: String,
     route: String,
     va: String,
@@ -288,7 +275,8 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
     let cw = c.cw();
     let v = p.vcs;
     let d = p.buf_depth;
-    let f = fw(c, p);
+    let lay = VcLayout::for_plane(c, p);
+    let f = lay.flit_width();
     let buffer = emit_buffer(lib, f, d)?;
     let xbar = emit_xbar(lib, f, v)?;
     emit_control(lib, v, d)?;
@@ -297,13 +285,12 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
     let entry = NocModule::VcRouter { preset, plane, vcs: v, depth: d, flit_width: p.flit_width };
     let name = entry.name();
     let vv = v as usize;
-    let lay = VcLayout::for_plane(c, p);
     let top = RouterTop {
         name: name.clone(),
-        cw,
+        ports: port_views(&router_ports(c, p)),
         w: p.flit_width,
         v,
-        vw: vw(p),
+        vw: lay.vc_width(),
         fw: f,
         c: count_bits(d),
         nv: 5 * v,
@@ -313,14 +300,16 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
         dx_hi: lay.dst_x().msb(),
         dy_hi: lay.dst_y().msb(),
         dy_lo: lay.dst_y().lsb,
+        head_bit: lay.head().lsb,
+        tail_bit: lay.tail().lsb,
         dirs: DIRS
             .iter()
             .enumerate()
-            .map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: (k + 1) * vv - 1, c_lo: k * vv })
+            .map(|(k, (n, _))| DirView { name: n, p: k, last: k == 4, c_hi: (k + 1) * vv - 1, c_lo: k * vv })
             .collect(),
         ivs: (0..5 * vv).map(|i| IvView { i, dir: DIRS[i / vv].0, vc: (i % vv) as u32, last: i + 1 == 5 * vv }).collect(),
         ivs_rev: (0..5 * vv).rev().collect(),
-        ports: (0..5).collect(),
+        port_ids: (0..5).collect(),
         buffer,
         route,
         va: NocModule::VcAlloc { v, depth: d }.name(),
@@ -340,11 +329,8 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib:
     let router = router_modules(c, p, preset, plane, lib)?;
     let lay = VcLayout::for_plane(c, p);
     let n = c.n;
-    let h = ih(c, p);
-    let w = p.flit_width;
-    let v = p.vcs;
-    let vwv = vw(p);
-    let f = fw(c, p);
+    let (h, w, v) = (lay.header_width(), p.flit_width, p.vcs);
+    let (vwv, f) = (lay.vc_width(), lay.flit_width());
     let mut routers = Vec::new();
     for y in 0..n {
         for x in 0..n {
@@ -422,7 +408,7 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib:
     all.extend(ports(c, p, ""));
     let top = MeshTop {
         name: name.clone(),
-        ports: crate::ports::port_views(&all),
+        ports: port_views(&all),
         router,
         n,
         cw: c.cw(),
@@ -443,15 +429,14 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib:
 #[template(path = "noc/vc_router_top.v", escape = "none")]
 struct RouterWrap {
     name: String,
+    ports: Vec<PortView>,
+    /// The top's ports, connected by name to the router's.
+    pass: Vec<String>,
     router: String,
     n: u32,
     x: u32,
     y: u32,
     cw: u32,
-    v: u32,
-    vw: u32,
-    fw: u32,
-    dirs: Vec<DirView>,
 }
 
 /// The router-level design's position: the mesh centre (N/2, N/2).
@@ -459,22 +444,41 @@ pub fn router_top_xy(c: &NocConfig) -> (u32, u32) {
     (c.n / 2, c.n / 2)
 }
 
-/// Ports of the router-level design (`vc_router_top_*`).
+/// The links of a VC router, per direction E, W, N, S, L: the input link and the
+/// credits returned for it, the output link and the credits coming back.
+fn router_links(c: &NocConfig, p: &VcParams) -> Vec<Port> {
+    let lay = VcLayout::for_plane(c, p);
+    let (f, w, vc) = (lay.flit_width(), lay.vc_width(), p.vcs);
+    let names: Vec<&str> = lay.flit_fields().iter().map(|f| f.name).collect();
+    let flit = names.join(", ");
+    let mut v = Vec::new();
+    for (d, upper) in DIRS {
+        v.push(Port::input(&format!("in_{d}_v_i"), 1, &format!("port {upper}: input link valid")));
+        v.push(Port::input(&format!("in_{d}_vc_i"), w, "input link VC"));
+        v.push(Port::input(&format!("in_{d}_flit_i"), f, &format!("input flit {{{flit}}}")));
+        v.push(Port::output(&format!("in_{d}_credit_o"), vc, "credits returned for this input, one per VC (registered: the cycle after the pop)").fields(vc));
+        v.push(Port::output(&format!("out_{d}_v_o"), 1, &format!("port {upper}: output link valid (registered)")));
+        v.push(Port::output(&format!("out_{d}_vc_o"), w, "output link VC (registered)"));
+        v.push(Port::output(&format!("out_{d}_flit_o"), f, "output flit (registered)"));
+        v.push(Port::input(&format!("out_{d}_credit_i"), vc, "credits coming back, one per VC").fields(vc));
+    }
+    v
+}
+
+/// Ports of the router module `vc_router_<preset>_<plane>`: its position on constant
+/// ports, then its links.
+pub fn router_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
+    let mut v = vec![Port::clock("clk_i"), Port::reset("rst_i")];
+    v.push(Port::input("x_i", c.cw(), "constant: this router's x"));
+    v.push(Port::input("y_i", c.cw(), "constant: this router's y"));
+    v.extend(router_links(c, p));
+    v
+}
+
+/// Ports of the router-level design (`vc_router_top_*`): the router's links.
 pub fn router_top_ports(c: &NocConfig, p: &VcParams) -> Vec<Port> {
     let mut v = vec![Port::clock("clk_i"), Port::reset("rst_i")];
-    let (f, w, vc) = (fw(c, p), vw(p), p.vcs);
-    let names: Vec<&str> = VcLayout::for_plane(c, p).flit_fields().iter().map(|f| f.name).collect();
-    let flit_doc = format!("input flit {{{}}}", names.join(", "));
-    for (d, _) in DIRS {
-        v.push(Port::input(&format!("in_{d}_v_i"), 1, "input link valid"));
-        v.push(Port::input(&format!("in_{d}_vc_i"), w, "input link VC"));
-        v.push(Port::input(&format!("in_{d}_flit_i"), f, &flit_doc));
-        v.push(Port::output(&format!("in_{d}_credit_o"), vc, "credits returned for this input, one per VC"));
-        v.push(Port::output(&format!("out_{d}_v_o"), 1, "output link valid (registered)"));
-        v.push(Port::output(&format!("out_{d}_vc_o"), w, "output link VC"));
-        v.push(Port::output(&format!("out_{d}_flit_o"), f, "output flit"));
-        v.push(Port::input(&format!("out_{d}_credit_i"), vc, "credits coming back, one per VC"));
-    }
+    v.extend(router_links(c, p));
     v
 }
 
@@ -484,18 +488,8 @@ pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str
     let (x, y) = router_top_xy(c);
     let entry = NocModule::VcRouterTop { preset, plane, x, y };
     let name = entry.name();
-    let top = RouterWrap {
-        name: name.clone(),
-        router,
-        n: c.n,
-        x,
-        y,
-        cw: c.cw(),
-        v: p.vcs,
-        vw: vw(p),
-        fw: fw(c, p),
-        dirs: DIRS.iter().enumerate().map(|(k, (n, u))| DirView { name: n, upper: u, p: k, last: k == 4, c_hi: 0, c_lo: 0 }).collect(),
-    };
+    let ports = router_top_ports(c, p);
+    let top = RouterWrap { name: name.clone(), ports: port_views(&ports), pass: ports.iter().map(|p| p.name.clone()).collect(), router, n: c.n, x, y, cw: c.cw() };
     lib.add_text(&entry, top.render()?)
 }
 

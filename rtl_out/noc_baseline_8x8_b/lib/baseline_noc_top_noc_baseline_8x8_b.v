@@ -6,7 +6,7 @@
 //
 // Protocol:
 //   Links: valid, VC and flit, registered at the sender (link register); credit-based flow control,
-//     one credit per flit per VC, returned one cycle after the flit leaves the input buffer.
+//     one credit per flit per VC, returned from a register one cycle after the flit leaves the input buffer.
 //   Injection (L port) is a link like the others; ejection has credits returned by the sink.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 //

@@ -5,7 +5,9 @@
 // Parameters: FLIT_W = 142, DEPTH = 4
 //
 // Protocol:
-//   push_v_i writes push_flit_i at the tail; pop_i advances the head; head__data_o and count__q_o are registers only. The credit protocol guarantees no push when full.
+//   No handshake: push_v_i writes push_flit_i at the tail, pop_i advances the head (both in one cycle is fine);
+//   head__data_o (read at the memory's registered read pointer) and count__q_o are functions of registers only.
+//   The credit protocol guarantees no push when full, the switch allocator no pop when empty.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 // ============================================================================
 module vc_buffer_f142_d4(clk_i,rst_i,push_v_i,push_flit_i,pop_i,head__data_o,count__q_o);

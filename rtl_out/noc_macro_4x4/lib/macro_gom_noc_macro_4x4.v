@@ -5,7 +5,9 @@
 // Parameters: NUM_OVL = 4, ALPHA = 3, GAMMA = 2
 //
 // Protocol:
-//   Snapshot at prologue cycle 2, shift-add multiply 3..12, division 13..22, broadcast at 23 (and 25).
+//   status_i: the router's ejection at the GOM node, taken when valid and a STATUS flit (no back-pressure).
+//   inj_v_o / inj_link_o: the GOMCFG broadcast, offered in its prologue cycles, where the router grants it.
+//   Snapshot at prologue cycle 2, shift-add multiply 3..12, division 13..22, broadcast at 23 (and 25 when G > 6).
 //   Single clock clk_i, synchronous active-high reset rst_i.
 // ============================================================================
 module macro_gom_noc_macro_4x4(clk_i,rst_i,ecyc_i,status_i,inj_v_o,inj_link_o);

@@ -5,7 +5,8 @@
 // Parameters: LINK_W = 75
 //
 // Protocol:
-//   Captures wire_i when its valid bit and cap_en_i are high; lat/st are register outputs.
+//   No handshake: captures wire_i at the edge when its valid bit and cap_en_i are high; lat/st are register
+//   outputs; overrun_o is combinational (a capture while CAPTURED).
 //   Single clock clk_i, synchronous active-high reset rst_i.
 // ============================================================================
 module macro_hinge_end_latch_l75(clk_i,rst_i,wire_i,cap_en_i,lat__q_o,st__q_o,overrun_o);

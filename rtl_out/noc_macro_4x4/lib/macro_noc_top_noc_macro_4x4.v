@@ -5,7 +5,7 @@
 // Protocol:
 //   Reply plane ports as macro_reply_mesh; request plane ports (req_*) as vc_mesh.
 //   Links: valid, VC and flit, registered at the sender (link register); credit-based flow control,
-//     one credit per flit per VC, returned one cycle after the flit leaves the input buffer.
+//     one credit per flit per VC, returned from a register one cycle after the flit leaves the input buffer.
 //   Injection (L port) is a link like the others; ejection has credits returned by the sink.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 //
@@ -36,7 +36,7 @@ module macro_noc_top_noc_macro_4x4 (
   input  wire rst_i,                      // synchronous reset, active high
   input  wire [3:0] mc_reply_v_i,         // per MC: reply flit offered by L2/DRAM
   input  wire [43:0] mc_reply_hdr_i,      // per MC: link bits above the payload {valid(ignored), type, head, tail, src(ignored), dst_y, dst_x}
-  input  wire [255:0] mc_reply_data_i,    // per MC: 64-bit payload
+  input  wire [255:0] mc_reply_data_i,    // per MC: payload
   output wire [3:0] mc_reply_ready_o,     // per MC: reply queue has room (transfer = v & ready)
   output wire [175:0] eject_hdr_o,        // per node: ejected flit header, valid in the MSB (STATUS at the GOM node goes to the GOM)
   output wire [1023:0] eject_data_o,      // per node: ejected flit payload
@@ -45,7 +45,7 @@ module macro_noc_top_noc_macro_4x4 (
   output wire [175:0] dbg_inj_hdr_o,      // per node: local injection on a transfer (header)
   output wire [1023:0] dbg_inj_data_o,    // per node: local injection payload
   output wire [15:0] dbg_grant_o,         // per node: loc_in_grant
-  output wire [159:0] dbg_latch_state_o,  // per node: 2 bits per latch E,W,N,S,L (0 idle, 1 captured, 2 turning)
+  output wire [159:0] dbg_latch_state_o,  // per node: latch states E,W,N,S,L (E in the low bits: 0 idle, 1 captured, 2 turning)
   output wire [79:0] dbg_drop_o,          // per node: per-latch drop pulse
   output wire [15:0] dbg_overrun_o,       // per node: capture into a CAPTURED latch
   output wire [15:0] dbg_collision_o,     // per node: two latches eject in one cycle

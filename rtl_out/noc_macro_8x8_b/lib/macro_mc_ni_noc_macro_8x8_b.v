@@ -5,7 +5,9 @@
 // Parameters: REPLY_Q = 256
 //
 // Protocol:
-//   push_v_i / ready_o valid-ready from L2/DRAM; loc_in_v_o never depends on grant_i.
+//   push_v_i / ready_o valid-ready from L2/DRAM (ready_o = the queue has room, from the count register).
+//   loc_in_v_o / grant_i to the router: valid-then-grant, a transfer when both are high; loc_in_v_o never depends on
+//   grant_i. In the status slot (status_i) the STATUS flit goes ahead of queued data.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 // ============================================================================
 module macro_mc_ni_noc_macro_8x8_b(clk_i,rst_i,mc_idx_i,push_v_i,push_link_i,ready_o,grant_i,status_i,loc_in_v_o,loc_in_link_o);
@@ -28,10 +30,10 @@ module macro_mc_ni_noc_macro_8x8_b(clk_i,rst_i,mc_idx_i,push_v_i,push_link_i,rea
     localparam  c_src = 7'b1000110;
     localparam  vbit = 78'h20000000000000000000;
     localparam  zero_lw = 78'h0;
-    localparam  c_p1 = 64'h1000000000000000;
-    localparam  c56 = 6'b111000;
-    localparam  c40 = 6'b101000;
-    localparam  c16 = 6'b10000;
+    localparam  c_tag = 64'h1000000000000000;
+    localparam  c_mc = 6'b111000;
+    localparam  c_arr = 6'b101000;
+    localparam  c_occ = 6'b10000;
     localparam  depth = 9'b100000000;
     localparam  last = 9'b11111111;
     localparam  zero_c = 9'b0;
@@ -178,7 +180,7 @@ module macro_mc_ni_noc_macro_8x8_b(clk_i,rst_i,mc_idx_i,push_v_i,push_link_i,rea
         z_mc__i = mc_idx_i;
         z_arr__i = arr_r__q_o;
         z_occ__i = occ_r__q_o;
-        z_pay__i = c_p1 | (z_mc__o << c56) | (z_arr__o << c40) | (z_occ__o << c16);
+        z_pay__i = c_tag | (z_mc__o << c_mc) | (z_arr__o << c_arr) | (z_occ__o << c_occ);
         mem__r0_addr_i = head_r__q_o;
         if (status_i) begin
             loc_in_link_o = c_status_hdr | src | z_pay__o;

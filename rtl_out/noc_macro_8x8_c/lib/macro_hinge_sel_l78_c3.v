@@ -5,7 +5,7 @@
 // Parameters: LINK_W = 78, CW = 3
 //
 // Protocol:
-//   Purely combinational; reads registers (latches, controller) and constant ROM rows only.
+//   Purely combinational; reads registers only (latches, controller) and the ROM rows the controller addresses.
 // ============================================================================
 module macro_hinge_sel_l78_c3(row_a_i,row_b_i,x_i,y_i,mc_i,mc_idx_i,ph_i,gom_i,ovl_a_i,ovl_b_i,slot0_i,slot1_i,fin0_i,fin1_i,last_period_i,gom_slot_i,lat_i__0,lat_i__1,lat_i__2,lat_i__3,lat_i__4,st_i__0,st_i__1,st_i__2,st_i__3,st_i__4,dn_i__0,dn_i__1,dn_i__2,ds_i__0,ds_i__1,ds_i__2,grant_o,status_o,cap_en_o__0,cap_en_o__1,cap_en_o__2,cap_en_o__3,cap_en_o__4,turn_n_o__0,turn_n_o__1,turn_n_o__2,turn_s_o__0,turn_s_o__1,turn_s_o__2,e_str_o,e_inj_o,w_str_o,w_inj_o,n_str_o,s_str_o,n_drv_o,s_drv_o,loc_out_o,drop_o__0,drop_o__1,drop_o__2,drop_o__3,drop_o__4,collision_o);
 

@@ -5,10 +5,14 @@
 // Parameters: X = 0, Y = 7
 //
 // Protocol:
-//   byp_in_* -> byp_out_*: combinational straight-through (bypass) paths; turns only from latch registers.
-//   loc_in_v_i & loc_in_grant_o = a transfer; loc_in_grant_o depends on counters only, never on loc_in_v_i.
-//   loc_out_o: ejection, valid in the MSB, no back-pressure. rom_addr_*_o / rom_row_*_i: this router's ROM.
-//   x_i, y_i, mc_i, mc_idx_i, ph_i, gom_i: constants of the router's position and role.
+//   byp_in_* -> byp_out_*: combinational straight-through (bypass) paths; byp_out_e/w_o may instead carry
+//     the local injection (combinational from loc_in_v_i, loc_in_link_i and the grant), byp_out_n/s_o a TURNING
+//     latch (a register): turns only ever come from latch registers, so a mesh has no combinational loop.
+//   loc_in_v_i & loc_in_grant_o = a transfer; loc_in_grant_o and loc_in_status_o depend on the controller's counters
+//     only, never on loc_in_v_i.
+//   loc_out_o: ejection from a CAPTURED latch (a function of registers), valid in the MSB, no back-pressure.
+//   dbg_*: schedule view, epoch cycle and latch states are registers; dbg_inj_o, dbg_drop_o, dbg_overrun_o and
+//     dbg_collision_o are this cycle's injection, drops and flags.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 //
 // Config (noc_macro_8x8_c.toml):
@@ -27,43 +31,57 @@
 //   rate = 0.005
 // ============================================================================
 module macro_hinge_top_noc_macro_8x8_c_x0y7 (
-  input  wire              clk_i,
-  input  wire              rst_i,
-  input  wire [77:0]      byp_in_e_i,
-  input  wire [77:0]      byp_in_w_i,
-  input  wire [77:0]      byp_in_n_i,
-  input  wire [77:0]      byp_in_s_i,
-  output wire [77:0]      byp_out_e_o,
-  output wire [77:0]      byp_out_w_o,
-  output wire [77:0]      byp_out_n_o,
-  output wire [77:0]      byp_out_s_o,
-  input  wire              loc_in_v_i,
-  input  wire [77:0]      loc_in_link_i,
-  output wire              loc_in_grant_o,
-  output wire              loc_in_status_o,
-  output wire [77:0]      loc_out_o,
-  output wire [9:0]        dbg_sched_o,
-  output wire [15:0]       dbg_ecyc_o,
-  output wire [77:0]      dbg_inj_o,
-  output wire [9:0]        dbg_latch_state_o,
-  output wire [4:0]        dbg_drop_o,
-  output wire              dbg_overrun_o,
-  output wire              dbg_collision_o
+  input  wire clk_i,                    // clock, rising edge
+  input  wire rst_i,                    // synchronous reset, active high
+  input  wire [77:0] byp_in_e_i,        // bypass input (combinational straight-through to the opposite output, spec 1.3)
+  input  wire [77:0] byp_in_w_i,        // bypass input (combinational straight-through to the opposite output, spec 1.3)
+  input  wire [77:0] byp_in_n_i,        // bypass input (combinational straight-through to the opposite output, spec 1.3)
+  input  wire [77:0] byp_in_s_i,        // bypass input (combinational straight-through to the opposite output, spec 1.3)
+  output wire [77:0] byp_out_e_o,       // bypass output: straight input, local injection (E/W) or a turning latch (N/S)
+  output wire [77:0] byp_out_w_o,       // bypass output: straight input, local injection (E/W) or a turning latch (N/S)
+  output wire [77:0] byp_out_n_o,       // bypass output: straight input, local injection (E/W) or a turning latch (N/S)
+  output wire [77:0] byp_out_s_o,       // bypass output: straight input, local injection (E/W) or a turning latch (N/S)
+  input  wire loc_in_v_i,               // local injection offer; transfer = loc_in_v_i & loc_in_grant_o
+  input  wire [77:0] loc_in_link_i,     // local injection link (valid bit ignored)
+  output wire loc_in_grant_o,           // injection slot (from the controller's counters only, never from loc_in_v_i)
+  output wire loc_in_status_o,          // the slot is this MC's STATUS slot
+  output wire [77:0] loc_out_o,         // ejected flit, valid in the MSB, no back-pressure
+  output wire [9:0] dbg_sched_o,        // schedule view {prologue, reconf, ovl_b, ovl_a}
+  output wire [15:0] dbg_ecyc_o,        // epoch-relative cycle
+  output wire [77:0] dbg_inj_o,         // local injection on a transfer (else 0)
+  output wire [9:0] dbg_latch_state_o,  // latch states E,W,N,S,L (E in the low bits: 0 idle, 1 captured, 2 turning)
+  output wire [4:0] dbg_drop_o,         // per-latch drop pulse E,W,N,S,L
+  output wire dbg_overrun_o,            // capture into a CAPTURED latch
+  output wire dbg_collision_o           // two latches eject in one cycle
 );
   // router (0,7), MC 0 (phase 0), with its route lookup ROM
   wire [3:0] ra, rb;
   wire [29:0] rowa, rowb;
-  macro_route_rom_noc_macro_8x8_c_x0y7 rom (.addr_a_i(ra), .addr_b_i(rb), .row_a_o(rowa), .row_b_o(rowb));
+  macro_route_rom_r9 #(.ROWS({30'h36000000, 30'h36000000, 30'h36000000, 30'h36000000, 30'h36000000, 30'h30c00000, 30'h30c00000, 30'h30c00000, 30'h38e00028})) rom (.addr_a_i(ra), .addr_b_i(rb), .row_a_o(rowa), .row_b_o(rowb));
   macro_hinge_router_noc_macro_8x8_c router (
-    .clk_i(clk_i), .rst_i(rst_i),
-    .byp_in_e_i(byp_in_e_i), .byp_in_w_i(byp_in_w_i), .byp_in_n_i(byp_in_n_i), .byp_in_s_i(byp_in_s_i),
-    .byp_out_e_o(byp_out_e_o), .byp_out_w_o(byp_out_w_o), .byp_out_n_o(byp_out_n_o), .byp_out_s_o(byp_out_s_o),
-    .loc_in_v_i(loc_in_v_i), .loc_in_link_i(loc_in_link_i), .loc_in_grant_o(loc_in_grant_o), .loc_in_status_o(loc_in_status_o),
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .byp_in_e_i(byp_in_e_i),
+    .byp_in_w_i(byp_in_w_i),
+    .byp_in_n_i(byp_in_n_i),
+    .byp_in_s_i(byp_in_s_i),
+    .byp_out_e_o(byp_out_e_o),
+    .byp_out_w_o(byp_out_w_o),
+    .byp_out_n_o(byp_out_n_o),
+    .byp_out_s_o(byp_out_s_o),
+    .loc_in_v_i(loc_in_v_i),
+    .loc_in_link_i(loc_in_link_i),
+    .loc_in_grant_o(loc_in_grant_o),
+    .loc_in_status_o(loc_in_status_o),
     .loc_out_o(loc_out_o),
+    .dbg_sched_o(dbg_sched_o),
+    .dbg_ecyc_o(dbg_ecyc_o),
+    .dbg_inj_o(dbg_inj_o),
+    .dbg_latch_state_o(dbg_latch_state_o),
+    .dbg_drop_o(dbg_drop_o),
+    .dbg_overrun_o(dbg_overrun_o),
+    .dbg_collision_o(dbg_collision_o),
     .rom_addr_a_o(ra), .rom_addr_b_o(rb), .rom_row_a_i(rowa), .rom_row_b_i(rowb),
-    .x_i(3'd0), .y_i(3'd7), .mc_i(1'b1), .mc_idx_i(4'd0), .ph_i(1'b0), .gom_i(1'b0),
-    .dbg_sched_o(dbg_sched_o), .dbg_ecyc_o(dbg_ecyc_o), .dbg_inj_o(dbg_inj_o),
-    .dbg_latch_state_o(dbg_latch_state_o), .dbg_drop_o(dbg_drop_o),
-    .dbg_overrun_o(dbg_overrun_o), .dbg_collision_o(dbg_collision_o)
+    .x_i(3'd0), .y_i(3'd7), .mc_i(1'b1), .mc_idx_i(4'd0), .ph_i(1'b0), .gom_i(1'b0)
   );
 endmodule

@@ -6,7 +6,7 @@
 //
 // Protocol:
 //   Links: valid, VC and flit, registered at the sender (link register); credit-based flow control,
-//     one credit per flit per VC, returned one cycle after the flit leaves the input buffer.
+//     one credit per flit per VC, returned from a register one cycle after the flit leaves the input buffer.
 //   Injection (L port) is a link like the others; ejection has credits returned by the sink.
 //   Single clock clk_i, synchronous active-high reset rst_i.
 //
@@ -26,61 +26,93 @@
 //   rate = 0.005
 // ============================================================================
 module vc_router_top_noc_macro_8x8_c_req (
-  input  wire              clk_i,
-  input  wire              rst_i,
-  input  wire              in_e_v_i,
-  input  wire [0:0]        in_e_vc_i,
-  input  wire [77:0]      in_e_flit_i,
-  output wire [0:0]        in_e_credit_o,
-  output wire              out_e_v_o,
-  output wire [0:0]        out_e_vc_o,
-  output wire [77:0]      out_e_flit_o,
-  input  wire [0:0]        out_e_credit_i,
-  input  wire              in_w_v_i,
-  input  wire [0:0]        in_w_vc_i,
-  input  wire [77:0]      in_w_flit_i,
-  output wire [0:0]        in_w_credit_o,
-  output wire              out_w_v_o,
-  output wire [0:0]        out_w_vc_o,
-  output wire [77:0]      out_w_flit_o,
-  input  wire [0:0]        out_w_credit_i,
-  input  wire              in_n_v_i,
-  input  wire [0:0]        in_n_vc_i,
-  input  wire [77:0]      in_n_flit_i,
-  output wire [0:0]        in_n_credit_o,
-  output wire              out_n_v_o,
-  output wire [0:0]        out_n_vc_o,
-  output wire [77:0]      out_n_flit_o,
-  input  wire [0:0]        out_n_credit_i,
-  input  wire              in_s_v_i,
-  input  wire [0:0]        in_s_vc_i,
-  input  wire [77:0]      in_s_flit_i,
-  output wire [0:0]        in_s_credit_o,
-  output wire              out_s_v_o,
-  output wire [0:0]        out_s_vc_o,
-  output wire [77:0]      out_s_flit_o,
-  input  wire [0:0]        out_s_credit_i,
-  input  wire              in_l_v_i,
-  input  wire [0:0]        in_l_vc_i,
-  input  wire [77:0]      in_l_flit_i,
-  output wire [0:0]        in_l_credit_o,
-  output wire              out_l_v_o,
-  output wire [0:0]        out_l_vc_o,
-  output wire [77:0]      out_l_flit_o,
-  input  wire [0:0]        out_l_credit_i
+  input  wire clk_i,                 // clock, rising edge
+  input  wire rst_i,                 // synchronous reset, active high
+  input  wire in_e_v_i,              // port E: input link valid
+  input  wire in_e_vc_i,             // input link VC
+  input  wire [77:0] in_e_flit_i,    // input flit {head, tail, src_y, src_x, dst_y, dst_x, data}
+  output wire [0:0] in_e_credit_o,   // credits returned for this input, one per VC (registered: the cycle after the pop)
+  output wire out_e_v_o,             // port E: output link valid (registered)
+  output wire out_e_vc_o,            // output link VC (registered)
+  output wire [77:0] out_e_flit_o,   // output flit (registered)
+  input  wire [0:0] out_e_credit_i,  // credits coming back, one per VC
+  input  wire in_w_v_i,              // port W: input link valid
+  input  wire in_w_vc_i,             // input link VC
+  input  wire [77:0] in_w_flit_i,    // input flit {head, tail, src_y, src_x, dst_y, dst_x, data}
+  output wire [0:0] in_w_credit_o,   // credits returned for this input, one per VC (registered: the cycle after the pop)
+  output wire out_w_v_o,             // port W: output link valid (registered)
+  output wire out_w_vc_o,            // output link VC (registered)
+  output wire [77:0] out_w_flit_o,   // output flit (registered)
+  input  wire [0:0] out_w_credit_i,  // credits coming back, one per VC
+  input  wire in_n_v_i,              // port N: input link valid
+  input  wire in_n_vc_i,             // input link VC
+  input  wire [77:0] in_n_flit_i,    // input flit {head, tail, src_y, src_x, dst_y, dst_x, data}
+  output wire [0:0] in_n_credit_o,   // credits returned for this input, one per VC (registered: the cycle after the pop)
+  output wire out_n_v_o,             // port N: output link valid (registered)
+  output wire out_n_vc_o,            // output link VC (registered)
+  output wire [77:0] out_n_flit_o,   // output flit (registered)
+  input  wire [0:0] out_n_credit_i,  // credits coming back, one per VC
+  input  wire in_s_v_i,              // port S: input link valid
+  input  wire in_s_vc_i,             // input link VC
+  input  wire [77:0] in_s_flit_i,    // input flit {head, tail, src_y, src_x, dst_y, dst_x, data}
+  output wire [0:0] in_s_credit_o,   // credits returned for this input, one per VC (registered: the cycle after the pop)
+  output wire out_s_v_o,             // port S: output link valid (registered)
+  output wire out_s_vc_o,            // output link VC (registered)
+  output wire [77:0] out_s_flit_o,   // output flit (registered)
+  input  wire [0:0] out_s_credit_i,  // credits coming back, one per VC
+  input  wire in_l_v_i,              // port L (local): input link valid
+  input  wire in_l_vc_i,             // input link VC
+  input  wire [77:0] in_l_flit_i,    // input flit {head, tail, src_y, src_x, dst_y, dst_x, data}
+  output wire [0:0] in_l_credit_o,   // credits returned for this input, one per VC (registered: the cycle after the pop)
+  output wire out_l_v_o,             // port L (local): output link valid (registered)
+  output wire out_l_vc_o,            // output link VC (registered)
+  output wire [77:0] out_l_flit_o,   // output flit (registered)
+  input  wire [0:0] out_l_credit_i   // credits coming back, one per VC
 );
   // the router at (4,4) of the 8x8 mesh, position tied
   vc_router_noc_macro_8x8_c_req router (
-    .clk_i(clk_i), .rst_i(rst_i), .x_i(3'd4), .y_i(3'd4),
-    .in_e_v_i(in_e_v_i), .in_e_vc_i(in_e_vc_i), .in_e_flit_i(in_e_flit_i), .in_e_credit_o(in_e_credit_o),
-    .out_e_v_o(out_e_v_o), .out_e_vc_o(out_e_vc_o), .out_e_flit_o(out_e_flit_o), .out_e_credit_i(out_e_credit_i),
-    .in_w_v_i(in_w_v_i), .in_w_vc_i(in_w_vc_i), .in_w_flit_i(in_w_flit_i), .in_w_credit_o(in_w_credit_o),
-    .out_w_v_o(out_w_v_o), .out_w_vc_o(out_w_vc_o), .out_w_flit_o(out_w_flit_o), .out_w_credit_i(out_w_credit_i),
-    .in_n_v_i(in_n_v_i), .in_n_vc_i(in_n_vc_i), .in_n_flit_i(in_n_flit_i), .in_n_credit_o(in_n_credit_o),
-    .out_n_v_o(out_n_v_o), .out_n_vc_o(out_n_vc_o), .out_n_flit_o(out_n_flit_o), .out_n_credit_i(out_n_credit_i),
-    .in_s_v_i(in_s_v_i), .in_s_vc_i(in_s_vc_i), .in_s_flit_i(in_s_flit_i), .in_s_credit_o(in_s_credit_o),
-    .out_s_v_o(out_s_v_o), .out_s_vc_o(out_s_vc_o), .out_s_flit_o(out_s_flit_o), .out_s_credit_i(out_s_credit_i),
-    .in_l_v_i(in_l_v_i), .in_l_vc_i(in_l_vc_i), .in_l_flit_i(in_l_flit_i), .in_l_credit_o(in_l_credit_o),
-    .out_l_v_o(out_l_v_o), .out_l_vc_o(out_l_vc_o), .out_l_flit_o(out_l_flit_o), .out_l_credit_i(out_l_credit_i)
+    .x_i(3'd4), .y_i(3'd4),
+    .clk_i(clk_i),
+    .rst_i(rst_i),
+    .in_e_v_i(in_e_v_i),
+    .in_e_vc_i(in_e_vc_i),
+    .in_e_flit_i(in_e_flit_i),
+    .in_e_credit_o(in_e_credit_o),
+    .out_e_v_o(out_e_v_o),
+    .out_e_vc_o(out_e_vc_o),
+    .out_e_flit_o(out_e_flit_o),
+    .out_e_credit_i(out_e_credit_i),
+    .in_w_v_i(in_w_v_i),
+    .in_w_vc_i(in_w_vc_i),
+    .in_w_flit_i(in_w_flit_i),
+    .in_w_credit_o(in_w_credit_o),
+    .out_w_v_o(out_w_v_o),
+    .out_w_vc_o(out_w_vc_o),
+    .out_w_flit_o(out_w_flit_o),
+    .out_w_credit_i(out_w_credit_i),
+    .in_n_v_i(in_n_v_i),
+    .in_n_vc_i(in_n_vc_i),
+    .in_n_flit_i(in_n_flit_i),
+    .in_n_credit_o(in_n_credit_o),
+    .out_n_v_o(out_n_v_o),
+    .out_n_vc_o(out_n_vc_o),
+    .out_n_flit_o(out_n_flit_o),
+    .out_n_credit_i(out_n_credit_i),
+    .in_s_v_i(in_s_v_i),
+    .in_s_vc_i(in_s_vc_i),
+    .in_s_flit_i(in_s_flit_i),
+    .in_s_credit_o(in_s_credit_o),
+    .out_s_v_o(out_s_v_o),
+    .out_s_vc_o(out_s_vc_o),
+    .out_s_flit_o(out_s_flit_o),
+    .out_s_credit_i(out_s_credit_i),
+    .in_l_v_i(in_l_v_i),
+    .in_l_vc_i(in_l_vc_i),
+    .in_l_flit_i(in_l_flit_i),
+    .in_l_credit_o(in_l_credit_o),
+    .out_l_v_o(out_l_v_o),
+    .out_l_vc_o(out_l_vc_o),
+    .out_l_flit_o(out_l_flit_o),
+    .out_l_credit_i(out_l_credit_i)
   );
 endmodule

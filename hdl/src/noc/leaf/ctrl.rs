@@ -11,7 +11,7 @@
 //!
 //! Every input and output is a register value, so the controller's single
 //! combinational block cannot close a loop: the live overlays `ovl_a_o`/`ovl_b_o`
-//! (4-bit overlay codes: MC index, m = the GOM row, 4'hf = none), the schedule view
+//! (`OVL_BITS`-bit overlay codes: MC index, m = the GOM row, `OVL_NONE` = none), the schedule view
 //! `sched_o` = `{prologue, reconf, ovl_b, ovl_a}` at the mesh's width (`SCHW` =
 //! 2 (SW + 1) + 2), injection slots per phase, the final-slot flags,
 //! `last_period_o`, `gom_slot_o` and `ecyc_o`.
@@ -19,7 +19,8 @@
 use golden::noc::config::NocConfig;
 use golden::noc::gom::{GOMCFG_CYCLE, SWAP_CYCLE};
 use golden::noc::hinge_router::{CAPTURED, LATCH_STATE_BITS};
-use golden::noc::link::gomcfg_flits;
+use golden::noc::link::{gomcfg_flits, gomcfg_window, GOMCFG_IDX, GOMCFG_WINDOWS};
+use golden::noc::route_rom::OVL_NONE;
 use rust_hdl::prelude::*;
 
 use crate::prim::RegInit;
@@ -28,10 +29,8 @@ use crate::prim::Reg;
 /// Width of a latch-state code (`golden::noc::hinge_router`).
 const ST_W: usize = LATCH_STATE_BITS as usize;
 
-/// Maximum window groups (m <= 8).
-pub const MAX_G: usize = 8;
-/// Overlay code "none".
-pub const OVL_NONE: u64 = 0xf;
+/// Maximum window groups (one per MC at most: `golden::noc::config::MC_MAX`).
+pub const MAX_G: usize = golden::noc::config::MC_MAX as usize;
 
 #[derive(LogicBlock)]
 pub struct OverlayCtrl<const SCHW: usize> {
@@ -136,7 +135,7 @@ impl<const SCHW: usize> OverlayCtrl<SCHW> {
         let g = c.g();
         assert!(g <= MAX_G && c.m() <= 8);
         let gi = |f: &dyn Fn(usize) -> u64| -> [Constant<Bits<4>>; MAX_G] { std::array::from_fn(|j| k(f(j))) };
-        let none = OVL_NONE;
+        let none = OVL_NONE as u64;
         let ow = c.sw() + 1;
         assert_eq!(SCHW as u32, 2 * ow + 2, "schedule width");
         let onone = (1u64 << ow) - 1;
@@ -205,9 +204,9 @@ impl<const SCHW: usize> OverlayCtrl<SCHW> {
             g_idx: gi(&|j| j as u64),
             g_dflt: std::array::from_fn(|j| k(c.default_windows.get(j).copied().unwrap_or(0) as u64)),
             g_ok: std::array::from_fn(|j| Constant::new(j < g)),
-            g_flit: gi(&|j| (j / 6) as u64),
-            g_off: std::array::from_fn(|j| k(50 - 10 * (j % 6) as u64)),
-            c_off_idx: k(60),
+            g_flit: gi(&|j| (j / GOMCFG_WINDOWS) as u64),
+            g_off: std::array::from_fn(|j| k(gomcfg_window(j % GOMCFG_WINDOWS).lsb as u64)),
+            c_off_idx: k(GOMCFG_IDX.lsb as u64),
             one16: k(1),
             two16: k(2),
             zero16: k(0),

@@ -19,13 +19,15 @@
 
 use golden::noc::config::NocConfig;
 use golden::noc::gom::{GOMCFG_CYCLE, SNAPSHOT_CYCLE};
-use golden::noc::link::{gomcfg_flits, T_GOMCFG, T_STATUS};
+use golden::noc::link::{gomcfg_flits, gomcfg_payload, gomcfg_window, Flit, LinkFmt, GOMCFG_WINDOWS, STATUS_ARR, STATUS_MC, STATUS_OCC, T_GOMCFG, T_STATUS};
+use golden::noc::route_rom::OVL_NONE;
 use rust_hdl::prelude::*;
 
 use crate::prim::Zext;
 use crate::prim::Reg;
 
-const M: usize = 8;
+/// MCs and window groups the GOM is built for (`golden::noc::config::MC_MAX`).
+const M: usize = golden::noc::config::MC_MAX as usize;
 
 #[derive(LogicBlock)]
 pub struct Gom<const LW: usize> {
@@ -130,9 +132,10 @@ impl<const LW: usize> Gom<LW> {
         let g = c.g();
         let budget = r.period - g as u32 * r.t_min;
         assert!(budget < 1024 && r.alpha < 16 && r.gamma < 16);
-        let hdr_lo = 64 + 2 * c.cw() + c.sw();
-        let hdr = (1u128 << (LW - 1)) | ((T_GOMCFG as u128) << (hdr_lo + 2)) | (1u128 << (hdr_lo + 1)) | (1u128 << hdr_lo);
-        let none = 0xf;
+        let f = LinkFmt::new(c);
+        // the broadcast flit without its payload (golden `Gom::inject`)
+        let hdr = f.pack(&Flit { valid: true, ty: T_GOMCFG, head: true, tail: true, src: 0, dst_x: 0, dst_y: 0, payload: 0 });
+        let none = OVL_NONE as u64;
         Self {
             clk_i: Default::default(),
             rst_i: Default::default(),
@@ -176,8 +179,8 @@ impl<const LW: usize> Gom<LW> {
             g_m1: std::array::from_fn(|j| k(c.groups.get(j).and_then(|m| m.get(1)).map_or(none, |&i| i as u64))),
             g_ok: std::array::from_fn(|j| Constant::new(j < g)),
             g_inv: std::array::from_fn(|j| k(7 - j as u64)),
-            g_flit1: std::array::from_fn(|j| Constant::new(j >= 6)),
-            g_off: std::array::from_fn(|j| k(50 - 10 * (j % 6) as u64)),
+            g_flit1: std::array::from_fn(|j| Constant::new(j >= GOMCFG_WINDOWS)),
+            g_off: std::array::from_fn(|j| k(gomcfg_window(j % GOMCFG_WINDOWS).lsb as u64)),
             c_budget: k(budget as u64),
             c_tmin: k(r.t_min as u64),
             c_snap: k(SNAPSHOT_CYCLE as u64),
@@ -187,12 +190,12 @@ impl<const LW: usize> Gom<LW> {
             c_gom0: k(GOMCFG_CYCLE[0] as u64),
             c_gom1: k(GOMCFG_CYCLE[1] as u64),
             c_two_flits: Constant::new(gomcfg_flits(g) > 1),
-            c_ty: k(LW as u64 - 3),
-            c_v: k(LW as u64 - 1),
-            c_mc: k(56),
-            c_arr: k(40),
-            c_occ: k(16),
-            c_p1: big(1 << 60),
+            c_ty: k(f.ty().lsb as u64),
+            c_v: k(f.valid().lsb as u64),
+            c_mc: k(STATUS_MC.lsb as u64),
+            c_arr: k(STATUS_ARR.lsb as u64),
+            c_occ: k(STATUS_OCC.lsb as u64),
+            c_p1: big(gomcfg_payload(1, &[]) as u128),
             c_hdr: big(hdr),
             ty_status: k(T_STATUS as u64),
             zero_lw: k(0),

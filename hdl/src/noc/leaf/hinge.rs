@@ -1,9 +1,9 @@
 //! Leaves of the hinge router (spec §1.3, §1.6, §4.1; golden
 //! `golden::noc::hinge_router`). The router itself is the structural template
-//! `templates/noc_hinge_router.v`, one module per preset shared by every router of
+//! `templates/noc/hinge_router.v`, one module per preset shared by every router of
 //! the mesh: the router's position, its MC/GOM role and its route-ROM rows come in
-//! on constant ports (the ROM is [`super::rom::RouteRom`], one small module per
-//! router).
+//! on constant ports (the ROM is [`super::rom::RouteRom`], one module whose rows each
+//! instance sets).
 //!
 //! The split follows the combinational paths of a mesh, so no leaf's single
 //! `always @(*)` both reads a signal and writes one that can reach it again:
@@ -26,6 +26,7 @@
 //! the generator for the widths a config can take).
 
 use golden::noc::hinge_router::{CAPTURED, IDLE, LATCH_STATE_BITS, TURNING};
+use golden::noc::link::LinkFmt;
 use golden::noc::route_rom::{Source, FIELD_BITS, ROW_BITS, ROW_FIELDS, SRC_VALID};
 use rust_hdl::prelude::*;
 
@@ -51,8 +52,9 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())
 }
 
-fn top_bit<const N: usize>() -> Constant<Bits<N>> {
-    Constant::new(Bits::<N>::default().replace_bit(N - 1, true))
+/// The valid bit of an `N`-bit reply link, set (`LinkFmt::valid_lsb`).
+fn valid_bit<const N: usize>() -> Constant<Bits<N>> {
+    Constant::new(Bits::<N>::default().replace_bit(LinkFmt::valid_lsb(N as u32) as usize, true))
 }
 
 /// Input selection and configuration decode of one hinge router.
@@ -140,7 +142,8 @@ pub struct HingeSelect<const LW: usize, const CW: usize> {
 
 impl<const LW: usize, const CW: usize> Default for HingeSelect<LW, CW> {
     fn default() -> Self {
-        assert!(LW > 64 + 2 * CW + 5 && LW < 128);
+        let f = LinkFmt::for_link(LW as u32, CW as u32);
+        assert!(f.sw >= 1 && LW < 128, "a {LW}-bit link with {CW}-bit coordinates");
         Self {
             row_a_i: Default::default(),
             row_b_i: Default::default(),
@@ -204,9 +207,9 @@ impl<const LW: usize, const CW: usize> Default for HingeSelect<LW, CW> {
             d_s: k(direct(golden::noc::route_rom::S)),
             d_l: k(direct(golden::noc::route_rom::L)),
             f_valid: k(1 << SRC_VALID.lsb),
-            c_dx: k(64),
-            c_dy: k(64 + CW as u64),
-            c_ty: k(LW as u64 - 3),
+            c_dx: k(f.dst_x().lsb as u64),
+            c_dy: k(f.dst_y().lsb as u64),
+            c_ty: k(f.ty().lsb as u64),
             zero_lw: k(0),
             ty_cfg: k(golden::noc::link::T_GOMCFG as u64),
             st_cap: k(CAPTURED as u64),
@@ -361,7 +364,7 @@ impl<const LW: usize> Default for HingeInject<LW> {
             link_i: Default::default(),
             grant_i: Default::default(),
             inj_o: Default::default(),
-            vbit: top_bit(),
+            vbit: valid_bit(),
             zero_lw: k(0),
         }
     }
@@ -429,7 +432,7 @@ impl<const LW: usize> Default for HingeLatch<LW> {
             dn_r: Default::default(),
             ds_r: Default::default(),
             cap: Default::default(),
-            c_v: k(LW as u64 - 1),
+            c_v: k(LinkFmt::valid_lsb(LW as u32) as u64),
             st_idle: k(IDLE as u64),
             st_cap: k(CAPTURED as u64),
             st_turn: k(TURNING as u64),
@@ -507,7 +510,7 @@ impl<const LW: usize> Default for HingeEndLatch<LW> {
             lat_r: Default::default(),
             st_r: Default::default(),
             cap: Default::default(),
-            c_v: k(LW as u64 - 1),
+            c_v: k(LinkFmt::valid_lsb(LW as u32) as u64),
             st_idle: k(IDLE as u64),
             st_cap: k(CAPTURED as u64),
         }

@@ -11,6 +11,7 @@
 //!   every cycle (24 bits, saturating); both restart on a STATUS send with this
 //!   cycle's push and count.
 
+use golden::noc::link::{status_payload, Flit, LinkFmt, STATUS_ARR, STATUS_MC, STATUS_OCC, T_STATUS};
 use rust_hdl::prelude::*;
 
 use crate::prim::Zext;
@@ -56,10 +57,11 @@ pub struct McNi<const LW: usize, const C: usize> {
     c_src: Constant<Bits<7>>,
     vbit: Constant<Bits<LW>>,
     zero_lw: Constant<Bits<LW>>,
-    c_p1: Constant<Bits<64>>,
-    c56: Constant<Bits<6>>,
-    c40: Constant<Bits<6>>,
-    c16: Constant<Bits<6>>,
+    /// The STATUS payload's tag; the positions of its mc, arr and occ fields.
+    c_tag: Constant<Bits<64>>,
+    c_mc: Constant<Bits<6>>,
+    c_arr: Constant<Bits<6>>,
+    c_occ: Constant<Bits<6>>,
     depth: Constant<Bits<C>>,
     last: Constant<Bits<C>>,
     zero_c: Constant<Bits<C>>,
@@ -86,17 +88,12 @@ impl<const LW: usize, const C: usize> McNi<LW, C> {
     /// `depth` = REPLY_Q; `cw`, `sw` = coordinate and source widths of the link;
     /// `gom` = the GOM's coordinates (STATUS destination).
     pub fn new(depth: usize, cw: u32, sw: u32, gom: (u32, u32)) -> Self {
-        assert_eq!(LW as u32, 69 + sw + 2 * cw, "link width");
-        let src_lo = 64 + 2 * cw;
-        let hdr_lo = src_lo + sw; // tail
-        let status = (1u128 << (LW - 1))
-            | ((golden::noc::link::T_STATUS as u128) << (hdr_lo + 2))
-            | (1u128 << (hdr_lo + 1))
-            | (1u128 << hdr_lo)
-            | ((gom.1 as u128) << (64 + cw))
-            | ((gom.0 as u128) << 64);
-        let all = (1u128 << LW) - 1;
-        let keep = all & !(1u128 << (LW - 1)) & !(((1u128 << sw) - 1) << src_lo);
+        let f = LinkFmt::for_widths(cw, sw);
+        assert_eq!(LW as u32, f.width, "link width");
+        // the STATUS flit without its src and payload (golden `McNi::status_link`)
+        let status = f.pack(&Flit { valid: true, ty: T_STATUS, head: true, tail: true, src: 0, dst_x: gom.0, dst_y: gom.1, payload: 0 });
+        // a pushed link keeps everything but valid and src
+        let keep = f.mask() & !f.valid_bit() & !(f.src().mask() << f.src().lsb);
         Self {
             clk_i: Default::default(),
             rst_i: Default::default(),
@@ -128,13 +125,13 @@ impl<const LW: usize, const C: usize> McNi<LW, C> {
             src: Default::default(),
             c_status_hdr: big(status),
             c_keep: big(keep),
-            c_src: k(src_lo as u64),
-            vbit: big(1u128 << (LW - 1)),
+            c_src: k(f.src().lsb as u64),
+            vbit: big(f.valid_bit()),
             zero_lw: k(0),
-            c_p1: k(1 << 60),
-            c56: k(56),
-            c40: k(40),
-            c16: k(16),
+            c_tag: k(status_payload(0, 0, 0)),
+            c_mc: k(STATUS_MC.lsb as u64),
+            c_arr: k(STATUS_ARR.lsb as u64),
+            c_occ: k(STATUS_OCC.lsb as u64),
             depth: k(depth as u64),
             last: k(depth as u64 - 1),
             zero_c: k(0),
@@ -176,10 +173,10 @@ impl<const LW: usize, const C: usize> Logic for McNi<LW, C> {
         self.z_mc.i.next = self.mc_idx_i.val();
         self.z_arr.i.next = self.arr_r.q_o.val();
         self.z_occ.i.next = self.occ_r.q_o.val();
-        self.z_pay.i.next = self.c_p1.val()
-            | (self.z_mc.o.val() << self.c56.val())
-            | (self.z_arr.o.val() << self.c40.val())
-            | (self.z_occ.o.val() << self.c16.val());
+        self.z_pay.i.next = self.c_tag.val()
+            | (self.z_mc.o.val() << self.c_mc.val())
+            | (self.z_arr.o.val() << self.c_arr.val())
+            | (self.z_occ.o.val() << self.c_occ.val());
         self.mem.r0_addr_i.next = self.head_r.q_o.val();
         if self.status_i.val() {
             self.loc_in_link_o.next = self.c_status_hdr.val() | self.src.val() | self.z_pay.o.val();

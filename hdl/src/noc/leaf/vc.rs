@@ -1,7 +1,7 @@
 //! Leaves of the input-buffered wormhole VC router (spec §1.11–1.12; golden
 //! `golden::noc::vc_router`): request plane (64 bit, 1 VC x 8) and baseline
 //! (128 bit, 3 VCs x 4). The router is the structural template
-//! `templates/noc_vc_router.v`; its dataflow, one leaf per box, is
+//! `templates/noc/vc_router.v`; its dataflow, one leaf per box, is
 //!
 //! ```text
 //!  VcBuffer x5V --> RouteCompute x5V --> VcAlloc --> RrArb<5V> x5V (VA) --> SwAlloc

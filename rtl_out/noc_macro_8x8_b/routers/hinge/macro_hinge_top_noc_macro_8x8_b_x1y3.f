@@ -14,5 +14,5 @@
 ../../lib/gf_reg_w4.v
 ../../lib/macro_ovl_ctrl_noc_macro_8x8_b.v
 ../../lib/macro_hinge_router_noc_macro_8x8_b.v
-../../lib/macro_route_rom_noc_macro_8x8_b_x1y3.v
+../../lib/macro_route_rom_r9.v
 ../../lib/macro_hinge_top_noc_macro_8x8_b_x1y3.v
