@@ -12,7 +12,7 @@ use gpuforge::blocks::{load, rtl_tables};
 use gpuforge::registry::Loaded;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{CosimFailure, CosimRequest};
-use verif::verilator::Opt;
+use verif::verilator::{BuildOpts, Opt};
 
 /// gpuforge: Verilog, golden models and co-simulation for GPU micro-architecture
 /// proposals (GPU-CC, MACRO-NoC, ...).
@@ -82,6 +82,10 @@ enum Cmd {
         /// C++ optimisation of the Verilated model.
         #[arg(long, value_enum, default_value_t = OptArg::Quick)]
         opt: OptArg,
+        /// Threads of the Verilated model (`verilator --threads`). On 2 cores a lockstep
+        /// run is fastest with 1: see the README's Speed section.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=BuildOpts::MAX_THREADS as i64))]
+        threads: u32,
         /// Skip the golden-side invariant scoreboard (faster; lockstep comparison still runs).
         #[arg(long)]
         no_check: bool,
@@ -149,7 +153,13 @@ fn main() -> ExitCode {
         Cmd::Gen { config, out, check, design } => gen(&config, out, check, design),
         Cmd::Lint { target } => lint(&target),
         Cmd::Synth { target, report } => synth(&target, report),
-        Cmd::Cosim { config, design, cycles, seed, trace, opt, no_check } => cosim(&config, design, cycles, seed, trace, opt, !no_check),
+        Cmd::Cosim { config, design, cycles, seed, trace, opt, threads, no_check } => {
+            let opt = match opt {
+                OptArg::Quick => Opt::Quick,
+                OptArg::Fast => Opt::Fast,
+            };
+            cosim(&config, design, cycles, seed, trace, BuildOpts { opt, threads }, !no_check)
+        }
         Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json),
         Cmd::Blocks => {
             for b in gpuforge::blocks::BLOCKS {
@@ -351,7 +361,7 @@ fn synth(target: &Path, report: Option<PathBuf>) -> Res {
     Ok(())
 }
 
-fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Option<PathBuf>, opt: OptArg, check: bool) -> Res {
+fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Option<PathBuf>, build: BuildOpts, check: bool) -> Res {
     let cfg = load(path)?;
     let g = generate(cfg.as_ref())?;
     let designs: Vec<&Design> = match &design {
@@ -379,14 +389,12 @@ fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Opt
             cycles,
             seed,
             trace: trace.clone(),
-            opt: match opt {
-                OptArg::Quick => Opt::Quick,
-                OptArg::Fast => Opt::Fast,
-            },
+            build,
             check,
         };
-        println!("co-simulating {} ({}) for {cycles} cycles (seed {seed})", d.manifest.top, d.dir);
-        build_model(d, req.opt)?;
+        let threads = if build.threads > 1 { format!(", Verilated with {} threads", build.threads) } else { String::new() };
+        println!("co-simulating {} ({}) for {cycles} cycles (seed {seed}{threads})", d.manifest.top, d.dir);
+        build_model(d, req.build)?;
         match cfg.cosim(d, &req) {
             Ok(s) => {
                 println!(
@@ -411,19 +419,19 @@ fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Opt
 
 /// Build the design's Verilator model (the cosim finds it cached), with a status line
 /// while it builds: the size of the design, the estimated and the elapsed time.
-fn build_model(d: &Design, opt: Opt) -> Res {
-    if verif::verilator::cached(d, opt).map_err(tool_error)? {
+fn build_model(d: &Design, opts: BuildOpts) -> Res {
+    if verif::verilator::cached(d, opts).map_err(tool_error)? {
         println!("  Verilator model of {}: cached", d.manifest.top);
         return Ok(());
     }
     let lines: usize = d.files.iter().map(|(_, t)| t.lines().count()).sum();
-    let est = verif::verilator::estimate_seconds(d, opt);
+    let est = verif::verilator::estimate_seconds(d, opts.opt);
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(indicatif::ProgressStyle::with_template("  {spinner} {elapsed} {msg}").expect("template"));
     bar.set_message(format!("building the Verilator model of {} ({lines} lines of Verilog; estimated {est:.0}s)", d.manifest.top));
     bar.enable_steady_tick(std::time::Duration::from_millis(250));
     let t0 = std::time::Instant::now();
-    let r = verif::verilator::build(d, opt);
+    let r = verif::verilator::build(d, opts);
     bar.finish_and_clear();
     r.map_err(tool_error)?;
     println!("  Verilator model of {} built in {:.1}s (estimated {est:.0}s)", d.manifest.top, t0.elapsed().as_secs_f64());

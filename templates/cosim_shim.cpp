@@ -28,6 +28,9 @@ uint32_t gf_out_words() { return {{ out_words }}; }
 void* gf_new() {
   Handle* h = new Handle();
   h->ctx = new VerilatedContext();
+  // as many threads as the model was Verilated with (the default is the machine's
+  // cores, which a model built elsewhere with more threads would refuse)
+  h->ctx->threads({{ threads }});
   h->ctx->traceEverOn(true);
   h->top = new V{{ top }}(h->ctx, "{{ top }}");
   h->vcd = nullptr;

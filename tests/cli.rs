@@ -223,6 +223,22 @@ fn cosim_one_design_with_and_without_the_scoreboard() {
 }
 
 #[test]
+fn cosim_with_a_threaded_verilator_model() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cfg = "configs/gpucc/gpucc_small.toml";
+    let t = gpuforge(root, &["cosim", cfg, "--cycles", "1000", "--threads", "2"]);
+    let text = String::from_utf8_lossy(&t.stdout);
+    assert!(t.status.success(), "{text}{}", String::from_utf8_lossy(&t.stderr));
+    assert!(text.contains("PASS gpucc_net_gpucc_small") && text.contains("2 threads"), "{text}");
+    for bad in ["0", "65", "two"] {
+        let r = gpuforge(root, &["cosim", cfg, "--threads", bad]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "--threads {bad}: {err}");
+        assert!(err.contains("--threads"), "{err}");
+    }
+}
+
+#[test]
 fn sim_writes_its_statistics_as_json() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let d = scratch("json");

@@ -6,6 +6,9 @@
 //! * `cosim_<preset>/baseline_verilator_only`: the same Verilated model driven by the
 //!   same shim with the same (recorded) input frames and no golden model.
 //!
+//! * `cosim_gpucc_paper_sm_threads2`: the same on a model Verilated with `--threads 2`
+//!   (compared with the one-thread groups: does a threaded model pay off in lockstep?).
+//!
 //! The `gen` benchmark of every preset is the root package's (`benches/gen.rs`).
 
 use criterion::{criterion_group, Criterion};
@@ -15,18 +18,19 @@ use hdl_gen::Generate;
 use support::bench_ratio;
 use support::cosim_speed::cosim_group;
 use verif::gpucc::net_bench;
-use verif::verilator::{build, Opt};
+use verif::verilator::{build, BuildOpts, Opt};
 
 const CYCLES: u64 = 5_000;
 
-fn cosim_preset(c: &mut Criterion, name: &str) {
+fn cosim_preset(c: &mut Criterion, name: &str, threads: u32) {
     let cfg = golden::presets::load::<Gpucc>(name).unwrap_or_else(|e| panic!("{e}"));
     let gc = cfg.config.clone();
     let g = Gpucc::generate(&cfg).unwrap();
     let design = g.design("net").expect("net design");
-    let built = build(design, Opt::Fast).unwrap_or_else(|e| panic!("{e}"));
+    let built = build(design, BuildOpts { opt: Opt::Fast, threads }).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
-    cosim_group(c, &format!("cosim_{name}"), &built, CYCLES, |checked| {
+    let group = if threads == 1 { format!("cosim_{name}") } else { format!("cosim_{name}_threads{threads}") };
+    cosim_group(c, &group, &built, CYCLES, |checked| {
         let b = net_bench(&gc, &layout, NetTraffic::new(&gc, 7, TrafficParams::default())).unwrap();
         if checked {
             b
@@ -37,8 +41,9 @@ fn cosim_preset(c: &mut Criterion, name: &str) {
 }
 
 fn cosim(c: &mut Criterion) {
-    cosim_preset(c, "gpucc_small");
-    cosim_preset(c, "gpucc_paper_sm");
+    cosim_preset(c, "gpucc_small", 1);
+    cosim_preset(c, "gpucc_paper_sm", 1);
+    cosim_preset(c, "gpucc_paper_sm", 2);
 }
 
 criterion_group!(benches, cosim);
@@ -51,6 +56,10 @@ fn main() {
         ("cosim_gpucc_small", "lockstep_checked", "baseline_verilator_only"),
         ("cosim_gpucc_paper_sm", "lockstep", "baseline_verilator_only"),
         ("cosim_gpucc_paper_sm", "lockstep_checked", "baseline_verilator_only"),
+    ]);
+    bench_ratio::report_across(&[
+        (("cosim_gpucc_paper_sm_threads2", "baseline_verilator_only"), ("cosim_gpucc_paper_sm", "baseline_verilator_only")),
+        (("cosim_gpucc_paper_sm_threads2", "lockstep"), ("cosim_gpucc_paper_sm", "lockstep")),
     ]);
 }
 

@@ -11,7 +11,7 @@ use hdl_gen::Generate;
 use crate::frame::Layout;
 use crate::lockstep::{self, Bench, CosimError, Options};
 use crate::rtl::{LoadError, Rtl};
-use crate::verilator::{self, BuildError, Opt};
+use crate::verilator::{self, BuildError, BuildOpts};
 
 /// How a bench is made: the stimulus seed and whether the scoreboard runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +36,8 @@ pub struct CosimRequest {
     pub seed: u64,
     /// Write a VCD of the whole run.
     pub trace: Option<PathBuf>,
-    pub opt: Opt,
+    /// How the Verilated model is built (optimisation, threads).
+    pub build: BuildOpts,
     /// Run the golden-side invariant scoreboards too.
     pub check: bool,
 }
@@ -86,7 +87,7 @@ pub fn cosim<B: Cosim>(cfg: &ConfigFile<B::Config>, design: &Design, req: &Cosim
     let layout = Layout::from_manifest(&design.manifest).map_err(|e| CosimError::Setup(e.to_string()))?;
     let make = bench_factory::<B>(&cfg.config, design, &layout, BenchOptions { seed: req.seed, check: req.check })?;
     let t0 = Instant::now();
-    let built = verilator::build(design, req.opt)?;
+    let built = verilator::build(design, req.build)?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let mut rtl = Rtl::load(&built)?;
     let mut opts = Options::new(req.cycles, req.seed);

@@ -66,6 +66,45 @@ pub enum Opt {
     Debug,
 }
 
+/// How a model is built: the C++ optimisation and the threads of the Verilated model
+/// (`verilator --threads N`; 1 is a single-threaded model). An [`Opt`] alone means one
+/// thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildOpts {
+    pub opt: Opt,
+    pub threads: u32,
+}
+
+impl From<Opt> for BuildOpts {
+    fn from(opt: Opt) -> Self {
+        BuildOpts { opt, threads: 1 }
+    }
+}
+
+impl BuildOpts {
+    /// The most threads a model is built with (Verilator's own limit is far higher; a
+    /// lockstep co-simulation calls the model once per cycle, so more threads than
+    /// cores only add synchronisation).
+    pub const MAX_THREADS: u32 = 64;
+
+    /// Verilator's options beyond [`MODEL_FLAGS`].
+    fn verilator_args(self) -> Vec<String> {
+        if self.threads > 1 {
+            vec!["--threads".into(), self.threads.to_string()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Everything that distinguishes one build of a design from another.
+    fn flags(self) -> String {
+        let mut f = vec![self.opt.cflag().to_string()];
+        f.extend(MODEL_FLAGS.iter().map(|s| s.to_string()));
+        f.extend(self.verilator_args());
+        f.join(" ")
+    }
+}
+
 impl Opt {
     fn cflag(self) -> &'static str {
         match self {
@@ -108,6 +147,8 @@ struct Shim {
     in_words: usize,
     out_words: usize,
     clock: String,
+    /// The threads the model was Verilated with (the context must offer as many).
+    threads: u32,
     set_inputs: Vec<PortCode>,
     get_outputs: Vec<PortCode>,
 }
@@ -152,7 +193,7 @@ fn get_code(s: &Slot) -> String {
 }
 
 /// Render the C++ shim for a layout.
-pub fn shim_source(layout: &Layout, content_hash: &str) -> Result<String, BuildError> {
+pub fn shim_source(layout: &Layout, content_hash: &str, threads: u32) -> Result<String, BuildError> {
     Ok(Shim {
         top: layout.top.clone(),
         hash: content_hash.to_string(),
@@ -160,6 +201,7 @@ pub fn shim_source(layout: &Layout, content_hash: &str) -> Result<String, BuildE
         in_words: layout.in_words,
         out_words: layout.out_words,
         clock: layout.clock.clone(),
+        threads,
         set_inputs: layout.inputs.iter().map(|s| PortCode { code: set_code(s) }).collect(),
         get_outputs: layout.outputs.iter().map(|s| PortCode { code: get_code(s) }).collect(),
     }
@@ -239,12 +281,12 @@ struct BuildKey {
     key: String,
 }
 
-fn build_key(design: &Design, opt: Opt) -> Result<BuildKey, BuildError> {
+fn build_key(design: &Design, opts: BuildOpts) -> Result<BuildKey, BuildError> {
     let manifest = &design.manifest;
     let v = verilator()?;
     let layout = Layout::from_manifest(manifest).map_err(BuildError::Design)?;
-    let shim = shim_source(&layout, &manifest.content_hash)?;
-    let flags = format!("{} {}", opt.cflag(), MODEL_FLAGS.join(" "));
+    let shim = shim_source(&layout, &manifest.content_hash, opts.threads)?;
+    let flags = opts.flags();
     let mut h = Sha256::new();
     for part in [manifest.content_hash.as_str(), shim.as_str(), v.version.as_str(), flags.as_str()] {
         h.update((part.len() as u64).to_le_bytes());
@@ -256,8 +298,8 @@ fn build_key(design: &Design, opt: Opt) -> Result<BuildKey, BuildError> {
 }
 
 /// Whether the model of `design` is already in the build cache.
-pub fn cached(design: &Design, opt: Opt) -> Result<bool, BuildError> {
-    let k = build_key(design, opt)?;
+pub fn cached(design: &Design, opts: impl Into<BuildOpts>) -> Result<bool, BuildError> {
+    let k = build_key(design, opts.into())?;
     Ok(cache_root().join(&k.key).join(format!("lib{}.so", design.manifest.top)).exists())
 }
 
@@ -276,9 +318,10 @@ pub fn estimate_seconds(design: &Design, opt: Opt) -> f64 {
 }
 
 /// Build (or fetch from the cache) the Verilator model of a design.
-pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
+pub fn build(design: &Design, opts: impl Into<BuildOpts>) -> Result<Built, BuildError> {
+    let opts = opts.into();
     let manifest = &design.manifest;
-    let BuildKey { v, layout, shim, flags, key } = build_key(design, opt)?;
+    let BuildKey { v, layout, shim, flags, key } = build_key(design, opts)?;
     let root = cache_root();
     std::fs::create_dir_all(&root)?;
     let final_dir = root.join(&key);
@@ -304,10 +347,11 @@ pub fn build(design: &Design, opt: Opt) -> Result<Built, BuildError> {
     let mut gen = Command::new("verilator");
     gen.args(["--cc", "--exe", "--output-split", "20000"])
         .args(MODEL_FLAGS)
+        .args(opts.verilator_args())
         .args(["--top-module", &manifest.top])
         .arg("--Mdir")
         .arg(&obj)
-        .args(["-CFLAGS", &format!("-fPIC {}", opt.cflag()), "-LDFLAGS", "-shared", "-o"])
+        .args(["-CFLAGS", &format!("-fPIC {}", opts.opt.cflag()), "-LDFLAGS", "-shared", "-o"])
         .arg(format!("lib{}.so", manifest.top))
         .args(&files)
         .arg(&shim_path);

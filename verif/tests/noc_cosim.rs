@@ -248,7 +248,7 @@ fn cosim_summary_reports_the_scoreboard() {
     let (cfg, g) = common::preset::<Noc>("noc_macro_4x4");
     let d = common::design(&g, "routers/request");
     for check in [true, false] {
-        let req = verif::run::CosimRequest { cycles: 500, seed: 1, trace: None, opt: Opt::Quick, check };
+        let req = verif::run::CosimRequest { cycles: 500, seed: 1, trace: None, build: Opt::Quick.into(), check };
         let s = verif::run::cosim::<Noc>(&cfg, d, &req).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((s.checked, s.cycles), (check, 500));
     }

@@ -34,12 +34,23 @@ pub fn measured(group: &str, name: &str) -> Option<(f64, Option<f64>)> {
 pub fn report(pairs: &[(&str, &str, &str)]) {
     println!("\nratios (same process):");
     for (g, m, b) in pairs {
-        match (measured(g, m), measured(g, b)) {
-            (Some((mt, Some(me))), Some((bt, Some(be)))) => {
-                println!("  {g}: {m} / {b} = {:.2}x time per element", (mt / me) / (bt / be))
-            }
-            (Some((mt, _)), Some((bt, _))) => println!("  {g}: {m} / {b} = {:.2}x time per iteration", mt / bt),
-            _ => println!("  {g}: {m} / {b}: not measured in this run"),
-        }
+        ratio_line(&format!("{g}: {m} / {b}"), measured(g, m), measured(g, b));
+    }
+}
+
+/// Print `measured / baseline` for benchmarks of different groups:
+/// `((group, name) measured, (group, name) baseline)`.
+#[allow(dead_code)]
+pub fn report_across(pairs: &[((&str, &str), (&str, &str))]) {
+    for ((mg, m), (bg, b)) in pairs {
+        ratio_line(&format!("{mg}/{m} / {bg}/{b}"), measured(mg, m), measured(bg, b));
+    }
+}
+
+fn ratio_line(what: &str, m: Option<(f64, Option<f64>)>, b: Option<(f64, Option<f64>)>) {
+    match (m, b) {
+        (Some((mt, Some(me))), Some((bt, Some(be)))) => println!("  {what} = {:.2}x time per element", (mt / me) / (bt / be)),
+        (Some((mt, _)), Some((bt, _))) => println!("  {what} = {:.2}x time per iteration", mt / bt),
+        _ => println!("  {what}: not measured in this run"),
     }
 }
