@@ -117,6 +117,55 @@ enum Cmd {
     },
     /// List the registered blocks and their config tables.
     Blocks,
+    /// Reproduce a paper's experiments: the runs of a study file (studies/<name>.toml),
+    /// in parallel, cached and resumable, with the paper's numbers beside ours.
+    Study {
+        #[command(subcommand)]
+        cmd: StudyCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum StudyCmd {
+    /// List the studies with their paper sources and run counts.
+    List {
+        /// Where the study files are.
+        #[arg(long, default_value = gpuforge::study::DIR)]
+        dir: PathBuf,
+    },
+    /// Print the runs a study would do, and which are already cached.
+    Show {
+        /// A study name (studies/<NAME>.toml) or a study file.
+        name: String,
+        /// The reduced version (fewer points, seeds, smaller inputs).
+        #[arg(long)]
+        quick: bool,
+        /// Output directory whose cache to look in (default study_out/<name>[_quick]).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value = gpuforge::study::DIR)]
+        dir: PathBuf,
+    },
+    /// Run what is not cached yet, in parallel, then write results.csv, results.json,
+    /// the figures (SVG) and report.md. Exit 1 if a run failed, 2 for a bad study file.
+    Run {
+        /// A study name (studies/<NAME>.toml) or a study file.
+        name: String,
+        /// The reduced version (fewer points, seeds, smaller inputs): minutes, not hours.
+        #[arg(long)]
+        quick: bool,
+        /// Runs at a time (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Output directory, also the run cache (default study_out/<name>[_quick]).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Stop after this many new runs; the next call runs the rest.
+        #[arg(long)]
+        limit: Option<usize>,
+        #[arg(long, default_value = gpuforge::study::DIR)]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -151,6 +200,7 @@ fn main() -> ExitCode {
         Cmd::Synth { target, report } => synth(&target, report),
         Cmd::Cosim { config, design, cycles, seed, trace, opt, no_check } => cosim(&config, design, cycles, seed, trace, opt, !no_check),
         Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json),
+        Cmd::Study { cmd } => study(cmd),
         Cmd::Blocks => {
             for b in gpuforge::blocks::BLOCKS {
                 println!("[{:<6}] {}{}", b.table, b.title, if b.rtl { "" } else { " (golden model only)" });
@@ -465,5 +515,74 @@ fn sim(
     match out.failure {
         None => Ok(()),
         Some(m) => Err(Fail::Check(m)),
+    }
+}
+
+fn study(cmd: StudyCmd) -> Res {
+    use gpuforge::study::{self, def, exec, plan, report};
+    match cmd {
+        StudyCmd::List { dir } => {
+            let files = study::files(&dir);
+            if files.is_empty() {
+                return Err(Fail::Input(format!("{}: no study file (*.toml) there", dir.display())));
+            }
+            let mut bad = Vec::new();
+            for f in files {
+                match def::load(&f) {
+                    Ok(s) => {
+                        let (full, quick) = study::run_counts(&s);
+                        println!("{:<22} {} runs ({quick} with --quick)  {}", s.name, full, s.title);
+                        println!("{:<22} paper: {}, seed {}{}; reproduces {}", "", s.paper, s.seed_file, s.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(), s.reproduces);
+                    }
+                    Err(e) => bad.push(e.to_string()),
+                }
+            }
+            if bad.is_empty() {
+                Ok(())
+            } else {
+                Err(Fail::Input(bad.join("\nerror: ")))
+            }
+        }
+        StudyCmd::Show { name, quick, out, dir } => {
+            let s = def::load(&study::locate(&name, &dir)?)?;
+            let p = plan::plan(&s, quick)?;
+            let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+            print!("{}", study::describe(&p, &out));
+            Ok(())
+        }
+        StudyCmd::Run { name, quick, jobs, out, limit, dir } => {
+            let s = def::load(&study::locate(&name, &dir)?)?;
+            let p = plan::plan(&s, quick)?;
+            let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            if jobs == 0 {
+                return Err(Fail::Input("--jobs 0: allowed 1 or more".into()));
+            }
+            let ex = exec::execute(&p, &exec::ExecOptions { out: out.clone(), jobs, limit, progress: true }).map_err(|e| io_fail(&out, e))?;
+            let files = report::write_all(&out, &p, &ex.results).map_err(|e| io_fail(&out, e))?;
+            let missing = ex.results.iter().filter(|r| r.is_none()).count();
+            println!(
+                "study {}{}: {} runs: {} executed, {} reused from {}, {} failed{}; {:.1}s on {jobs} jobs ({:.1}s of runs)",
+                s.name,
+                if quick { " (--quick)" } else { "" },
+                p.runs.len(),
+                ex.executed,
+                ex.reused,
+                out.join("runs").display(),
+                ex.failed,
+                if missing > 0 { format!(", {missing} left for the next call") } else { String::new() },
+                ex.wall.as_secs_f64(),
+                ex.run_time.as_secs_f64()
+            );
+            for line in report::summary_lines(&p, &ex.results) {
+                println!("{line}");
+            }
+            println!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
+            if ex.failed > 0 {
+                Err(Fail::Check(format!("{} of {} runs failed (see {})", ex.failed, p.runs.len(), out.join("report.md").display())))
+            } else {
+                Ok(())
+            }
+        }
     }
 }
