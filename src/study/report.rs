@@ -211,7 +211,7 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
             (None, true) => format!("; {} of `{}`", m.reduce.name(), m.stat.as_deref().unwrap_or("")),
             (None, false) => String::new(),
         };
-        let label = format!("{}{unit}<br><sub>{}{how}</sub>", m.label, measure::show_select(&m.select));
+        let label = if m.stat.is_some() { format!("{}{unit}<br><sub>{}{how}</sub>", m.label, measure::show_select(&m.select)) } else { format!("{}{unit}", m.label) };
         let (measured, n, verdict) = match measure::evaluate(m, plan, results) {
             Outcome::Measured { value, n, verdict } => {
                 if verdict == Verdict::Outside {
@@ -248,8 +248,8 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
     if !unmeasured.is_empty() {
         let _ = writeln!(s, "\n## Not measured\n");
         for (m, why) in unmeasured {
-            let reason = m.reason.as_deref().map(|r| format!(" {r}")).unwrap_or_default();
-            let _ = writeln!(s, "* **{}** (paper {}): {why}.{}", m.label, show_paper(m), md_cell(&reason));
+            let reason = m.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+            let _ = writeln!(s, "* **{}** (paper {}): {why}{}.", m.label, show_paper(m), md_cell(&reason));
         }
     }
     let failures: Vec<(&Run, &str)> = plan.runs.iter().filter_map(|r| results[r.index].as_ref().and_then(|x| x.failure.as_deref()).map(|f| (r, f))).collect();
