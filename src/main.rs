@@ -163,9 +163,50 @@ enum StudyCmd {
         /// Stop after this many new runs; the next call runs the rest.
         #[arg(long)]
         limit: Option<usize>,
+        /// Where the runs execute: this machine's cores, or a Slurm job array (one task
+        /// per missing run, results in --out, which every node must see).
+        #[arg(long, value_enum, default_value_t = BackendArg::Local)]
+        backend: BackendArg,
+        /// Slurm: an option passed through to sbatch, e.g. --sbatch-arg=--partition=gpu
+        /// --sbatch-arg=--time=02:00:00 --sbatch-arg=--account=arch (repeatable).
+        #[arg(long = "sbatch-arg", allow_hyphen_values = true)]
+        sbatch_args: Vec<String>,
+        /// Slurm: wait for the array to finish, then write the outputs.
+        #[arg(long)]
+        wait: bool,
         #[arg(long, default_value = gpuforge::study::DIR)]
         dir: PathBuf,
     },
+    /// Run one run of a study (what each Slurm array task does) into --out's cache.
+    RunOne {
+        name: String,
+        /// The run's index (`study show` lists them).
+        #[arg(long)]
+        index: usize,
+        #[arg(long)]
+        quick: bool,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value = gpuforge::study::DIR)]
+        dir: PathBuf,
+    },
+    /// Write results.csv, results.json, the figures and report.md from the runs that
+    /// have finished (after a Slurm array, or any time). Exit 1 if a run failed.
+    Report {
+        name: String,
+        #[arg(long)]
+        quick: bool,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value = gpuforge::study::DIR)]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendArg {
+    Local,
+    Slurm,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -518,8 +559,34 @@ fn sim(
     }
 }
 
+/// A study's plan from the command line (exit 2 for a bad study file) and its output
+/// directory.
+fn study_plan(name: &str, dir: &Path, quick: bool, out: Option<PathBuf>) -> Result<(gpuforge::study::Plan, PathBuf), Fail> {
+    use gpuforge::study::{self, def, plan};
+    let s = def::load(&study::locate(name, dir)?)?;
+    let p = plan::plan(&s, quick)?;
+    let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+    Ok((p, out))
+}
+
+/// Write a study's outputs from `results`, print the comparison, exit 1 if a run failed.
+fn study_outputs(p: &gpuforge::study::Plan, out: &Path, results: &[Option<gpuforge::study::exec::RunResult>]) -> Res {
+    use gpuforge::study::report;
+    let files = report::write_all(out, p, results).map_err(|e| io_fail(out, e))?;
+    for line in report::summary_lines(p, results) {
+        println!("{line}");
+    }
+    println!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
+    let failed = results.iter().flatten().filter(|r| r.failure.is_some()).count();
+    if failed > 0 {
+        Err(Fail::Check(format!("{failed} of {} runs failed (see {})", p.runs.len(), out.join("report.md").display())))
+    } else {
+        Ok(())
+    }
+}
+
 fn study(cmd: StudyCmd) -> Res {
-    use gpuforge::study::{self, def, exec, plan, report};
+    use gpuforge::study::{self, def, exec};
     match cmd {
         StudyCmd::List { dir } => {
             let files = study::files(&dir);
@@ -544,27 +611,50 @@ fn study(cmd: StudyCmd) -> Res {
             }
         }
         StudyCmd::Show { name, quick, out, dir } => {
-            let s = def::load(&study::locate(&name, &dir)?)?;
-            let p = plan::plan(&s, quick)?;
-            let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+            let (p, out) = study_plan(&name, &dir, quick, out)?;
             print!("{}", study::describe(&p, &out));
             Ok(())
         }
-        StudyCmd::Run { name, quick, jobs, out, limit, dir } => {
-            let s = def::load(&study::locate(&name, &dir)?)?;
-            let p = plan::plan(&s, quick)?;
-            let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+        StudyCmd::Run { name, quick, jobs, out, limit, backend, sbatch_args, wait, dir } => {
+            let (p, out) = study_plan(&name, &dir, quick, out)?;
+            let mode = if quick { " (--quick)" } else { "" };
+            if backend == BackendArg::Slurm {
+                if jobs.is_some() || limit.is_some() {
+                    return Err(Fail::Input("--jobs and --limit are for the local backend (allowed with --backend slurm: --sbatch-arg, --wait, --out, --quick)".into()));
+                }
+                let exe = std::env::current_exe().map_err(|e| Fail::Check(format!("error: the gpuforge binary: {e}")))?;
+                let opts = study::slurm::SlurmOptions { sbatch_args, wait, exe };
+                match study::slurm::submit(&p, &p.study.file, &out, &opts).map_err(|e| Fail::Check(format!("error: {e}")))? {
+                    None => println!("study {}{mode}: all {} runs are cached in {}", p.study.name, p.runs.len(), out.join("runs").display()),
+                    Some(sub) => println!(
+                        "study {}{mode}: Slurm job {} ({} array tasks of {} runs; script {}){}",
+                        p.study.name,
+                        sub.job_id,
+                        sub.tasks,
+                        p.runs.len(),
+                        sub.script.display(),
+                        if wait { ", finished" } else { "" }
+                    ),
+                }
+                if !wait {
+                    println!("when it has finished: gpuforge study report {name}{mode} --out {}", out.display());
+                    return Ok(());
+                }
+                let results = exec::collect(&p, &out);
+                return study_outputs(&p, &out, &results);
+            }
+            if !sbatch_args.is_empty() || wait {
+                return Err(Fail::Input("--sbatch-arg and --wait are for --backend slurm".into()));
+            }
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             if jobs == 0 {
                 return Err(Fail::Input("--jobs 0: allowed 1 or more".into()));
             }
             let ex = exec::execute(&p, &exec::ExecOptions { out: out.clone(), jobs, limit, progress: true }).map_err(|e| io_fail(&out, e))?;
-            let files = report::write_all(&out, &p, &ex.results).map_err(|e| io_fail(&out, e))?;
             let missing = ex.results.iter().filter(|r| r.is_none()).count();
             println!(
-                "study {}{}: {} runs: {} executed, {} reused from {}, {} failed{}; {:.1}s on {jobs} jobs ({:.1}s of runs)",
-                s.name,
-                if quick { " (--quick)" } else { "" },
+                "study {}{mode}: {} runs: {} executed, {} reused from {}, {} failed{}; {:.1}s on {jobs} jobs ({:.1}s of runs)",
+                p.study.name,
                 p.runs.len(),
                 ex.executed,
                 ex.reused,
@@ -574,15 +664,31 @@ fn study(cmd: StudyCmd) -> Res {
                 ex.wall.as_secs_f64(),
                 ex.run_time.as_secs_f64()
             );
-            for line in report::summary_lines(&p, &ex.results) {
-                println!("{line}");
+            study_outputs(&p, &out, &ex.results)
+        }
+        StudyCmd::RunOne { name, index, quick, out, dir } => {
+            let (p, out) = study_plan(&name, &dir, quick, out)?;
+            let r = p.runs.get(index).ok_or_else(|| Fail::Input(format!("--index {index}: {} has {} runs (allowed: 0..={})", p.study.name, p.runs.len(), p.runs.len().saturating_sub(1))))?;
+            if let Some(res) = exec::cached(&out, r) {
+                println!("run {index} ({}): cached", res.label);
+                return Ok(());
             }
-            println!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
-            if ex.failed > 0 {
-                Err(Fail::Check(format!("{} of {} runs failed (see {})", ex.failed, p.runs.len(), out.join("report.md").display())))
-            } else {
-                Ok(())
+            let res = exec::run_one(r);
+            exec::store(&out, r, &res).map_err(|e| io_fail(&out, e))?;
+            match &res.failure {
+                None => {
+                    println!("run {index} ({}): ok", res.label);
+                    Ok(())
+                }
+                Some(m) => Err(Fail::Check(format!("FAIL run {index} ({}): {m}", res.label))),
             }
+        }
+        StudyCmd::Report { name, quick, out, dir } => {
+            let (p, out) = study_plan(&name, &dir, quick, out)?;
+            let results = exec::collect(&p, &out);
+            let done = results.iter().filter(|r| r.is_some()).count();
+            println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
+            study_outputs(&p, &out, &results)
         }
     }
 }

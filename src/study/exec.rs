@@ -3,7 +3,8 @@
 //! block's `sim`), and each passing result is written to `<out>/runs/<hash>.json` the
 //! moment it finishes (temp file, then rename), so an interrupted study resumes where
 //! it stopped. A run that fails (bad outcome, model error or panic) is reported with
-//! its error and does not stop the others; failures are not cached.
+//! its error and does not stop the others; its failure is recorded beside
+//! (`<hash>.failed.json`, for `study report`) but never reused: the next call runs it again.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -88,14 +89,35 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Save a passing result under its hash.
+/// Where a run's last failure is recorded.
+pub fn failure_file(out: &Path, r: &Run) -> PathBuf {
+    out.join("runs").join(format!("{}.failed.json", r.hash))
+}
+
+/// Save a result under its hash: a pass as the cached result, a failure as the run's
+/// failure record (each replaces the other).
 pub fn store(out: &Path, r: &Run, res: &RunResult) -> std::io::Result<()> {
-    if res.failure.is_some() {
-        return Ok(());
+    let (keep, stale) = if res.failure.is_none() { (cache_file(out, r), failure_file(out, r)) } else { (failure_file(out, r), cache_file(out, r)) };
+    std::fs::create_dir_all(keep.parent().expect("runs/"))?;
+    write_atomic(&keep, (serde_json::to_string(res).expect("results serialize") + "\n").as_bytes())?;
+    match std::fs::remove_file(&stale) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
-    let path = cache_file(out, r);
-    std::fs::create_dir_all(path.parent().expect("runs/"))?;
-    write_atomic(&path, (serde_json::to_string(res).expect("results serialize") + "\n").as_bytes())
+}
+
+/// Every run's result as far as the output directory knows it: cached passes, recorded
+/// failures, `None` for runs that have not finished (`study report`).
+pub fn collect(plan: &Plan, out: &Path) -> Vec<Option<RunResult>> {
+    plan.runs
+        .iter()
+        .map(|r| {
+            cached(out, r).or_else(|| {
+                let res: RunResult = serde_json::from_str(&std::fs::read_to_string(failure_file(out, r)).ok()?).ok()?;
+                (res.hash == r.hash).then_some(res)
+            })
+        })
+        .collect()
 }
 
 /// Run every run of the plan that has no cached result, `jobs` at a time.

@@ -5,7 +5,8 @@
 //! [`def`] reads and checks the study file; [`plan`] expands it into runs (configs x
 //! launches x knobs x seeds), applies the knobs and hashes each run; [`exec`] runs what
 //! is not cached on a thread pool; [`measure`] reduces results to the study's numbers;
-//! [`report`] and [`figure`] write `results.csv`, `results.json`, `report.md` and SVGs.
+//! [`report`] and [`figure`] write `results.csv`, `results.json`, `report.md` and SVGs;
+//! [`slurm`] hands the runs to a Slurm job array instead of the local pool.
 //! The CLI (`gpuforge study ...`) only parses arguments and prints.
 
 pub mod def;
@@ -14,6 +15,7 @@ pub mod figure;
 pub mod measure;
 pub mod plan;
 pub mod report;
+pub mod slurm;
 
 use std::path::{Path, PathBuf};
 
