@@ -125,6 +125,22 @@ enum Cmd {
     },
 }
 
+/// Which study, and where its results live.
+#[derive(clap::Args)]
+struct StudyArgs {
+    /// A study name (studies/<NAME>.toml) or a study file.
+    name: String,
+    /// The reduced version (fewer points and seeds, smaller inputs): minutes, not hours.
+    #[arg(long)]
+    quick: bool,
+    /// Output directory, also the run cache (default study_out/<name>[_quick]).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Where study files are looked up by name.
+    #[arg(long, default_value = gpuforge::study::DIR)]
+    dir: PathBuf,
+}
+
 #[derive(Subcommand)]
 enum StudyCmd {
     /// List the studies with their paper sources and run counts.
@@ -135,31 +151,17 @@ enum StudyCmd {
     },
     /// Print the runs a study would do, and which are already cached.
     Show {
-        /// A study name (studies/<NAME>.toml) or a study file.
-        name: String,
-        /// The reduced version (fewer points, seeds, smaller inputs).
-        #[arg(long)]
-        quick: bool,
-        /// Output directory whose cache to look in (default study_out/<name>[_quick]).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, default_value = gpuforge::study::DIR)]
-        dir: PathBuf,
+        #[command(flatten)]
+        study: StudyArgs,
     },
     /// Run what is not cached yet, in parallel, then write results.csv, results.json,
     /// the figures (SVG) and report.md. Exit 1 if a run failed, 2 for a bad study file.
     Run {
-        /// A study name (studies/<NAME>.toml) or a study file.
-        name: String,
-        /// The reduced version (fewer points, seeds, smaller inputs): minutes, not hours.
-        #[arg(long)]
-        quick: bool,
+        #[command(flatten)]
+        study: StudyArgs,
         /// Runs at a time (default: every core).
         #[arg(long)]
         jobs: Option<usize>,
-        /// Output directory, also the run cache (default study_out/<name>[_quick]).
-        #[arg(long)]
-        out: Option<PathBuf>,
         /// Stop after this many new runs; the next call runs the rest.
         #[arg(long)]
         limit: Option<usize>,
@@ -174,32 +176,20 @@ enum StudyCmd {
         /// Slurm: wait for the array to finish, then write the outputs.
         #[arg(long)]
         wait: bool,
-        #[arg(long, default_value = gpuforge::study::DIR)]
-        dir: PathBuf,
     },
     /// Run one run of a study (what each Slurm array task does) into --out's cache.
     RunOne {
-        name: String,
+        #[command(flatten)]
+        study: StudyArgs,
         /// The run's index (`study show` lists them).
         #[arg(long)]
         index: usize,
-        #[arg(long)]
-        quick: bool,
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, default_value = gpuforge::study::DIR)]
-        dir: PathBuf,
     },
     /// Write results.csv, results.json, the figures and report.md from the runs that
     /// have finished (after a Slurm array, or any time). Exit 1 if a run failed.
     Report {
-        name: String,
-        #[arg(long)]
-        quick: bool,
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, default_value = gpuforge::study::DIR)]
-        dir: PathBuf,
+        #[command(flatten)]
+        study: StudyArgs,
     },
 }
 
@@ -561,11 +551,11 @@ fn sim(
 
 /// A study's plan from the command line (exit 2 for a bad study file) and its output
 /// directory.
-fn study_plan(name: &str, dir: &Path, quick: bool, out: Option<PathBuf>) -> Result<(gpuforge::study::Plan, PathBuf), Fail> {
+fn study_plan(a: &StudyArgs) -> Result<(gpuforge::study::Plan, PathBuf), Fail> {
     use gpuforge::study::{self, def, plan};
-    let s = def::load(&study::locate(name, dir)?)?;
-    let p = plan::plan(&s, quick)?;
-    let out = out.unwrap_or_else(|| study::default_out(&s, quick));
+    let s = def::load(&study::locate(&a.name, &a.dir)?)?;
+    let p = plan::plan(&s, a.quick)?;
+    let out = a.out.clone().unwrap_or_else(|| study::default_out(&s, a.quick));
     Ok((p, out))
 }
 
@@ -610,14 +600,14 @@ fn study(cmd: StudyCmd) -> Res {
                 Err(Fail::Input(bad.join("\nerror: ")))
             }
         }
-        StudyCmd::Show { name, quick, out, dir } => {
-            let (p, out) = study_plan(&name, &dir, quick, out)?;
+        StudyCmd::Show { study: a } => {
+            let (p, out) = study_plan(&a)?;
             print!("{}", study::describe(&p, &out));
             Ok(())
         }
-        StudyCmd::Run { name, quick, jobs, out, limit, backend, sbatch_args, wait, dir } => {
-            let (p, out) = study_plan(&name, &dir, quick, out)?;
-            let mode = if quick { " (--quick)" } else { "" };
+        StudyCmd::Run { study: a, jobs, limit, backend, sbatch_args, wait } => {
+            let (p, out) = study_plan(&a)?;
+            let mode = if a.quick { " (--quick)" } else { "" };
             if backend == BackendArg::Slurm {
                 if jobs.is_some() || limit.is_some() {
                     return Err(Fail::Input("--jobs and --limit are for the local backend (allowed with --backend slurm: --sbatch-arg, --wait, --out, --quick)".into()));
@@ -637,7 +627,7 @@ fn study(cmd: StudyCmd) -> Res {
                     ),
                 }
                 if !wait {
-                    println!("when it has finished: gpuforge study report {name}{mode} --out {}", out.display());
+                    println!("when it has finished: gpuforge study report {}{mode} --out {}", a.name, out.display());
                     return Ok(());
                 }
                 let results = exec::collect(&p, &out);
@@ -666,8 +656,8 @@ fn study(cmd: StudyCmd) -> Res {
             );
             study_outputs(&p, &out, &ex.results)
         }
-        StudyCmd::RunOne { name, index, quick, out, dir } => {
-            let (p, out) = study_plan(&name, &dir, quick, out)?;
+        StudyCmd::RunOne { study: a, index } => {
+            let (p, out) = study_plan(&a)?;
             let r = p.runs.get(index).ok_or_else(|| Fail::Input(format!("--index {index}: {} has {} runs (allowed: 0..={})", p.study.name, p.runs.len(), p.runs.len().saturating_sub(1))))?;
             if let Some(res) = exec::cached(&out, r) {
                 println!("run {index} ({}): cached", res.label);
@@ -683,11 +673,11 @@ fn study(cmd: StudyCmd) -> Res {
                 Some(m) => Err(Fail::Check(format!("FAIL run {index} ({}): {m}", res.label))),
             }
         }
-        StudyCmd::Report { name, quick, out, dir } => {
-            let (p, out) = study_plan(&name, &dir, quick, out)?;
+        StudyCmd::Report { study: a } => {
+            let (p, out) = study_plan(&a)?;
             let results = exec::collect(&p, &out);
             let done = results.iter().filter(|r| r.is_some()).count();
-            println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
+            println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if a.quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
             study_outputs(&p, &out, &results)
         }
     }
