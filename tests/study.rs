@@ -141,6 +141,7 @@ fn the_same_study_twice_gives_identical_bytes() {
     assert_eq!(csv.lines().count(), 7, "{csv}");
     assert!(csv.lines().next().unwrap().starts_with("index,group,config,launch,seed,noc.traffic.cycles,noc.traffic.rate,noc.traffic.warmup,status,error,network,"), "{csv}");
     assert!(csv.contains("points.0.latency_avg"), "{csv}");
+    assert!(csv.lines().next().unwrap().ends_with(",points.0.undelivered,json.seed"), "the NoC's own `seed` statistic is told apart: {csv}");
     let report = std::fs::read_to_string(d.join("a/report.md")).unwrap();
     assert!(report.contains("| MACRO / baseline latency"), "{report}");
     assert!(report.contains("stated reason") || report.contains("✓ within"), "{report}");
@@ -285,5 +286,23 @@ fn a_slurm_job_array_gives_the_local_backends_bytes() {
     let o = gpuforge(&d, &["study", "report", s, "--out", "slurm"]);
     assert!(o.status.success() && text(&o).contains("4 of 6 runs finished"), "{}", text(&o));
     assert_eq!(read(&d.join("slurm/results.csv")).matches(",missing,").count(), 2);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn the_shipped_studies_run_quick_and_write_every_output() {
+    let d = scratch("shipped");
+    for (name, figure, within) in [("gpucc_table1", "table1.svg", "GPU-CC 3x3 (Gpixel/s)"), ("macro_noc_latency", "latency_4x4.svg", "4x4 reply-plane ceiling, no multiplexing")] {
+        let out = d.join(name);
+        let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        for f in ["results.csv", "results.json", "report.md", figure] {
+            assert!(out.join(f).is_file(), "{name}: no {f}");
+        }
+        let report = read(&out.join("report.md"));
+        let row = report.lines().find(|l| l.starts_with(&format!("| {within}"))).unwrap_or_else(|| panic!("{name}: no row {within}: {report}"));
+        assert!(row.contains("✓ within"), "{name}: {row}");
+        assert!(report.contains("## Not measured"), "{name}: the paper's unmeasured numbers are listed: {report}");
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }

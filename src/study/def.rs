@@ -83,6 +83,9 @@ pub type Value = toml::Value;
 /// A selector: every key must match (a list value matches any of its elements).
 pub type Select = BTreeMap<String, Value>;
 
+/// Knob keys (sorted) with the values each takes.
+pub type Knobs = Vec<(String, Vec<Value>)>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStudy {
@@ -202,8 +205,7 @@ pub struct GroupRuns {
     pub configs: Vec<String>,
     pub launches: Vec<String>,
     pub seeds: Vec<u64>,
-    /// Knob keys (sorted) with their values.
-    pub knobs: Vec<(String, Vec<Value>)>,
+    pub knobs: Knobs,
     pub max_cycles: Option<u64>,
 }
 
@@ -451,7 +453,7 @@ fn is_scalar(v: &Value) -> bool {
 }
 
 /// Knobs as (key, values), sorted by key; a single value is a list of one.
-fn knob_list(t: &toml::Table, field: &dyn Fn(&str) -> String) -> Result<Vec<(String, Vec<Value>)>, (String, String)> {
+fn knob_list(t: &toml::Table, field: &dyn Fn(&str) -> String) -> Result<Knobs, (String, String)> {
     let mut v = Vec::new();
     for (k, val) in t {
         if k.is_empty() || k.split('.').any(str::is_empty) || FIXED_COORDS.contains(&k.as_str()) {

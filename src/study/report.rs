@@ -69,10 +69,13 @@ pub fn csv(plan: &Plan, results: &[Option<RunResult>]) -> String {
     let rows = rows(plan, results);
     let knobs = union(plan.runs.iter().map(|r| r.knobs.iter().map(|(k, _)| k.as_str()).collect()));
     let stats = union(rows.iter().map(|r| r.stats.iter().map(|(k, _)| k.as_str()).collect()));
-    let mut head = vec!["index", "group", "config", "launch", "seed"];
-    head.extend(knobs.iter().map(String::as_str));
-    head.extend(["status", "error"]);
-    head.extend(stats.iter().map(String::as_str));
+    let mut head: Vec<String> = ["index", "group", "config", "launch", "seed"].iter().map(|s| s.to_string()).collect();
+    head.extend(knobs.iter().cloned());
+    head.extend(["status".to_string(), "error".to_string()]);
+    // a statistic named like a coordinate column (the NoC's `seed`, the GPU's `config`)
+    // is told apart by a prefix
+    let stat_heads: Vec<String> = stats.iter().map(|k| if head.contains(k) { format!("json.{k}") } else { k.clone() }).collect();
+    head.extend(stat_heads);
     let mut out = head.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(",") + "\n";
     for row in &rows {
         let r = row.run;
@@ -303,7 +306,9 @@ pub fn figures(plan: &Plan, results: &[Option<RunResult>]) -> Vec<(String, Strin
 
 /// Points (mean of `y` over the runs that share a series value and an `x`), sorted by x.
 fn curve_series(plan: &Plan, results: &[Option<RunResult>], x: &str, y: &str, series: &str, select: &def::Select) -> Vec<Series> {
-    let mut by: Vec<(String, BTreeMap<u64, (f64, f64, usize)>)> = Vec::new();
+    // per series: x (by its bits) -> (x, sum of y, runs)
+    type Points = BTreeMap<u64, (f64, f64, usize)>;
+    let mut by: Vec<(String, Points)> = Vec::new();
     for r in plan.runs.iter().filter(|r| r.selected(select)) {
         let Some(res) = results[r.index].as_ref().filter(|x| x.failure.is_none()) else { continue };
         let (Ok(xv), Ok(yv)) = (measure::coordinate_or_stat(r, res, x), measure::stat(&res.json, y)) else { continue };
