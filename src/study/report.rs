@@ -139,18 +139,24 @@ fn verdict_word(v: &Verdict) -> &'static str {
     }
 }
 
+/// Four significant digits, trailing zeros dropped (`14.8`, `0.4456`, `476`, `1.2e-4`).
 pub fn show_value(v: f64) -> String {
     let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if a >= 1000.0 || (a >= 10.0 && v.fract() == 0.0) {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.2}")
-    } else if a >= 0.01 {
-        format!("{v:.4}")
+    if a == 0.0 || !v.is_finite() {
+        return v.to_string();
+    }
+    if a >= 1000.0 {
+        return format!("{v:.0}");
+    }
+    if a < 1e-3 {
+        return format!("{v:.3e}");
+    }
+    let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        format!("{v:.3e}")
+        s
     }
 }
 
@@ -164,6 +170,15 @@ fn show_paper(m: &Measure) -> String {
 
 fn show_band(m: &Measure) -> String {
     m.band().map(|(lo, hi)| format!("[{}, {}]", show_value(lo), show_value(hi))).unwrap_or_else(|| "—".into())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_show_four_significant_digits() {
+        let shown: Vec<String> = [14.8, 0.4456123, 476.0, 25.0834, 0.98604, 1234.6, 0.00012341, 0.0].into_iter().map(super::show_value).collect();
+        assert_eq!(shown, ["14.8", "0.4456", "476", "25.08", "0.986", "1235", "1.234e-4", "0"]);
+    }
 }
 
 fn md_cell(s: &str) -> String {
