@@ -16,7 +16,8 @@ TOOLS    := verilator yosys iverilog
 
 .PHONY: run test rtl lint synth bench setup build clean
 
-## setup: install the Debian packages the checks need, when missing
+## setup: install the Debian packages the checks need, when missing (Verilator, yosys,
+## iverilog; munge and Slurm for the study job-array test, started by that test)
 setup:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
@@ -24,6 +25,7 @@ setup:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "error: $$t is still missing after apt-get"; exit 1; }; done
+	@scripts/slurm-local.sh install
 	@command -v $(CARGO) >/dev/null 2>&1 || { echo "error: cargo not found (install Rust with rustup)"; exit 1; }
 
 build: setup

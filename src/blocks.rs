@@ -21,11 +21,16 @@ pub static BLOCKS: &[BlockEntry] = &[
 
 /// Load any registered block's config file: exactly one registered table must be in it.
 pub fn load(path: &Path) -> Result<Box<dyn Loaded>, ConfigError> {
-    let text = read_text(path)?;
+    load_text(path, &read_text(path)?)
+}
+
+/// Load config `text` of any registered block (a file's text after edits, such as a
+/// study's knob overrides); `path` names it in messages.
+pub fn load_text(path: &Path, text: &str) -> Result<Box<dyn Loaded>, ConfigError> {
     let tables: Vec<&str> = BLOCKS.iter().map(|b| b.table).collect();
-    let table = block::detect(path, &text, &tables)?;
+    let table = block::detect(path, text, &tables)?;
     let entry = BLOCKS.iter().find(|b| b.table == table).expect("detect returns a registered table");
-    entry.load(path, &text)
+    entry.load(path, text)
 }
 
 /// The tables of the blocks with RTL, for messages (`[gpucc], [noc]`).

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use golden::block::{self, Block, ConfigFile, SimArgs, SimError, SimOutcome, Simulate};
+use golden::block::{self, Block, ConfigFile, SimArgs, SimError, SimFlag, SimOutcome, Simulate};
 use golden::config::ConfigError;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{Cosim, CosimFailure, CosimRequest, CosimSummary};
@@ -59,6 +59,8 @@ pub trait Loaded {
     fn cosim(&self, design: &Design, req: &CosimRequest) -> Result<CosimSummary, CosimFailure>;
     /// Run the golden model alone (`gpuforge sim`); unused flags are refused first.
     fn simulate(&self, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError>;
+    /// The optional `sim` flags the block uses (to refuse others before running).
+    fn sim_flags(&self) -> &'static [SimFlag];
 }
 
 struct Rtl<B: Block>(ConfigFile<B::Config>);
@@ -87,6 +89,9 @@ impl<B: Cosim + Simulate> Loaded for Rtl<B> {
         block::check_sim_flags::<B>(args)?;
         B::simulate(&self.0, args)
     }
+    fn sim_flags(&self) -> &'static [SimFlag] {
+        B::FLAGS
+    }
 }
 
 impl<B: Simulate> Loaded for ModelOnly<B> {
@@ -111,6 +116,9 @@ impl<B: Simulate> Loaded for ModelOnly<B> {
     fn simulate(&self, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError> {
         block::check_sim_flags::<B>(args)?;
         B::simulate(&self.0, args)
+    }
+    fn sim_flags(&self) -> &'static [SimFlag] {
+        B::FLAGS
     }
 }
 

@@ -14,6 +14,11 @@
 //! The blocks, each in its own folder with a marker type implementing [`block::Block`]:
 //! [`gpucc`] (`Gpucc`), [`noc`] (`Noc`) and the GPU model [`gpu`] (`GpuModel`).
 
+/// The version of what the golden models compute. Bump it with any change that alters a
+/// model's results (timing, statistics, their JSON): cached study runs are keyed by it
+/// and the crate version (`gpuforge study`), so a bump runs them again.
+pub const MODEL_VERSION: u32 = 1;
+
 pub mod bits;
 pub mod block;
 pub mod config;

@@ -1,0 +1,308 @@
+//! `gpuforge study` end to end on tiny study files: resume after an interruption,
+//! a failing run that does not stop the others, identical bytes from identical studies,
+//! a real single-node Slurm job array giving the local backend's bytes, bad study files
+//! refused with exit 2 and nothing written, and the shipped studies listed and planned.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn gpuforge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(dir).args(args).output().expect("runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuforge-study-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A study of 6 short NoC runs (2 networks x 3 rates), configs by absolute path.
+fn noc_study(dir: &Path, cycles: u32) -> PathBuf {
+    let cfg = |n: &str| repo().join("configs/noc").join(n).display().to_string();
+    let s = format!(
+        r#"name = "tiny_noc"
+title = "tiny"
+paper = "test"
+seed_file = "003"
+reproduces = "nothing"
+
+[[runs]]
+name = "sweep"
+configs = ["{}", "{}"]
+knobs = {{ "noc.traffic.rate" = [0.001, 0.002, 0.003], "noc.traffic.cycles" = {cycles}, "noc.traffic.warmup" = 200 }}
+
+[[measure]]
+name = "ratio"
+label = "MACRO / baseline latency"
+stat = "points.0.latency_avg"
+where = {{ config = "noc_macro_4x4" }}
+over = {{ config = "noc_baseline_4x4" }}
+reduce = "geomean"
+paper = 0.3
+tolerance = 0.1
+source = "test"
+reason = "stated reason"
+
+[[figure]]
+name = "curve"
+title = "latency"
+kind = "curve"
+x = "noc.traffic.rate"
+y = "points.0.latency_avg"
+"#,
+        cfg("noc_macro_4x4.toml"),
+        cfg("noc_baseline_4x4.toml")
+    );
+    let p = dir.join("tiny_noc.toml");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+fn cache_files(out: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("runs")).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_interrupted_study_resumes_with_only_the_missing_runs() {
+    let d = scratch("resume");
+    let study = noc_study(&d, 1500);
+    let s = study.to_str().unwrap();
+    // stopped after 2 runs (--limit), then resumed
+    let o = gpuforge(&d, &["study", "run", s, "--out", "a", "--jobs", "2", "--limit", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("6 runs: 2 executed, 0 reused") && text(&o).contains("4 left for the next call"), "{}", text(&o));
+    assert!(std::fs::read_to_string(d.join("a/results.csv")).unwrap().contains(",missing,"));
+    let o = gpuforge(&d, &["study", "run", s, "--out", "a", "--jobs", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("6 runs: 4 executed, 2 reused"), "{}", text(&o));
+    // results lost for two runs: only those run again
+    let files = cache_files(&d.join("a"));
+    assert_eq!(files.len(), 6);
+    std::fs::remove_file(&files[0]).unwrap();
+    std::fs::remove_file(&files[3]).unwrap();
+    let o = gpuforge(&d, &["study", "run", s, "--out", "a", "--jobs", "2"]);
+    assert!(text(&o).contains("6 runs: 2 executed, 4 reused"), "{}", text(&o));
+    // a resumed study writes what an uninterrupted one writes
+    let o = gpuforge(&d, &["study", "run", s, "--out", "b", "--jobs", "1"]);
+    assert!(text(&o).contains("6 runs: 6 executed, 0 reused"), "{}", text(&o));
+    for f in ["results.csv", "results.json", "report.md", "curve.svg"] {
+        assert_eq!(read(&d.join("a").join(f)), read(&d.join("b").join(f)), "{f} differs");
+    }
+    // a study killed after its second run (longer runs, one at a time) keeps what finished
+    let k = d.join("k");
+    std::fs::create_dir_all(&k).unwrap();
+    let long = noc_study(&k, 40000);
+    let long = long.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(&k).args(["study", "run", long, "--out", "c", "--jobs", "1"]).spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while k.join("c/runs").read_dir().map_or(0, |r| r.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()) < 2 {
+        assert!(t0.elapsed().as_secs() < 300, "no run finished");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = cache_files(&k.join("c")).len();
+    assert!((2..6).contains(&done), "killed after {done} runs: make the runs longer");
+    let o = gpuforge(&k, &["study", "run", long, "--out", "c", "--jobs", "2"]);
+    assert!(text(&o).contains(&format!("6 runs: {} executed, {done} reused", 6 - done)), "{done} cached: {}", text(&o));
+    let o = gpuforge(&k, &["study", "run", long, "--out", "whole", "--jobs", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(read(&k.join("c/results.csv")), read(&k.join("whole/results.csv")));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn the_same_study_twice_gives_identical_bytes() {
+    let d = scratch("determinism");
+    let study = noc_study(&d, 1500);
+    let s = study.to_str().unwrap();
+    let a = gpuforge(&d, &["study", "run", s, "--out", "a", "--jobs", "2"]);
+    let b = gpuforge(&d, &["study", "run", s, "--out", "b", "--jobs", "1"]);
+    assert!(a.status.success() && b.status.success(), "{}{}", text(&a), text(&b));
+    for f in ["results.csv", "results.json", "report.md", "curve.svg"] {
+        assert_eq!(read(&d.join("a").join(f)), read(&d.join("b").join(f)), "{f} differs");
+    }
+    let csv = std::fs::read_to_string(d.join("a/results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    assert!(csv.lines().next().unwrap().starts_with("index,group,config,launch,seed,noc.traffic.cycles,noc.traffic.rate,noc.traffic.warmup,status,error,network,"), "{csv}");
+    assert!(csv.contains("points.0.latency_avg"), "{csv}");
+    assert!(csv.lines().next().unwrap().ends_with(",points.0.undelivered,json.seed"), "the NoC's own `seed` statistic is told apart: {csv}");
+    let report = std::fs::read_to_string(d.join("a/report.md")).unwrap();
+    assert!(report.contains("| MACRO / baseline latency"), "{report}");
+    assert!(report.contains("stated reason") || report.contains("✓ within"), "{report}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_failing_run_is_reported_and_the_others_still_run() {
+    let d = scratch("failing");
+    let cfg = repo().join("configs/gpucc/gpucc_paper_sm.toml").display().to_string();
+    let s = format!(
+        r#"name = "tiny_gpucc"
+title = "tiny"
+paper = "test"
+seed_file = "004"
+reproduces = "nothing"
+
+[[runs]]
+name = "whole"
+configs = ["{cfg}"]
+seeds = [1, 2]
+knobs = {{ "gpucc.app.image" = 32 }}
+
+[[runs]]
+name = "cut_short"
+configs = ["{cfg}"]
+knobs = {{ "gpucc.app.image" = 32 }}
+max_cycles = 50
+
+[[measure]]
+name = "rate"
+label = "Gpixel/s"
+stat = "giga_items_per_s"
+where = {{ group = "whole" }}
+"#
+    );
+    std::fs::write(d.join("t.toml"), s).unwrap();
+    let o = gpuforge(&d, &["study", "run", "t.toml", "--out", "o", "--jobs", "2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("3 runs: 3 executed, 0 reused") && t.contains("1 failed"), "{t}");
+    assert!(t.contains("FAIL run 2 (gpucc_paper_sm"), "{t}");
+    let csv = std::fs::read_to_string(d.join("o/results.csv")).unwrap();
+    assert_eq!(csv.matches(",ok,").count(), 2, "{csv}");
+    assert_eq!(csv.matches(",failed,").count(), 1, "{csv}");
+    let report = std::fs::read_to_string(d.join("o/report.md")).unwrap();
+    assert!(report.contains("## Failed runs") && report.contains("run 2 (gpucc_paper_sm"), "{report}");
+    // the failure is not cached: a rerun tries it again and reuses the others
+    let o = gpuforge(&d, &["study", "run", "t.toml", "--out", "o", "--jobs", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("3 runs: 1 executed, 2 reused"), "{}", text(&o));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `study run` on `body`: exit 2, one line naming the file and each of `expect`, and no
+/// output directory.
+fn rejects(tag: &str, body: &str, expect: &[&str]) {
+    let d = scratch(&format!("bad-{tag}"));
+    let cfg = repo().join("configs/noc/noc_macro_4x4.toml").display().to_string();
+    let head = "name = \"bad\"\ntitle = \"t\"\npaper = \"p\"\nseed_file = \"003\"\nreproduces = \"r\"\n";
+    std::fs::write(d.join("bad.toml"), format!("{head}{}", body.replace("CFG", &cfg))).unwrap();
+    let o = gpuforge(&d, &["study", "run", "bad.toml", "--out", "out"]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{tag}: {}", text(&o));
+    assert_eq!(err.trim_end().lines().count(), 1, "{tag}: not one line: {err}");
+    assert!(err.contains("bad.toml"), "{tag}: file not named: {err}");
+    for e in expect {
+        assert!(err.contains(e), "{tag}: `{e}` missing from: {err}");
+    }
+    assert!(!d.join("out").exists(), "{tag}: output written");
+    assert!(o.stdout.is_empty(), "{tag}: {}", String::from_utf8_lossy(&o.stdout));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn bad_study_files_are_refused_naming_file_and_field() {
+    let runs = "[[runs]]\nconfigs = [\"CFG\"]\n";
+    rejects("unknown-field", &format!("{runs}colour = 1\n"), &["runs.colour", "unknown field"]);
+    rejects("reduce", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nreduce = \"median\"\n"), &["measure", "median", "geomean"]);
+    rejects("no-config", "[[runs]]\nconfigs = [\"nope.toml\"]\n", &["runs[0].configs[0]", "nope.toml: no such file"]);
+    rejects("knob-key", &format!("{runs}knobs = {{ \"noc.traffic.rat\" = [0.1] }}\n"), &["runs[0].knobs", "noc.traffic.rat", "unknown field"]);
+    rejects("knob-range", &format!("{runs}knobs = {{ \"noc.traffic.rate\" = [0.1, 2.0] }}\n"), &["runs[0].knobs", "noc.traffic.rate", "out of range", "allowed"]);
+    rejects("where", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"), &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"]);
+    rejects("no-source", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\npaper = 1.0\n"), &["measure[0].source"]);
+    rejects("flag", &format!("{runs}max_cycles = 10\n"), &["runs[0].max_cycles", "allowed"]);
+    rejects("figure", &format!("{runs}[[figure]]\nname = \"f\"\ntitle = \"t\"\nkind = \"bars\"\nmeasures = [\"zzz\"]\n"), &["figure[0].measures", "zzz"]);
+}
+
+#[test]
+fn the_shipped_studies_are_listed_and_plan() {
+    let o = gpuforge(&repo(), &["study", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    for s in ["gpucc_table1", "macro_noc_latency", "seed 004", "seed 003"] {
+        assert!(t.contains(s), "{s} missing: {t}");
+    }
+    for name in ["gpucc_table1", "macro_noc_latency"] {
+        for quick in [false, true] {
+            let mut args = vec!["study", "show", name, "--out", "/nonexistent-gpuforge-study"];
+            if quick {
+                args.push("--quick");
+            }
+            let o = gpuforge(&repo(), &args);
+            assert!(o.status.success(), "{name} {quick}: {}", text(&o));
+            assert!(text(&o).contains("to run"), "{}", text(&o));
+        }
+    }
+    let o = gpuforge(&repo(), &["study", "show", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("gpucc_table1, macro_noc_latency"), "{}", text(&o));
+}
+
+/// Needs a real Slurm: `scripts/slurm-local.sh start` (run here) configures and starts
+/// munge, slurmctld and slurmd on this machine; `make setup` installs them. A missing
+/// Slurm fails this test.
+#[test]
+fn a_slurm_job_array_gives_the_local_backends_bytes() {
+    let up = Command::new("bash").arg(repo().join("scripts/slurm-local.sh")).arg("start").output().expect("bash runs");
+    assert!(up.status.success(), "no local Slurm (make setup installs it; scripts/slurm-local.sh start starts it): {}", text(&up));
+    let d = scratch("slurm");
+    let study = noc_study(&d, 1500);
+    let s = study.to_str().unwrap();
+    let o = gpuforge(&d, &["study", "run", s, "--out", "local", "--jobs", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = gpuforge(&d, &["study", "run", s, "--out", "slurm", "--backend", "slurm", "--wait", "--sbatch-arg=--time=00:10:00"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("6 array tasks of 6 runs"), "{}", text(&o));
+    let script = std::fs::read_to_string(d.join("slurm/slurm/tiny_noc.sh")).unwrap();
+    assert!(script.contains("#SBATCH --array=0-5") && script.contains("study run-one"), "{script}");
+    for f in ["results.csv", "results.json", "report.md", "curve.svg"] {
+        assert_eq!(read(&d.join("local").join(f)), read(&d.join("slurm").join(f)), "{f} differs between the backends");
+    }
+    // every task left its log; a second submission finds everything cached
+    let logs = std::fs::read_dir(d.join("slurm/slurm")).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "log")).count();
+    assert_eq!(logs, 6);
+    let o = gpuforge(&d, &["study", "run", s, "--out", "slurm", "--backend", "slurm", "--wait"]);
+    assert!(text(&o).contains("all 6 runs are cached"), "{}", text(&o));
+    // report merges what has finished: with two results gone it says so and writes the rest
+    let files = cache_files(&d.join("slurm"));
+    std::fs::remove_file(&files[1]).unwrap();
+    std::fs::remove_file(&files[4]).unwrap();
+    let o = gpuforge(&d, &["study", "report", s, "--out", "slurm"]);
+    assert!(o.status.success() && text(&o).contains("4 of 6 runs finished"), "{}", text(&o));
+    assert_eq!(read(&d.join("slurm/results.csv")).matches(",missing,").count(), 2);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn the_shipped_studies_run_quick_and_write_every_output() {
+    let d = scratch("shipped");
+    for (name, figure, within) in [("gpucc_table1", "table1.svg", "GPU-CC 3x3 (Gpixel/s)"), ("macro_noc_latency", "latency_4x4.svg", "4x4 reply-plane ceiling, no multiplexing")] {
+        let out = d.join(name);
+        let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        for f in ["results.csv", "results.json", "report.md", figure] {
+            assert!(out.join(f).is_file(), "{name}: no {f}");
+        }
+        let report = read(&out.join("report.md"));
+        let row = report.lines().find(|l| l.starts_with(&format!("| {within}"))).unwrap_or_else(|| panic!("{name}: no row {within}: {report}"));
+        assert!(row.contains("✓ within"), "{name}: {row}");
+        assert!(report.contains("## Not measured"), "{name}: the paper's unmeasured numbers are listed: {report}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
