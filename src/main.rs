@@ -358,7 +358,8 @@ fn gen(path: &Path, out: Option<PathBuf>, check: bool, design: Option<String>) -
         return Err(Fail::Check(format!("{} is stale; run `gpuforge gen {}`:\n{list}", out.display(), path.display())));
     }
     g.write_to(&out).map_err(|e| io_fail(&out, e))?;
-    println!("wrote {} ({} modules in lib/, {} designs)", out.display(), g.lib.len(), g.designs.len());
+    let designs = if g.designs.len() == 1 { "1 design".to_string() } else { format!("{} designs", g.designs.len()) };
+    println!("wrote {} ({} modules in lib/, {designs})", out.display(), g.lib.len());
     for d in &g.designs {
         println!("  {:<16} {} ({} files, content hash {})", d.dir, d.manifest.top, d.files.len(), &d.manifest.content_hash[..16]);
     }
