@@ -118,6 +118,24 @@ pub struct HingeRouter {
 }
 
 impl HingeRouter {
+    /// A router's schedule view `{prologue, reconf, ovl_b, ovl_a}` (`dbg_sched`): the live
+    /// overlay codes are the group's members (MC indices), m for the GOM row, all ones
+    /// for none; SW+1 bits each.
+    pub fn sched_word(&self, c: &NocConfig) -> u32 {
+        let o = self.ctrl.out();
+        let s = c.sw() + 1;
+        let none = (1 << s) - 1;
+        let (a, b) = match o.live {
+            Live::None => (none, none),
+            Live::Gom => (c.m() as u32, none),
+            Live::Group(g) => {
+                let mem = &c.groups[g];
+                (mem[0] as u32, mem.get(1).map_or(none, |&i| i as u32))
+            }
+        };
+        a | (b << s) | ((o.reconf as u32) << (2 * s)) | ((o.prologue as u32) << (2 * s + 1))
+    }
+
     pub fn new(c: &NocConfig, x: u32, y: u32) -> HingeRouter {
         let id = c.node(x, y);
         let rom = &c.roms[id];
@@ -291,7 +309,7 @@ pub struct HingeOutputs {
     pub loc_in_status: bool,
     /// Ejection (valid in the MSB).
     pub loc_out: u128,
-    /// `{prologue, reconf, ovl_b, ovl_a}` (see [`super::reply_mesh::sched_word`]).
+    /// `{prologue, reconf, ovl_b, ovl_a}` (see [`HingeRouter::sched_word`]).
     pub sched: u32,
     pub ecyc: u32,
     /// The local injection on a transfer (else 0).
@@ -337,7 +355,7 @@ impl Model for HingeTop {
         o.byp_out = [r.bypass_out(E, i.byp_in[W], inj), r.bypass_out(W, i.byp_in[E], inj), r.bypass_out(N, i.byp_in[S], 0), r.bypass_out(S, i.byp_in[N], 0)];
         o.loc_in_grant = grant;
         o.loc_in_status = status;
-        o.sched = super::reply_mesh::sched_word(&self.cfg, r);
+        o.sched = r.sched_word(&self.cfg);
         o.ecyc = r.ctrl.ecyc;
         o.inj = inj;
         o.latch_state = r.latch_states();

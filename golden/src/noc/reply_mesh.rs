@@ -13,7 +13,6 @@ use super::gom::Gom;
 use super::hinge_router::{HingeRouter, RouterOut};
 use super::link::{LinkFmt, T_STATUS};
 use super::mc_ni::McNi;
-use super::overlay_ctrl::Live;
 use super::route_rom::{E, L, N, S, W};
 use crate::model::Model;
 
@@ -45,7 +44,7 @@ pub struct ReplyOutputs {
     pub drop: Vec<u8>,
     pub overrun: Vec<bool>,
     pub collision: Vec<bool>,
-    /// Per node `{prologue, reconf, ovl_b, ovl_a}` (see [`ReplyMesh::sched_word`]).
+    /// Per node `{prologue, reconf, ovl_b, ovl_a}` (see [`HingeRouter::sched_word`]).
     pub sched: Vec<u32>,
     /// Epoch-relative cycle of router 0.
     pub ecyc: u32,
@@ -124,7 +123,7 @@ impl ReplyMesh {
     }
 
     pub fn sched_word(&self, r: &HingeRouter) -> u32 {
-        sched_word(&self.cfg, r)
+        r.sched_word(&self.cfg)
     }
 
     /// Evaluate one cycle: outputs from registered state and `inp`, next state prepared.
@@ -262,22 +261,4 @@ impl Model for ReplyMesh {
     fn assert_reset(inputs: &mut ReplyInputs) {
         inputs.rst = true;
     }
-}
-
-/// A router's schedule view `{prologue, reconf, ovl_b, ovl_a}` (`dbg_sched`): the live
-/// overlay codes are the group's members (MC indices), m for the GOM row, all ones
-/// for none; SW+1 bits each.
-pub fn sched_word(c: &NocConfig, r: &HingeRouter) -> u32 {
-    let o = r.ctrl.out();
-    let s = c.sw() + 1;
-    let none = (1 << s) - 1;
-    let (a, b) = match o.live {
-        Live::None => (none, none),
-        Live::Gom => (c.m() as u32, none),
-        Live::Group(g) => {
-            let mem = &c.groups[g];
-            (mem[0] as u32, mem.get(1).map_or(none, |&i| i as u32))
-        }
-    };
-    a | (b << s) | ((o.reconf as u32) << (2 * s)) | ((o.prologue as u32) << (2 * s + 1))
 }
