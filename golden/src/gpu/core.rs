@@ -53,7 +53,7 @@ use std::collections::VecDeque;
 use crate::network::{Class, Network, Packet};
 
 use super::coalesce::{coalesce, local_timing_addr, Segment};
-use super::config::{GpuConfig, L1Config, SharedMemConfig, SyncConfig};
+use super::config::{GpuConfig, L1Config, SchedulerPolicy, SharedMemConfig, SyncConfig};
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
@@ -993,8 +993,6 @@ impl Sm {
 
     fn issue_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
-        let run = p.run;
-        let mut order = std::mem::take(&mut self.order);
         for s in 0..self.schedulers.len() {
             if self.schedulers[s].warps.is_empty() {
                 continue;
@@ -1005,6 +1003,96 @@ impl Sm {
                 self.charge(self.sched_why[s], n);
                 continue;
             }
+            if self.issue_width == 1 && !self.taps.order {
+                self.issue_one(s, p)?;
+            } else {
+                self.issue_ordered(s, p)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Scheduler `s`'s one issue slot: its warps checked in policy order
+    /// ([`WarpScheduler::order`]) as they are stored, without building the order.
+    fn issue_one(&mut self, s: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let k: &Kernel = &p.run.kernel;
+        self.issue.issue_slots += 1;
+        let mut why = Stall::Other;
+        let n = self.schedulers[s].warps.len();
+        let last = self.schedulers[s].last;
+        let mut issued = None;
+        match self.schedulers[s].policy {
+            SchedulerPolicy::Gto => {
+                // the greedy warp, then the others oldest first
+                if let Some(g) = last {
+                    match self.check(g as usize, k, now) {
+                        Ok(route) => issued = Some((g, route)),
+                        Err(r) => why = why.min(r),
+                    }
+                }
+                if issued.is_none() {
+                    for i in 0..n {
+                        let w = self.schedulers[s].warps[i];
+                        if Some(w) == last {
+                            continue;
+                        }
+                        match self.check(w as usize, k, now) {
+                            Ok(route) => {
+                                issued = Some((w, route));
+                                break;
+                            }
+                            Err(r) => why = why.min(r),
+                        }
+                    }
+                }
+            }
+            SchedulerPolicy::Lrr => {
+                // round robin from the warp after the last one to issue
+                let mut i = last.and_then(|l| self.schedulers[s].warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
+                for _ in 0..n {
+                    if i >= n {
+                        i = 0;
+                    }
+                    let w = self.schedulers[s].warps[i];
+                    i += 1;
+                    match self.check(w as usize, k, now) {
+                        Ok(route) => {
+                            issued = Some((w, route));
+                            break;
+                        }
+                        Err(r) => why = why.min(r),
+                    }
+                }
+            }
+        }
+        match issued {
+            Some((w, route)) => {
+                self.schedulers[s].last = Some(w);
+                self.issue_warp(w as usize, route, p)
+            }
+            None => {
+                self.charge(why, 1);
+                let mut wake = u64::MAX;
+                for i in 0..n {
+                    wake = wake.min(self.wake_time(self.schedulers[s].warps[i] as usize, now));
+                }
+                if wake > now + 1 {
+                    self.sched_sleep[s] = wake;
+                    self.sched_why[s] = why;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Scheduler `s`'s issue slots with the order built once for the cycle (several
+    /// slots, or an issue hook that reorders).
+    fn issue_ordered(&mut self, s: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let run = p.run;
+        let mut order = std::mem::take(&mut self.order);
+        {
             self.schedulers[s].order(&mut order);
             if self.taps.order {
                 self.issue_hook.order(now, s, &mut order);
