@@ -289,6 +289,14 @@ pub struct Sm {
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
     pub report: SmReport,
+    // idle skipping
+    /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
+    /// the GPU does not run them. 0: awake.
+    pub sleep_until: u64,
+    /// First slept cycle not yet counted, and whether each slept cycle retries a read
+    /// the L1 refuses.
+    slept_from: u64,
+    sleep_l1_refused: bool,
 }
 
 impl Sm {
@@ -345,6 +353,9 @@ impl Sm {
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
             report: SmReport::default(),
+            sleep_until: 0,
+            slept_from: 0,
+            sleep_l1_refused: false,
         }
     }
 
@@ -385,6 +396,8 @@ impl Sm {
 
     /// Make CTA `cta_id` resident.
     pub fn launch_cta(&mut self, run: &KernelRun, cta_id: u64, now: u64) {
+        // dispatch follows the SMs' cycles: cycle `now` is over
+        self.wake_up(now + 1);
         let slot = self.ctas.iter().position(|c| !c.valid).expect("has_room checked");
         let ctaid = run.ctaid(cta_id);
         let mut warps = Vec::with_capacity(run.warps_per_cta as usize);
@@ -493,6 +506,7 @@ impl Sm {
 
     /// A reply from the network.
     pub fn receive(&mut self, p: Packet, txns: &mut TxnTable, now: u64) {
+        self.wake_up(now);
         let tag = p.tag as u32;
         let t = *txns.get(tag);
         txns.release(tag);
@@ -764,7 +778,7 @@ impl Sm {
 
     /// Whether warp `w` can issue now, and how; caches time-known blocks in
     /// `blocked_until`. The issue hook is asked last, where its taps say.
-    #[inline]
+    #[inline(always)]
     fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<Route, Stall> {
         let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
         let wp = &mut self.warps[w];
@@ -914,18 +928,23 @@ impl Sm {
         };
         self.rec_guard = mask;
         self.warps[w].ids.clock = p.now;
-        let cta = self.warps[w].cta as usize;
         let rb = w * self.nregs * WARP;
-        let lb = w * WARP * self.local_bytes;
-        let mut mem = MemCtx {
-            global: p.gmem,
-            shared: &mut self.ctas[cta].shared,
-            local: &mut self.local[lb..lb + WARP * self.local_bytes],
-            local_bytes: self.local_bytes as u32,
-            params: &run.params,
-        };
         let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
-        let effect = ex.execute(inst, mask, &mut mem, &mut self.rec).map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
+        let effect = if inst.is_mem() {
+            let cta = self.warps[w].cta as usize;
+            let lb = w * WARP * self.local_bytes;
+            let mut mem = MemCtx {
+                global: p.gmem,
+                shared: &mut self.ctas[cta].shared,
+                local: &mut self.local[lb..lb + WARP * self.local_bytes],
+                local_bytes: self.local_bytes as u32,
+                params: &run.params,
+            };
+            ex.execute(inst, mask, &mut mem, &mut self.rec)
+        } else {
+            ex.execute_reg(inst, mask)
+        };
+        let effect = effect.map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
         self.issue.thread_insts += mask.count_ones() as u64;
         Ok(effect)
     }
@@ -1199,9 +1218,76 @@ impl Sm {
         }
     }
 
+    /// Idle skipping (exact). After a cycle, when no stage can act before some cycle
+    /// `t` — nothing completes before `t`, no instruction waits to be fetched, no request
+    /// waits to leave, no deferred instruction, the LD/ST unit is empty or holds a read
+    /// the L1 refuses for want of an MSHR (only a fill changes that), and every scheduler
+    /// with warps sleeps until `t` or later — the cycles before `t` would each only count
+    /// the schedulers' stalls (and the refused read). The SM sleeps through them; a reply,
+    /// a new CTA or the cycle at `t` wakes it ([`Self::wake_up`]), which counts them.
+    fn plan_sleep(&mut self, now: u64) {
+        self.sleep_until = 0;
+        if self.resident_ctas == 0 || !self.miss_q.is_empty() || !self.fetch_q.is_empty() || self.deferred_total > 0 {
+            return;
+        }
+        let refused = match self.lsu.front() {
+            None => false,
+            Some(a) if a.kind == AccKind::Read && self.l1.refuses_read(a.line) => true,
+            Some(_) => return,
+        };
+        let mut t = u64::MAX;
+        for (s, sched) in self.schedulers.iter().enumerate() {
+            if !sched.warps.is_empty() {
+                t = t.min(self.sched_sleep[s]);
+            }
+        }
+        if let Some(&(c, _)) = self.l1_hits.front() {
+            t = t.min(c);
+        }
+        if let Some(&(c, _)) = self.shmem_done.front() {
+            t = t.min(c);
+        }
+        if t > now + 1 {
+            self.sleep_until = t;
+            self.slept_from = now + 1;
+            self.sleep_l1_refused = refused;
+        }
+    }
+
+    /// Count the cycles slept before `now` as the cycles they stand for, and stay awake.
+    pub fn wake_up(&mut self, now: u64) {
+        if self.sleep_until == 0 {
+            return;
+        }
+        debug_assert!(now >= self.slept_from && now <= self.sleep_until, "SM {}: woken at {now}, slept {}..{}", self.id, self.slept_from, self.sleep_until);
+        self.sleep_until = 0;
+        let n = now - self.slept_from;
+        if n == 0 {
+            return;
+        }
+        self.report.active_cycles += n;
+        let slots = self.issue_width as u64 * n;
+        for s in 0..self.schedulers.len() {
+            if !self.schedulers[s].warps.is_empty() {
+                self.issue.issue_slots += slots;
+                self.charge(self.sched_why[s], slots);
+            }
+        }
+        if self.sleep_l1_refused {
+            self.l1.stats.reservation_fails += n;
+        }
+    }
+
+    /// Run every cycle from now on, until the next [`Self::cycle`] (a clock that does
+    /// not tick every cycle).
+    pub fn stay_awake(&mut self) {
+        self.sleep_until = 0;
+    }
+
     /// One core cycle (see the module docs for the stage order).
     pub fn cycle(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
+        self.wake_up(now);
         self.report.active_cycles += 1;
         while let Some(&(t, tok)) = self.l1_hits.front() {
             if t > now {
@@ -1234,6 +1320,7 @@ impl Sm {
                 }
             }
         }
+        self.plan_sleep(now);
         Ok(())
     }
 

@@ -162,18 +162,24 @@ fn sat01_64(f: f64) -> f64 {
 /// `f` over every lane (one function per operation: the lane loop has the operation
 /// inlined, whatever the size of the caller).
 #[inline(never)]
-fn map1(a: &Lanes, f: impl Fn(u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l]))
+fn map1(a: &Lanes, out: &mut Lanes, f: impl Fn(u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l]);
+    }
 }
 
 #[inline(never)]
-fn map2(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l], b[l]))
+fn map2(a: &Lanes, b: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l], b[l]);
+    }
 }
 
 #[inline(never)]
-fn map3(a: &Lanes, b: &Lanes, c: &Lanes, f: impl Fn(u64, u64, u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l], b[l], c[l]))
+fn map3(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64, u64) -> u64) {
+    for l in 0..WARP {
+        out[l] = f(a[l], b[l], c[l]);
+    }
 }
 
 /// Lanes (as a mask) where `f` holds.
@@ -189,16 +195,16 @@ fn pred_lanes(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> bool) -> u32 {
 /// Float op on f32 lanes with `.ftz` on inputs/outputs and `.sat` (without either, the
 /// plain operation: `ftz32(x, false) == x`).
 macro_rules! f32op {
-    ($inst:expr, $a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+    ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
         let (ftz, sat) = ($inst.ftz, $inst.sat);
         if !ftz && !sat {
-            map2($a, $b, |p, q| {
+            map2($a, $b, $out, |p, q| {
                 let $x = f32v(p);
                 let $y = f32v(q);
                 f32b($e)
             })
         } else {
-            map2($a, $b, |p, q| {
+            map2($a, $b, $out, |p, q| {
                 let $x = ftz32(f32v(p), ftz);
                 let $y = ftz32(f32v(q), ftz);
                 let r = ftz32($e, ftz);
@@ -209,16 +215,16 @@ macro_rules! f32op {
 }
 
 macro_rules! f64op {
-    ($inst:expr, $a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+    ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
         let (ftz, sat) = ($inst.ftz, $inst.sat);
         if !ftz && !sat {
-            map2($a, $b, |p, q| {
+            map2($a, $b, $out, |p, q| {
                 let $x = f64v(p);
                 let $y = f64v(q);
                 ($e).to_bits()
             })
         } else {
-            map2($a, $b, |p, q| {
+            map2($a, $b, $out, |p, q| {
                 let $x = ftz64(f64v(p), ftz);
                 let $y = ftz64(f64v(q), ftz);
                 let r = ftz64($e, ftz);
@@ -232,21 +238,25 @@ macro_rules! f64op {
 /// FMA is one `vfmadd213ss x, y, z` per lane (the runtime-selected path of Rust's
 /// `fmaf`). With FMA the same instruction form runs eight lanes at a time
 /// (`vfmadd213ps`, element-wise identical, NaN operand priority included).
-fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes) -> Lanes {
+fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: the features the function enables were detected just above.
-        return unsafe { fma_f32_x86(a, b, c) };
+        return unsafe { fma_f32_x86(a, b, c, out) };
     }
-    map3(a, b, c, |x, y, z| f32b(f32v(x).mul_add(f32v(y), f32v(z))))
+    map3(a, b, c, out, |x, y, z| f32b(f32v(x).mul_add(f32v(y), f32v(z))))
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
-unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes) -> Lanes {
+unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {
     use std::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
-    let narrow = |v: &Lanes| -> [f32; WARP] { std::array::from_fn(|l| f32v(v[l])) };
-    let (x, y, z) = (narrow(a), narrow(b), narrow(c));
+    let (mut x, mut y, mut z) = ([0f32; WARP], [0f32; WARP], [0f32; WARP]);
+    for l in 0..WARP {
+        x[l] = f32v(a[l]);
+        y[l] = f32v(b[l]);
+        z[l] = f32v(c[l]);
+    }
     let mut out = [0f32; WARP];
     for k in (0..WARP).step_by(8) {
         // SAFETY: each access is 8 floats inside a 32-float array.
@@ -264,7 +274,9 @@ unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes) -> Lanes {
             _mm256_storeu_ps(out.as_mut_ptr().add(k), vx);
         }
     }
-    std::array::from_fn(|l| f32b(out[l]))
+    for l in 0..WARP {
+        res[l] = f32b(out[l]);
+    }
 }
 
 /// `setp` over every lane: the lanes where `a cmp b` holds (`compare`, specialized
@@ -415,6 +427,16 @@ impl<'a> WarpExec<'a> {
     /// Execute `inst` for the lanes in `mask` (active lanes already filtered by the
     /// guard predicate). Memory instructions fill `rec`.
     pub fn execute(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<Effect, Fault> {
+        if inst.is_mem() {
+            self.memory(inst, mask, mem, rec)?;
+            return Ok(Effect::Mem);
+        }
+        self.execute_reg(inst, mask)
+    }
+
+    /// [`Self::execute`] for an instruction that is not a memory access.
+    pub fn execute_reg(&mut self, inst: &Inst, mask: u32) -> Result<Effect, Fault> {
+        debug_assert!(!inst.is_mem());
         let ty = inst.ty;
         match inst.op {
             Op::Bra => {
@@ -423,10 +445,7 @@ impl<'a> WarpExec<'a> {
             Op::Ret | Op::Exit => return Ok(Effect::Exit),
             Op::Bar => return Ok(Effect::Bar),
             Op::Membar(s) => return Ok(Effect::Membar(s)),
-            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
-                self.memory(inst, mask, mem, rec)?;
-                return Ok(Effect::Mem);
-            }
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => unreachable!("memory instructions go through execute"),
             Op::Setp(cmp, bop) => {
                 let (mut ba, mut bb) = (None, None);
                 let a = self.operand(inst.a[0], &mut ba);
@@ -469,13 +488,16 @@ impl<'a> WarpExec<'a> {
             self.write_pred(inst.d[0], mask, v);
             return Ok(Effect::Alu);
         }
-        let r = self.alu(inst)?;
+        let mut r = [0; WARP];
+        self.alu(inst, &mut r)?;
         self.write(inst.d[0], mask, inst.dmask, &r);
         Ok(Effect::Alu)
     }
 
-    /// The result lanes of a register-only instruction (operands past `na` are zero).
-    fn alu(&self, inst: &Inst) -> Result<Lanes, Fault> {
+    /// The result lanes of a register-only instruction into `r` (operands past `na`
+    /// are zero).
+    #[inline(always)]
+    fn alu(&self, inst: &Inst, r: &mut Lanes) -> Result<(), Fault> {
         let src = |k: usize| if k < inst.na as usize { inst.a[k] } else { Src::None };
         let (mut ba, mut bb, mut bc) = (None, None, None);
         let a = self.operand(src(0), &mut ba);
@@ -484,42 +506,42 @@ impl<'a> WarpExec<'a> {
         let ty = inst.ty;
         let bits = ty.bits();
         let tm = ty.mask();
-        Ok(match (inst.op, ty) {
-            (Op::Add, Ty::F32) => f32op!(inst, a, b, |x, y| x + y),
-            (Op::Add, Ty::F64) => f64op!(inst, a, b, |x, y| x + y),
+        match (inst.op, ty) {
+            (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
+            (Op::Add, Ty::F64) => f64op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::S32) if inst.sat => {
-                map2(a, b, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+                map2(a, b, r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
             }
-            (Op::Add, _) => map2(a, b, |x, y| x.wrapping_add(y) & tm),
-            (Op::Sub, Ty::F32) => f32op!(inst, a, b, |x, y| x - y),
-            (Op::Sub, Ty::F64) => f64op!(inst, a, b, |x, y| x - y),
+            (Op::Add, _) => map2(a, b, r, |x, y| x.wrapping_add(y) & tm),
+            (Op::Sub, Ty::F32) => f32op!(inst, a, b, r, |x, y| x - y),
+            (Op::Sub, Ty::F64) => f64op!(inst, a, b, r, |x, y| x - y),
             (Op::Sub, Ty::S32) if inst.sat => {
-                map2(a, b, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+                map2(a, b, r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
             }
-            (Op::Sub, _) => map2(a, b, |x, y| x.wrapping_sub(y) & tm),
-            (Op::Mul, Ty::F32) => f32op!(inst, a, b, |x, y| x * y),
-            (Op::Mul, Ty::F64) => f64op!(inst, a, b, |x, y| x * y),
-            (Op::Mul, _) => map2(a, b, |x, y| x.wrapping_mul(y) & tm),
-            (Op::MulHi, _) => map2(a, b, |x, y| ((int_val(x, ty) * int_val(y, ty)) >> bits) as u64 & tm),
-            (Op::MulWide, _) => map2(a, b, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64),
-            (Op::Mad, _) => map3(a, b, c, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & tm),
-            (Op::MadHi, _) => map3(a, b, c, |x, y, z| (((int_val(x, ty) * int_val(y, ty)) >> bits) as u64).wrapping_add(z) & tm),
+            (Op::Sub, _) => map2(a, b, r, |x, y| x.wrapping_sub(y) & tm),
+            (Op::Mul, Ty::F32) => f32op!(inst, a, b, r, |x, y| x * y),
+            (Op::Mul, Ty::F64) => f64op!(inst, a, b, r, |x, y| x * y),
+            (Op::Mul, _) => map2(a, b, r, |x, y| x.wrapping_mul(y) & tm),
+            (Op::MulHi, _) => map2(a, b, r, |x, y| ((int_val(x, ty) * int_val(y, ty)) >> bits) as u64 & tm),
+            (Op::MulWide, _) => map2(a, b, r, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64),
+            (Op::Mad, _) => map3(a, b, c, r, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & tm),
+            (Op::MadHi, _) => map3(a, b, c, r, |x, y, z| (((int_val(x, ty) * int_val(y, ty)) >> bits) as u64).wrapping_add(z) & tm),
             (Op::MadWide, _) => {
                 let wm = if bits >= 32 { u64::MAX } else { (1u64 << (2 * bits)) - 1 };
-                map3(a, b, c, |x, y, z| ((int_val(x, ty) * int_val(y, ty)) as u64).wrapping_add(z) & wm)
+                map3(a, b, c, r, |x, y, z| ((int_val(x, ty) * int_val(y, ty)) as u64).wrapping_add(z) & wm)
             }
-            (Op::Fma, Ty::F32) if !inst.ftz && !inst.sat => fma_f32(a, b, c),
+            (Op::Fma, Ty::F32) if !inst.ftz && !inst.sat => fma_f32(a, b, c, r),
             (Op::Fma, Ty::F32) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
-                map3(a, b, c, |x, y, z| {
+                map3(a, b, c, r, |x, y, z| {
                     let v = ftz32(ftz32(f32v(x), ftz).mul_add(ftz32(f32v(y), ftz), ftz32(f32v(z), ftz)), ftz);
                     f32b(if sat { sat01_32(v) } else { v })
                 })
             }
-            (Op::Fma, _) => map3(a, b, c, |x, y, z| f64v(x).mul_add(f64v(y), f64v(z)).to_bits()),
-            (Op::Div, Ty::F32) => f32op!(inst, a, b, |x, y| x / y),
-            (Op::Div, Ty::F64) => f64op!(inst, a, b, |x, y| x / y),
-            (Op::Div, _) => map2(a, b, |x, y| {
+            (Op::Fma, _) => map3(a, b, c, r, |x, y, z| f64v(x).mul_add(f64v(y), f64v(z)).to_bits()),
+            (Op::Div, Ty::F32) => f32op!(inst, a, b, r, |x, y| x / y),
+            (Op::Div, Ty::F64) => f64op!(inst, a, b, r, |x, y| x / y),
+            (Op::Div, _) => map2(a, b, r, |x, y| {
                 let (x, y) = (int_val(x, ty), int_val(y, ty));
                 // our choice: x / 0 = all ones (what NVIDIA hardware returns for unsigned)
                 if y == 0 {
@@ -528,7 +550,7 @@ impl<'a> WarpExec<'a> {
                     (x / y) as u64 & tm
                 }
             }),
-            (Op::Rem, _) => map2(a, b, |x, y| {
+            (Op::Rem, _) => map2(a, b, r, |x, y| {
                 let (xv, yv) = (int_val(x, ty), int_val(y, ty));
                 if yv == 0 {
                     x & tm
@@ -536,34 +558,34 @@ impl<'a> WarpExec<'a> {
                     (xv % yv) as u64 & tm
                 }
             }),
-            (Op::Min, Ty::F32) => f32op!(inst, a, b, |x, y| x.min(y)),
-            (Op::Min, Ty::F64) => f64op!(inst, a, b, |x, y| x.min(y)),
-            (Op::Min, _) => map2(a, b, |x, y| if int_val(x, ty) <= int_val(y, ty) { x } else { y }),
-            (Op::Max, Ty::F32) => f32op!(inst, a, b, |x, y| x.max(y)),
-            (Op::Max, Ty::F64) => f64op!(inst, a, b, |x, y| x.max(y)),
-            (Op::Max, _) => map2(a, b, |x, y| if int_val(x, ty) >= int_val(y, ty) { x } else { y }),
-            (Op::Abs, Ty::F32) => map1(a, |x| f32b(ftz32(f32v(x), inst.ftz).abs())),
-            (Op::Abs, Ty::F64) => map1(a, |x| f64v(x).abs().to_bits()),
-            (Op::Abs, _) => map1(a, |x| (int_val(x, ty).unsigned_abs() as u64) & tm),
-            (Op::Neg, Ty::F32) => map1(a, |x| f32b(-ftz32(f32v(x), inst.ftz))),
-            (Op::Neg, Ty::F64) => map1(a, |x| (-f64v(x)).to_bits()),
-            (Op::Neg, _) => map1(a, |x| x.wrapping_neg() & tm),
-            (Op::And, _) => map2(a, b, |x, y| x & y),
-            (Op::Or, _) => map2(a, b, |x, y| x | y),
-            (Op::Xor, _) => map2(a, b, |x, y| x ^ y),
-            (Op::Not, _) => map1(a, |x| !x & tm),
-            (Op::Cnot, _) => map1(a, |x| (x & tm == 0) as u64),
-            (Op::Shl, _) => map2(a, b, |x, s| if (s as u32) >= bits { 0 } else { (x << s) & tm }),
-            (Op::Shr, _) if ty.is_signed() => map2(a, b, |x, s| (sext(x, bits) >> (s as u32).min(bits - 1)) as u64 & tm),
-            (Op::Shr, _) => map2(a, b, |x, s| if (s as u32) >= bits { 0 } else { (x & tm) >> s }),
-            (Op::Popc, _) => map1(a, |x| (x & tm).count_ones() as u64),
-            (Op::Clz, _) => map1(a, |x| ((x & tm).leading_zeros() - (64 - bits)) as u64),
-            (Op::Brev, _) => map1(a, |x| (x & tm).reverse_bits() >> (64 - bits)),
-            (Op::Selp, _) => map3(a, b, c, |x, y, p| if p != 0 { x } else { y }),
-            (Op::Mov, _) => *a,
+            (Op::Min, Ty::F32) => f32op!(inst, a, b, r, |x, y| x.min(y)),
+            (Op::Min, Ty::F64) => f64op!(inst, a, b, r, |x, y| x.min(y)),
+            (Op::Min, _) => map2(a, b, r, |x, y| if int_val(x, ty) <= int_val(y, ty) { x } else { y }),
+            (Op::Max, Ty::F32) => f32op!(inst, a, b, r, |x, y| x.max(y)),
+            (Op::Max, Ty::F64) => f64op!(inst, a, b, r, |x, y| x.max(y)),
+            (Op::Max, _) => map2(a, b, r, |x, y| if int_val(x, ty) >= int_val(y, ty) { x } else { y }),
+            (Op::Abs, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).abs())),
+            (Op::Abs, Ty::F64) => map1(a, r, |x| f64v(x).abs().to_bits()),
+            (Op::Abs, _) => map1(a, r, |x| (int_val(x, ty).unsigned_abs() as u64) & tm),
+            (Op::Neg, Ty::F32) => map1(a, r, |x| f32b(-ftz32(f32v(x), inst.ftz))),
+            (Op::Neg, Ty::F64) => map1(a, r, |x| (-f64v(x)).to_bits()),
+            (Op::Neg, _) => map1(a, r, |x| x.wrapping_neg() & tm),
+            (Op::And, _) => map2(a, b, r, |x, y| x & y),
+            (Op::Or, _) => map2(a, b, r, |x, y| x | y),
+            (Op::Xor, _) => map2(a, b, r, |x, y| x ^ y),
+            (Op::Not, _) => map1(a, r, |x| !x & tm),
+            (Op::Cnot, _) => map1(a, r, |x| (x & tm == 0) as u64),
+            (Op::Shl, _) => map2(a, b, r, |x, s| if (s as u32) >= bits { 0 } else { (x << s) & tm }),
+            (Op::Shr, _) if ty.is_signed() => map2(a, b, r, |x, s| (sext(x, bits) >> (s as u32).min(bits - 1)) as u64 & tm),
+            (Op::Shr, _) => map2(a, b, r, |x, s| if (s as u32) >= bits { 0 } else { (x & tm) >> s }),
+            (Op::Popc, _) => map1(a, r, |x| (x & tm).count_ones() as u64),
+            (Op::Clz, _) => map1(a, r, |x| ((x & tm).leading_zeros() - (64 - bits)) as u64),
+            (Op::Brev, _) => map1(a, r, |x| (x & tm).reverse_bits() >> (64 - bits)),
+            (Op::Selp, _) => map3(a, b, c, r, |x, y, p| if p != 0 { x } else { y }),
+            (Op::Mov, _) => *r = *a,
             (Op::Cvt { from, rnd }, _) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
-                map1(a, |x| convert(x, from, ty, rnd, ftz, sat))
+                map1(a, r, |x| convert(x, from, ty, rnd, ftz, sat))
             }
             (Op::Cvta { dir, space }, _) => {
                 let window = match space {
@@ -572,26 +594,27 @@ impl<'a> WarpExec<'a> {
                     _ => 0,
                 };
                 match dir {
-                    CvtaDir::ToGeneric => map1(a, |x| x.wrapping_add(window) & tm),
-                    CvtaDir::FromGeneric => map1(a, |x| x.wrapping_sub(window) & tm),
+                    CvtaDir::ToGeneric => map1(a, r, |x| x.wrapping_add(window) & tm),
+                    CvtaDir::FromGeneric => map1(a, r, |x| x.wrapping_sub(window) & tm),
                 }
             }
-            (Op::Sqrt, Ty::F32) => map1(a, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
-            (Op::Sqrt, _) => map1(a, |x| f64v(x).sqrt().to_bits()),
-            (Op::Rsqrt, Ty::F32) => map1(a, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
-            (Op::Rsqrt, _) => map1(a, |x| (1.0 / f64v(x).sqrt()).to_bits()),
-            (Op::Rcp, Ty::F32) => map1(a, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz), inst.ftz))),
-            (Op::Rcp, _) => map1(a, |x| (1.0 / f64v(x)).to_bits()),
-            (Op::Ex2, Ty::F32) => map1(a, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).exp2(), inst.ftz))),
-            (Op::Ex2, _) => map1(a, |x| f64v(x).exp2().to_bits()),
-            (Op::Lg2, Ty::F32) => map1(a, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).log2(), inst.ftz))),
-            (Op::Lg2, _) => map1(a, |x| f64v(x).log2().to_bits()),
-            (Op::Sin, Ty::F32) => map1(a, |x| f32b(ftz32(f32v(x), inst.ftz).sin())),
-            (Op::Sin, _) => map1(a, |x| f64v(x).sin().to_bits()),
-            (Op::Cos, Ty::F32) => map1(a, |x| f32b(ftz32(f32v(x), inst.ftz).cos())),
-            (Op::Cos, _) => map1(a, |x| f64v(x).cos().to_bits()),
+            (Op::Sqrt, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Sqrt, _) => map1(a, r, |x| f64v(x).sqrt().to_bits()),
+            (Op::Rsqrt, Ty::F32) => map1(a, r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Rsqrt, _) => map1(a, r, |x| (1.0 / f64v(x).sqrt()).to_bits()),
+            (Op::Rcp, Ty::F32) => map1(a, r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz), inst.ftz))),
+            (Op::Rcp, _) => map1(a, r, |x| (1.0 / f64v(x)).to_bits()),
+            (Op::Ex2, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).exp2(), inst.ftz))),
+            (Op::Ex2, _) => map1(a, r, |x| f64v(x).exp2().to_bits()),
+            (Op::Lg2, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).log2(), inst.ftz))),
+            (Op::Lg2, _) => map1(a, r, |x| f64v(x).log2().to_bits()),
+            (Op::Sin, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).sin())),
+            (Op::Sin, _) => map1(a, r, |x| f64v(x).sin().to_bits()),
+            (Op::Cos, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).cos())),
+            (Op::Cos, _) => map1(a, r, |x| f64v(x).cos().to_bits()),
             (op, t) => return Err(Fault(format!("no semantics for {op:?} on .{}", t.name()))),
-        })
+        }
+        Ok(())
     }
 
     /// Resolve lane addresses, do the access functionally, fill `rec`.
@@ -1074,7 +1097,9 @@ mod tests {
         for _ in 0..200 {
             let (a, b, c): (Lanes, Lanes, Lanes) = (std::array::from_fn(|_| next()), std::array::from_fn(|_| next()), std::array::from_fn(|_| next()));
             let want: Lanes = std::array::from_fn(|l| f32b(f32v(a[l]).mul_add(f32v(b[l]), f32v(c[l]))));
-            assert_eq!(fma_f32(&a, &b, &c), want);
+            let mut got = [0; WARP];
+            fma_f32(&a, &b, &c, &mut got);
+            assert_eq!(got, want);
         }
     }
 

@@ -116,6 +116,20 @@ impl L1D {
         ReadOutcome::Miss(idx as u32)
     }
 
+    /// Whether [`Self::read`] of `line` with room to send would be refused (a miss whose
+    /// MSHR merge limit is reached, or no MSHR free); such a refusal changes nothing
+    /// but the statistics, until a fill.
+    pub fn refuses_read(&self, line: u64) -> bool {
+        let s = self.set_of(line) * self.ways;
+        if self.tags[s..s + self.ways].contains(&line) {
+            return false;
+        }
+        match self.mshrs.iter().find(|m| m.valid && m.line == line) {
+            Some(m) => m.waiters.len() >= self.merge,
+            None => self.free_mshrs == 0,
+        }
+    }
+
     /// A write-through store to `line`; returns whether it hit.
     pub fn write(&mut self, line: u64) -> bool {
         self.stats.writes += 1;
