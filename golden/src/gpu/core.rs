@@ -779,8 +779,7 @@ impl Sm {
     /// Whether warp `w` can issue now, and how; caches time-known blocks in
     /// `blocked_until`. The issue hook is asked last, where its taps say.
     #[inline(always)]
-    fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<Route, Stall> {
-        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+    fn check(&mut self, w: usize, k: &Kernel, now: u64, lsu_free: bool) -> Result<Route, Stall> {
         let wp = &mut self.warps[w];
         if now < wp.blocked_until {
             return Err(wp.stall);
@@ -917,6 +916,7 @@ impl Sm {
 
     /// Execute `inst` for warp `w` on the lanes of `active` its guard allows (the lanes
     /// are left in `rec_guard`); counts thread instructions.
+    #[inline(always)]
     fn execute(&mut self, w: usize, inst: &super::ptx::Inst, active: u32, p: &mut SmPorts<'_>) -> Result<Effect, CoreFault> {
         let run: &KernelRun = p.run;
         let pb = w * self.npreds;
@@ -978,7 +978,7 @@ impl Sm {
     /// which executes now (its operands are read now, tfb_bdib.md §2.5).
     fn drain_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
-        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+        let lsu_free = self.lsu_free(now);
         let Some(d) = self.issue_hook.drain(now, lsu_free) else {
             return Ok(());
         };
@@ -1032,59 +1032,62 @@ impl Sm {
     }
 
     /// Scheduler `s`'s one issue slot: its warps checked in policy order
-    /// ([`WarpScheduler::order`]) as they are stored, without building the order.
+    /// ([`WarpScheduler::order`]) as they are stored, without building the order. A
+    /// warp that cannot issue also gives its wake-up time (what the scan after a slot
+    /// without issue would compute: nothing the checks touch changes it).
     fn issue_one(&mut self, s: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
         let k: &Kernel = &p.run.kernel;
         self.issue.issue_slots += 1;
+        let lsu_free = self.lsu_free(now);
         let mut why = Stall::Other;
-        let n = self.schedulers[s].warps.len();
+        let mut wake = u64::MAX;
+        let warps = std::mem::take(&mut self.schedulers[s].warps);
         let last = self.schedulers[s].last;
         let mut issued = None;
+        macro_rules! try_warp {
+            ($w:expr) => {{
+                let w: u16 = $w;
+                match self.check(w as usize, k, now, lsu_free) {
+                    Ok(route) => Some((w, route)),
+                    Err(r) => {
+                        why = why.min(r);
+                        wake = wake.min(self.wake_time(w as usize, now));
+                        None
+                    }
+                }
+            }};
+        }
         match self.schedulers[s].policy {
             SchedulerPolicy::Gto => {
                 // the greedy warp, then the others oldest first
                 if let Some(g) = last {
-                    match self.check(g as usize, k, now) {
-                        Ok(route) => issued = Some((g, route)),
-                        Err(r) => why = why.min(r),
-                    }
+                    issued = try_warp!(g);
                 }
                 if issued.is_none() {
-                    for i in 0..n {
-                        let w = self.schedulers[s].warps[i];
-                        if Some(w) == last {
-                            continue;
-                        }
-                        match self.check(w as usize, k, now) {
-                            Ok(route) => {
-                                issued = Some((w, route));
+                    for &w in &warps {
+                        if Some(w) != last {
+                            issued = try_warp!(w);
+                            if issued.is_some() {
                                 break;
                             }
-                            Err(r) => why = why.min(r),
                         }
                     }
                 }
             }
             SchedulerPolicy::Lrr => {
                 // round robin from the warp after the last one to issue
-                let mut i = last.and_then(|l| self.schedulers[s].warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
-                for _ in 0..n {
-                    if i >= n {
-                        i = 0;
-                    }
-                    let w = self.schedulers[s].warps[i];
-                    i += 1;
-                    match self.check(w as usize, k, now) {
-                        Ok(route) => {
-                            issued = Some((w, route));
-                            break;
-                        }
-                        Err(r) => why = why.min(r),
+                let start = last.and_then(|l| warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
+                let start = start.min(warps.len());
+                for &w in warps[start..].iter().chain(&warps[..start]) {
+                    issued = try_warp!(w);
+                    if issued.is_some() {
+                        break;
                     }
                 }
             }
         }
+        self.schedulers[s].warps = warps;
         match issued {
             Some((w, route)) => {
                 self.schedulers[s].last = Some(w);
@@ -1092,10 +1095,6 @@ impl Sm {
             }
             None => {
                 self.charge(why, 1);
-                let mut wake = u64::MAX;
-                for i in 0..n {
-                    wake = wake.min(self.wake_time(self.schedulers[s].warps[i] as usize, now));
-                }
                 if wake > now + 1 {
                     self.sched_sleep[s] = wake;
                     self.sched_why[s] = why;
@@ -1120,8 +1119,9 @@ impl Sm {
                 self.issue.issue_slots += 1;
                 let mut why = Stall::Other;
                 let mut issued = None;
+                let lsu_free = self.lsu_free(now);
                 for &w in &order {
-                    match self.check(w as usize, &run.kernel, now) {
+                    match self.check(w as usize, &run.kernel, now, lsu_free) {
                         Ok(route) => {
                             issued = Some((w, route));
                             break;
@@ -1160,6 +1160,12 @@ impl Sm {
         Ok(())
     }
 
+    /// The LD/ST unit and the shared-memory pipeline can take an instruction.
+    #[inline(always)]
+    fn lsu_free(&self, now: u64) -> bool {
+        self.lsu.is_empty() && now >= self.shared_busy_until
+    }
+
     fn charge(&mut self, why: Stall, n: u64) {
         let st = &mut self.issue.stalls;
         let c = match why {
@@ -1176,6 +1182,7 @@ impl Sm {
     }
 
     /// Earliest cycle warp `w` (which just failed `check`) could issue without an event.
+    #[inline(always)]
     fn wake_time(&self, w: usize, now: u64) -> u64 {
         let wp = &self.warps[w];
         if wp.blocked_until > now {

@@ -359,8 +359,10 @@ impl<'a> WarpExec<'a> {
     /// materialized into `buf`.
     #[inline(always)]
     fn operand<'s>(&'s self, s: Src, buf: &'s mut Option<Lanes>) -> &'s Lanes {
+        static ZERO: Lanes = [0; WARP];
         match s {
             Src::Reg(r) => self.reg(r),
+            Src::None => &ZERO,
             s => buf.insert(self.materialize(s)),
         }
     }
@@ -376,28 +378,50 @@ impl<'a> WarpExec<'a> {
             }
             Src::Special(sp) => {
                 let ids = self.ids;
-                std::array::from_fn(|l| {
-                    let lin = ids.first_tid + l as u32;
-                    let [nx, ny, _] = ids.ntid;
-                    match sp {
-                        Special::Tid(0) => (lin % nx) as u64,
-                        Special::Tid(1) => ((lin / nx) % ny) as u64,
-                        Special::Tid(_) => (lin / (nx * ny)) as u64,
-                        Special::Ntid(c) => ids.ntid[c as usize] as u64,
-                        Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
-                        Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
-                        Special::LaneId => l as u64,
-                        Special::WarpId => ids.warp_slot as u64,
-                        Special::NWarpId => ids.nwarp_slots as u64,
-                        Special::SmId => ids.smid as u64,
-                        Special::NSmId => ids.nsmid as u64,
-                        Special::Clock => ids.clock & 0xffff_ffff,
-                        Special::Clock64 => ids.clock,
-                    }
-                })
+                let uniform = match sp {
+                    Special::Tid(c) => return self.tids(c),
+                    Special::LaneId => return std::array::from_fn(|l| l as u64),
+                    Special::Ntid(c) => ids.ntid[c as usize] as u64,
+                    Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
+                    Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
+                    Special::WarpId => ids.warp_slot as u64,
+                    Special::NWarpId => ids.nwarp_slots as u64,
+                    Special::SmId => ids.smid as u64,
+                    Special::NSmId => ids.nsmid as u64,
+                    Special::Clock => ids.clock & 0xffff_ffff,
+                    Special::Clock64 => ids.clock,
+                };
+                [uniform; WARP]
             }
             Src::None => [0; WARP],
         }
+    }
+
+    /// `%tid` component `c` of every lane: lane `l` is thread `first_tid + l` of the
+    /// CTA, `x = lin % nx`, `y = (lin / nx) % ny`, `z = lin / (nx * ny)`, stepped lane to
+    /// lane instead of divided.
+    fn tids(&self, c: u8) -> Lanes {
+        let ids = self.ids;
+        let [nx, ny, _] = ids.ntid;
+        let lin = ids.first_tid;
+        let (mut x, mut y, mut z) = (lin % nx, (lin / nx) % ny, lin / (nx * ny));
+        std::array::from_fn(|_| {
+            let v = match c {
+                0 => x,
+                1 => y,
+                _ => z,
+            };
+            x += 1;
+            if x == nx {
+                x = 0;
+                y += 1;
+                if y == ny {
+                    y = 0;
+                    z += 1;
+                }
+            }
+            v as u64
+        })
     }
 
     #[inline]
@@ -640,6 +664,21 @@ impl<'a> WarpExec<'a> {
             _ => &zero,
         };
         let off = inst.addr.offset as u64;
+        if space != Space::Generic && mask == u32::MAX && bytes.is_power_of_two() {
+            // every lane, one space: addresses and alignment without per-lane branches
+            let mut bad = 0;
+            for l in 0..WARP {
+                let a = base[l].wrapping_add(off);
+                rec.addr[l] = a;
+                bad |= a & (bytes as u64 - 1);
+            }
+            if bad != 0 {
+                let l = (0..WARP).find(|&l| rec.addr[l] & (bytes as u64 - 1) != 0).expect("a misaligned lane");
+                return Err(Fault(format!("misaligned {bytes}-byte access to {} address {:#x} (lane {l})", space_name(space), rec.addr[l])));
+            }
+            rec.space = space;
+            return self.data(inst, mask, space, vec, write, atomic, mem, rec);
+        }
         let mut resolved = None;
         let mut m = mask;
         while m != 0 {
@@ -675,10 +714,21 @@ impl<'a> WarpExec<'a> {
             s => s,
         });
         rec.space = sp;
-        // data
+        self.data(inst, mask, sp, vec, write, atomic, mem, rec)
+    }
+
+    /// The data side of a memory instruction whose lane addresses are in `rec`.
+    #[allow(clippy::too_many_arguments)]
+    fn data(&mut self, inst: &Inst, mask: u32, sp: Space, vec: u32, write: bool, atomic: Option<(AtomOp, bool)>, mem: &mut MemCtx<'_>, rec: &MemRecord) -> Result<(), Fault> {
+        let ty = inst.ty;
+        let esz = ty.bytes();
+        let bytes = esz * vec;
         let dmask = inst.dmask;
         if sp == Space::Global && atomic.is_none() {
             return self.global(inst, mask, vec, write, mem, rec);
+        }
+        if sp == Space::Param && !write {
+            return self.param(inst, mask, vec, mem, rec);
         }
         let mut m = mask;
         while m != 0 {
@@ -808,6 +858,36 @@ impl<'a> WarpExec<'a> {
                     let v = load_le(&data[k * esz..(k + 1) * esz]);
                     self.set_loaded(inst, k, l, v, dmask);
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The data side of a parameter load: lanes reading the address the previous
+    /// lane read get the same values.
+    fn param(&mut self, inst: &Inst, mask: u32, vec: u32, mem: &MemCtx<'_>, rec: &MemRecord) -> Result<(), Fault> {
+        let esz = inst.ty.bytes() as usize;
+        let bytes = esz as u64 * vec as u64;
+        let mut vals = [0u64; 4];
+        let mut prev = None;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = rec.addr[l];
+            if prev != Some(a) {
+                let end = a + bytes;
+                if end > mem.params.len() as u64 {
+                    return Err(Fault(format!("parameter access at offset {a} past the {} parameter bytes", mem.params.len())));
+                }
+                for (k, v) in vals.iter_mut().enumerate().take(vec as usize) {
+                    let s = a as usize + k * esz;
+                    *v = load_le(&mem.params[s..s + esz]);
+                }
+                prev = Some(a);
+            }
+            for (k, &v) in vals.iter().enumerate().take(vec as usize) {
+                self.set_loaded(inst, k, l, v, inst.dmask);
             }
         }
         Ok(())

@@ -31,7 +31,7 @@ impl FuPool {
     }
 
     /// Earliest cycle a pipeline of `class` accepts (0 for classes without a pool).
-    #[inline]
+    #[inline(always)]
     pub fn free_at(&self, class: OpClass) -> u64 {
         let i = class.index();
         if i >= 4 {
@@ -41,7 +41,7 @@ impl FuPool {
     }
 
     /// Issue into a free pipeline; returns the result latency.
-    #[inline]
+    #[inline(always)]
     pub fn issue(&mut self, class: OpClass, now: u64) -> u32 {
         let i = class.index();
         if i >= 4 {

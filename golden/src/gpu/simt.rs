@@ -36,17 +36,17 @@ impl SimtStack {
         self.max_depth = self.entries.len();
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pc(&self) -> u32 {
         self.entries.last().map_or(RPC_EXIT, |e| e.pc)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn mask(&self) -> u32 {
         self.entries.last().map_or(0, |e| e.mask)
     }
@@ -55,7 +55,7 @@ impl SimtStack {
         self.entries.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn reconverge(&mut self) {
         while let Some(top) = self.entries.last() {
             if top.pc == top.rpc {
@@ -67,7 +67,7 @@ impl SimtStack {
     }
 
     /// Continue at `next` (straight-line code).
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, next: u32) {
         if let Some(top) = self.entries.last_mut() {
             top.pc = next;
