@@ -258,6 +258,12 @@ pub struct Sm {
     /// stall reason to charge meanwhile. Exact: it skips scans whose outcome is known.
     sched_sleep: Vec<u64>,
     sched_why: Vec<Stall>,
+    /// Warps a scheduler's scan passes over ([`Self::issue_one`]): bit `w` is set while
+    /// warp `w` waits for a load (`blocked_until == PENDING`: its check fails with
+    /// [`Stall::MemData`] until the load completes) or has finished (its check fails
+    /// with [`Stall::Other`]); per scheduler, how many wait for a load.
+    parked: Vec<u64>,
+    parked_loads: Vec<u32>,
     fus: FuPool,
     pub l1: L1D,
     lsu: VecDeque<Access>,
@@ -328,6 +334,8 @@ impl Sm {
             schedulers: (0..c.schedulers).map(|_| WarpScheduler::new(c.scheduler)).collect(),
             sched_sleep: vec![0; c.schedulers as usize],
             sched_why: vec![Stall::Other; c.schedulers as usize],
+            parked: vec![0; slots.div_ceil(64)],
+            parked_loads: vec![0; c.schedulers as usize],
             fus: FuPool::new(&c.units),
             l1: L1D::new(&cfg.l1),
             lsu: VecDeque::new(),
@@ -400,7 +408,9 @@ impl Sm {
         self.wake_up(now + 1);
         let slot = self.ctas.iter().position(|c| !c.valid).expect("has_room checked");
         let ctaid = run.ctaid(cta_id);
-        let mut warps = Vec::with_capacity(run.warps_per_cta as usize);
+        // (the slot's warp list keeps its allocation from CTA to CTA)
+        let mut warps = std::mem::take(&mut self.ctas[slot].warps);
+        warps.clear();
         for k in 0..run.warps_per_cta {
             let w = self.warps.iter().position(|w| !w.valid).expect("occupancy leaves warp slots");
             let first = k * 32;
@@ -433,6 +443,7 @@ impl Sm {
             wp.pending_stores = 0;
             wp.lsu_pending = 0;
             wp.deferred = 0;
+            debug_assert!(self.parked[w >> 6] >> (w & 63) & 1 == 0, "warp slot {w} was parked when it retired");
             wp.blocked_until = 0;
             wp.stall = Stall::Other;
             self.fetch_q.push_back(w as u16);
@@ -497,11 +508,38 @@ impl Sm {
         for &d in &m.defs[..m.n_def as usize] {
             self.scoreboard.set(w, d, now);
         }
+        self.unpark_load(w);
         let wp = &mut self.warps[w];
         wp.pending_loads -= 1;
         wp.blocked_until = 0;
         self.wake(w);
         self.progress(w, now);
+    }
+
+    #[inline(always)]
+    fn is_parked(&self, w: usize) -> bool {
+        self.parked[w >> 6] >> (w & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn park(&mut self, w: usize, load: bool) {
+        debug_assert!(!self.is_parked(w));
+        self.parked[w >> 6] |= 1 << (w & 63);
+        if load {
+            let ns = self.schedulers.len();
+            self.parked_loads[w % ns] += 1;
+        }
+    }
+
+    /// Warp `w`'s load wait ends (it may not have parked).
+    #[inline(always)]
+    fn unpark_load(&mut self, w: usize) {
+        if self.warps[w].blocked_until == PENDING {
+            debug_assert!(self.is_parked(w));
+            self.parked[w >> 6] &= !(1 << (w & 63));
+            let ns = self.schedulers.len();
+            self.parked_loads[w % ns] -= 1;
+        }
     }
 
     /// A reply from the network.
@@ -713,13 +751,19 @@ impl Sm {
             return;
         }
         let resume = c.release_at + self.sync.eaf_latency as u64;
-        let warps = c.warps.clone();
-        for w in warps {
+        for i in 0..c.warps.len() {
+            let w = self.ctas[cta].warps[i];
             let wp = &mut self.warps[w as usize];
             if wp.valid && wp.state == WarpState::Barrier && wp.erf_done {
                 wp.state = WarpState::Active;
                 wp.erf_done = false;
                 wp.resume_at = resume;
+                if wp.blocked_until == PENDING {
+                    // (a warp issuing past its barrier may wait for a load)
+                    self.parked[w as usize >> 6] &= !(1 << (w & 63));
+                    self.parked_loads[w as usize % self.schedulers.len()] -= 1;
+                }
+                let wp = &mut self.warps[w as usize];
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
@@ -744,6 +788,8 @@ impl Sm {
             return;
         }
         let lat = if scope == Scope::Cta { self.sync.fence_cta_latency } else { self.sync.fence_gpu_latency };
+        self.unpark_load(w);
+        let wp = &mut self.warps[w];
         wp.state = WarpState::Active;
         wp.resume_at = now + lat as u64;
         wp.blocked_until = wp.resume_at;
@@ -763,6 +809,7 @@ impl Sm {
         }
         wp.valid = false;
         let cta = wp.cta as usize;
+        self.parked[w >> 6] &= !(1 << (w & 63));
         let ns = self.schedulers.len();
         self.schedulers[w % ns].remove(w as u16);
         let c = &mut self.ctas[cta];
@@ -800,7 +847,11 @@ impl Sm {
         if ready > now {
             wp.blocked_until = ready;
             wp.stall = if ready == PENDING { Stall::MemData } else { Stall::AluData };
-            return Err(wp.stall);
+            let stall = wp.stall;
+            if ready == PENDING {
+                self.park(w, true);
+            }
+            return Err(stall);
         }
         match inst.class {
             OpClass::Mem => {
@@ -892,6 +943,7 @@ impl Sm {
                         let wp = &mut self.warps[w];
                         wp.state = WarpState::Finished;
                         let cta = wp.cta as usize;
+                        self.park(w, false);
                         self.ctas[cta].live -= 1;
                         self.check_release(cta, now);
                         self.try_retire(w);
@@ -1002,6 +1054,7 @@ impl Sm {
             Effect::Membar(scope) => self.enter_fence(w, scope, now),
             e => unreachable!("deferred instruction with effect {e:?}"),
         }
+        self.unpark_load(w);
         self.warps[w].blocked_until = 0;
         self.wake(w);
         if self.warps[w].deferred == 0 {
@@ -1061,12 +1114,12 @@ impl Sm {
         match self.schedulers[s].policy {
             SchedulerPolicy::Gto => {
                 // the greedy warp, then the others oldest first
-                if let Some(g) = last {
+                if let Some(g) = last.filter(|&g| !self.is_parked(g as usize)) {
                     issued = try_warp!(g);
                 }
                 if issued.is_none() {
                     for &w in &warps {
-                        if Some(w) != last {
+                        if Some(w) != last && !self.is_parked(w as usize) {
                             issued = try_warp!(w);
                             if issued.is_some() {
                                 break;
@@ -1080,9 +1133,11 @@ impl Sm {
                 let start = last.and_then(|l| warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
                 let start = start.min(warps.len());
                 for &w in warps[start..].iter().chain(&warps[..start]) {
-                    issued = try_warp!(w);
-                    if issued.is_some() {
-                        break;
+                    if !self.is_parked(w as usize) {
+                        issued = try_warp!(w);
+                        if issued.is_some() {
+                            break;
+                        }
                     }
                 }
             }
@@ -1094,6 +1149,11 @@ impl Sm {
                 self.issue_warp(w as usize, route, p)
             }
             None => {
+                if self.parked_loads[s] > 0 {
+                    // the parked warps: a load wait each, or finished (`Other`, the
+                    // scan's starting reason); none wakes without an event
+                    why = why.min(Stall::MemData);
+                }
                 self.charge(why, 1);
                 if wake > now + 1 {
                     self.sched_sleep[s] = wake;
