@@ -98,34 +98,36 @@ pub enum WarpState {
     Finished,
 }
 
-/// A hardware warp slot.
+/// A hardware warp slot. The fields a scheduler's check reads come first, in the
+/// slot's first cache line.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct Warp {
-    pub valid: bool,
-    pub cta: u16,
-    pub age: u64,
-    pub ids: WarpIds,
-    pub simt: SimtStack,
+    /// Cached "cannot issue before" and its reason (see `check`).
+    pub blocked_until: u64,
     /// I-buffer: `ibuf_n` decoded instructions starting at `ibuf_pc`, usable from
     /// cycle `ibuf_ready`.
+    pub ibuf_ready: u64,
     pub ibuf_pc: u32,
     pub ibuf_n: u32,
-    pub ibuf_ready: u64,
-    pub in_fetch_q: bool,
+    pub stall: Stall,
     pub state: WarpState,
-    pub resume_at: u64,
-    pub sync_since: u64,
+    /// Instructions issued into the issue hook and not yet executed.
+    pub deferred: u32,
+    pub simt: SimtStack,
+    pub valid: bool,
+    pub cta: u16,
+    pub in_fetch_q: bool,
     pub erf_done: bool,
     /// Outstanding loads/atomics/shared accesses (instructions), global stores and
     /// atomics-without-return awaiting their LLC ack, accesses still in the LD/ST unit.
     pub pending_loads: u32,
     pub pending_stores: u32,
     pub lsu_pending: u32,
-    /// Instructions issued into the issue hook and not yet executed.
-    pub deferred: u32,
-    /// Cached "cannot issue before" and its reason (see `check`).
-    pub blocked_until: u64,
-    pub stall: Stall,
+    pub age: u64,
+    pub resume_at: u64,
+    pub sync_since: u64,
+    pub ids: WarpIds,
 }
 
 impl Warp {
