@@ -667,10 +667,9 @@ impl<'a> WarpExec<'a> {
         if space != Space::Generic && mask == u32::MAX && bytes.is_power_of_two() {
             // every lane, one space: addresses and alignment without per-lane branches
             let mut bad = 0;
-            for l in 0..WARP {
-                let a = base[l].wrapping_add(off);
-                rec.addr[l] = a;
-                bad |= a & (bytes as u64 - 1);
+            for (a, &b) in rec.addr.iter_mut().zip(base) {
+                *a = b.wrapping_add(off);
+                bad |= *a & (bytes as u64 - 1);
             }
             if bad != 0 {
                 let l = (0..WARP).find(|&l| rec.addr[l] & (bytes as u64 - 1) != 0).expect("a misaligned lane");
@@ -794,14 +793,7 @@ impl<'a> WarpExec<'a> {
                 }
                 None => {
                     let mut buf = [0u8; 32];
-                    for k in 0..vec as usize {
-                        let v = match inst.a[k] {
-                            Src::Reg(r) => self.regs[r as usize * WARP + l],
-                            Src::Imm(v) => v,
-                            _ => 0,
-                        };
-                        store_le(v, &mut buf[k * esz as usize..(k + 1) * esz as usize]);
-                    }
+                    self.store_data(inst, l, vec, esz as usize, &mut buf);
                     if is_global {
                         mem.global.write(a, &buf[..bytes as usize]).expect("checked");
                     } else {
@@ -843,14 +835,7 @@ impl<'a> WarpExec<'a> {
             let a = rec.addr[l];
             if write {
                 let mut buf = [0u8; 32];
-                for k in 0..vec as usize {
-                    let v = match inst.a[k] {
-                        Src::Reg(r) => self.regs[r as usize * WARP + l],
-                        Src::Imm(v) => v,
-                        _ => 0,
-                    };
-                    store_le(v, &mut buf[k * esz..(k + 1) * esz]);
-                }
+                self.store_data(inst, l, vec, esz, &mut buf);
                 mem.global.write(a, &buf[..bytes]).ok_or_else(|| oob(a, l))?;
             } else {
                 let data = mem.global.read(a, bytes).ok_or_else(|| oob(a, l))?;
@@ -899,6 +884,14 @@ impl<'a> WarpExec<'a> {
             Src::Reg(r) => self.regs[r as usize * WARP + l],
             Src::Imm(v) => v,
             _ => 0,
+        }
+    }
+
+    /// Lane `l`'s store data: `vec` elements of `esz` bytes each, little-endian.
+    #[inline(always)]
+    fn store_data(&self, inst: &Inst, l: usize, vec: u32, esz: usize, buf: &mut [u8; 32]) {
+        for k in 0..vec as usize {
+            store_le(self.operand_lane(inst.a[k], l), &mut buf[k * esz..(k + 1) * esz]);
         }
     }
 
@@ -1172,7 +1165,7 @@ mod tests {
         let mut next = || {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let r = (x >> 33) as usize;
-            if r % 3 == 0 { f32b(specials[r % specials.len()]) } else { (x >> 32) & 0xffff_ffff }
+            if r.is_multiple_of(3) { f32b(specials[r % specials.len()]) } else { (x >> 32) & 0xffff_ffff }
         };
         for _ in 0..200 {
             let (a, b, c): (Lanes, Lanes, Lanes) = (std::array::from_fn(|_| next()), std::array::from_fn(|_| next()), std::array::from_fn(|_| next()));
