@@ -53,7 +53,7 @@ use std::collections::VecDeque;
 use crate::network::{Class, Network, Packet};
 
 use super::coalesce::{coalesce, local_timing_addr, Segment};
-use super::config::{GpuConfig, L1Config, SharedMemConfig, SyncConfig};
+use super::config::{GpuConfig, L1Config, SchedulerPolicy, SharedMemConfig, SyncConfig};
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
@@ -98,34 +98,36 @@ pub enum WarpState {
     Finished,
 }
 
-/// A hardware warp slot.
+/// A hardware warp slot. The fields a scheduler's check reads come first, in the
+/// slot's first cache line.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct Warp {
-    pub valid: bool,
-    pub cta: u16,
-    pub age: u64,
-    pub ids: WarpIds,
-    pub simt: SimtStack,
+    /// Cached "cannot issue before" and its reason (see `check`).
+    pub blocked_until: u64,
     /// I-buffer: `ibuf_n` decoded instructions starting at `ibuf_pc`, usable from
     /// cycle `ibuf_ready`.
+    pub ibuf_ready: u64,
     pub ibuf_pc: u32,
     pub ibuf_n: u32,
-    pub ibuf_ready: u64,
-    pub in_fetch_q: bool,
+    pub stall: Stall,
     pub state: WarpState,
-    pub resume_at: u64,
-    pub sync_since: u64,
+    /// Instructions issued into the issue hook and not yet executed.
+    pub deferred: u32,
+    pub simt: SimtStack,
+    pub valid: bool,
+    pub cta: u16,
+    pub in_fetch_q: bool,
     pub erf_done: bool,
     /// Outstanding loads/atomics/shared accesses (instructions), global stores and
     /// atomics-without-return awaiting their LLC ack, accesses still in the LD/ST unit.
     pub pending_loads: u32,
     pub pending_stores: u32,
     pub lsu_pending: u32,
-    /// Instructions issued into the issue hook and not yet executed.
-    pub deferred: u32,
-    /// Cached "cannot issue before" and its reason (see `check`).
-    pub blocked_until: u64,
-    pub stall: Stall,
+    pub age: u64,
+    pub resume_at: u64,
+    pub sync_since: u64,
+    pub ids: WarpIds,
 }
 
 impl Warp {
@@ -258,6 +260,12 @@ pub struct Sm {
     /// stall reason to charge meanwhile. Exact: it skips scans whose outcome is known.
     sched_sleep: Vec<u64>,
     sched_why: Vec<Stall>,
+    /// Warps a scheduler's scan passes over ([`Self::issue_one`]): bit `w` is set while
+    /// warp `w` waits for a load (`blocked_until == PENDING`: its check fails with
+    /// [`Stall::MemData`] until the load completes) or has finished (its check fails
+    /// with [`Stall::Other`]); per scheduler, how many wait for a load.
+    parked: Vec<u64>,
+    parked_loads: Vec<u32>,
     fus: FuPool,
     pub l1: L1D,
     lsu: VecDeque<Access>,
@@ -289,6 +297,14 @@ pub struct Sm {
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
     pub report: SmReport,
+    // idle skipping
+    /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
+    /// the GPU does not run them. 0: awake.
+    pub sleep_until: u64,
+    /// First slept cycle not yet counted, and whether each slept cycle retries a read
+    /// the L1 refuses.
+    slept_from: u64,
+    sleep_l1_refused: bool,
 }
 
 impl Sm {
@@ -320,6 +336,8 @@ impl Sm {
             schedulers: (0..c.schedulers).map(|_| WarpScheduler::new(c.scheduler)).collect(),
             sched_sleep: vec![0; c.schedulers as usize],
             sched_why: vec![Stall::Other; c.schedulers as usize],
+            parked: vec![0; slots.div_ceil(64)],
+            parked_loads: vec![0; c.schedulers as usize],
             fus: FuPool::new(&c.units),
             l1: L1D::new(&cfg.l1),
             lsu: VecDeque::new(),
@@ -345,6 +363,9 @@ impl Sm {
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
             report: SmReport::default(),
+            sleep_until: 0,
+            slept_from: 0,
+            sleep_l1_refused: false,
         }
     }
 
@@ -385,9 +406,13 @@ impl Sm {
 
     /// Make CTA `cta_id` resident.
     pub fn launch_cta(&mut self, run: &KernelRun, cta_id: u64, now: u64) {
+        // dispatch follows the SMs' cycles: cycle `now` is over
+        self.wake_up(now + 1);
         let slot = self.ctas.iter().position(|c| !c.valid).expect("has_room checked");
         let ctaid = run.ctaid(cta_id);
-        let mut warps = Vec::with_capacity(run.warps_per_cta as usize);
+        // (the slot's warp list keeps its allocation from CTA to CTA)
+        let mut warps = std::mem::take(&mut self.ctas[slot].warps);
+        warps.clear();
         for k in 0..run.warps_per_cta {
             let w = self.warps.iter().position(|w| !w.valid).expect("occupancy leaves warp slots");
             let first = k * 32;
@@ -420,6 +445,7 @@ impl Sm {
             wp.pending_stores = 0;
             wp.lsu_pending = 0;
             wp.deferred = 0;
+            debug_assert!(self.parked[w >> 6] >> (w & 63) & 1 == 0, "warp slot {w} was parked when it retired");
             wp.blocked_until = 0;
             wp.stall = Stall::Other;
             self.fetch_q.push_back(w as u16);
@@ -484,6 +510,7 @@ impl Sm {
         for &d in &m.defs[..m.n_def as usize] {
             self.scoreboard.set(w, d, now);
         }
+        self.unpark_load(w);
         let wp = &mut self.warps[w];
         wp.pending_loads -= 1;
         wp.blocked_until = 0;
@@ -491,8 +518,35 @@ impl Sm {
         self.progress(w, now);
     }
 
+    #[inline(always)]
+    fn is_parked(&self, w: usize) -> bool {
+        self.parked[w >> 6] >> (w & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn park(&mut self, w: usize, load: bool) {
+        debug_assert!(!self.is_parked(w));
+        self.parked[w >> 6] |= 1 << (w & 63);
+        if load {
+            let ns = self.schedulers.len();
+            self.parked_loads[w % ns] += 1;
+        }
+    }
+
+    /// Warp `w`'s load wait ends (it may not have parked).
+    #[inline(always)]
+    fn unpark_load(&mut self, w: usize) {
+        if self.warps[w].blocked_until == PENDING {
+            debug_assert!(self.is_parked(w));
+            self.parked[w >> 6] &= !(1 << (w & 63));
+            let ns = self.schedulers.len();
+            self.parked_loads[w % ns] -= 1;
+        }
+    }
+
     /// A reply from the network.
     pub fn receive(&mut self, p: Packet, txns: &mut TxnTable, now: u64) {
+        self.wake_up(now);
         let tag = p.tag as u32;
         let t = *txns.get(tag);
         txns.release(tag);
@@ -699,13 +753,19 @@ impl Sm {
             return;
         }
         let resume = c.release_at + self.sync.eaf_latency as u64;
-        let warps = c.warps.clone();
-        for w in warps {
+        for i in 0..c.warps.len() {
+            let w = self.ctas[cta].warps[i];
             let wp = &mut self.warps[w as usize];
             if wp.valid && wp.state == WarpState::Barrier && wp.erf_done {
                 wp.state = WarpState::Active;
                 wp.erf_done = false;
                 wp.resume_at = resume;
+                if wp.blocked_until == PENDING {
+                    // (a warp issuing past its barrier may wait for a load)
+                    self.parked[w as usize >> 6] &= !(1 << (w & 63));
+                    self.parked_loads[w as usize % self.schedulers.len()] -= 1;
+                }
+                let wp = &mut self.warps[w as usize];
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
@@ -730,6 +790,8 @@ impl Sm {
             return;
         }
         let lat = if scope == Scope::Cta { self.sync.fence_cta_latency } else { self.sync.fence_gpu_latency };
+        self.unpark_load(w);
+        let wp = &mut self.warps[w];
         wp.state = WarpState::Active;
         wp.resume_at = now + lat as u64;
         wp.blocked_until = wp.resume_at;
@@ -749,6 +811,7 @@ impl Sm {
         }
         wp.valid = false;
         let cta = wp.cta as usize;
+        self.parked[w >> 6] &= !(1 << (w & 63));
         let ns = self.schedulers.len();
         self.schedulers[w % ns].remove(w as u16);
         let c = &mut self.ctas[cta];
@@ -764,9 +827,8 @@ impl Sm {
 
     /// Whether warp `w` can issue now, and how; caches time-known blocks in
     /// `blocked_until`. The issue hook is asked last, where its taps say.
-    #[inline]
-    fn check(&mut self, w: usize, k: &Kernel, now: u64) -> Result<Route, Stall> {
-        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+    #[inline(always)]
+    fn check(&mut self, w: usize, k: &Kernel, now: u64, lsu_free: bool) -> Result<Route, Stall> {
         let wp = &mut self.warps[w];
         if now < wp.blocked_until {
             return Err(wp.stall);
@@ -787,7 +849,11 @@ impl Sm {
         if ready > now {
             wp.blocked_until = ready;
             wp.stall = if ready == PENDING { Stall::MemData } else { Stall::AluData };
-            return Err(wp.stall);
+            let stall = wp.stall;
+            if ready == PENDING {
+                self.park(w, true);
+            }
+            return Err(stall);
         }
         match inst.class {
             OpClass::Mem => {
@@ -879,6 +945,7 @@ impl Sm {
                         let wp = &mut self.warps[w];
                         wp.state = WarpState::Finished;
                         let cta = wp.cta as usize;
+                        self.park(w, false);
                         self.ctas[cta].live -= 1;
                         self.check_release(cta, now);
                         self.try_retire(w);
@@ -903,6 +970,7 @@ impl Sm {
 
     /// Execute `inst` for warp `w` on the lanes of `active` its guard allows (the lanes
     /// are left in `rec_guard`); counts thread instructions.
+    #[inline(always)]
     fn execute(&mut self, w: usize, inst: &super::ptx::Inst, active: u32, p: &mut SmPorts<'_>) -> Result<Effect, CoreFault> {
         let run: &KernelRun = p.run;
         let pb = w * self.npreds;
@@ -914,18 +982,23 @@ impl Sm {
         };
         self.rec_guard = mask;
         self.warps[w].ids.clock = p.now;
-        let cta = self.warps[w].cta as usize;
         let rb = w * self.nregs * WARP;
-        let lb = w * WARP * self.local_bytes;
-        let mut mem = MemCtx {
-            global: p.gmem,
-            shared: &mut self.ctas[cta].shared,
-            local: &mut self.local[lb..lb + WARP * self.local_bytes],
-            local_bytes: self.local_bytes as u32,
-            params: &run.params,
-        };
         let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
-        let effect = ex.execute(inst, mask, &mut mem, &mut self.rec).map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
+        let effect = if inst.is_mem() {
+            let cta = self.warps[w].cta as usize;
+            let lb = w * WARP * self.local_bytes;
+            let mut mem = MemCtx {
+                global: p.gmem,
+                shared: &mut self.ctas[cta].shared,
+                local: &mut self.local[lb..lb + WARP * self.local_bytes],
+                local_bytes: self.local_bytes as u32,
+                params: &run.params,
+            };
+            ex.execute(inst, mask, &mut mem, &mut self.rec)
+        } else {
+            ex.execute_reg(inst, mask)
+        };
+        let effect = effect.map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
         self.issue.thread_insts += mask.count_ones() as u64;
         Ok(effect)
     }
@@ -959,7 +1032,7 @@ impl Sm {
     /// which executes now (its operands are read now, tfb_bdib.md §2.5).
     fn drain_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
-        let lsu_free = self.lsu.is_empty() && now >= self.shared_busy_until;
+        let lsu_free = self.lsu_free(now);
         let Some(d) = self.issue_hook.drain(now, lsu_free) else {
             return Ok(());
         };
@@ -983,6 +1056,7 @@ impl Sm {
             Effect::Membar(scope) => self.enter_fence(w, scope, now),
             e => unreachable!("deferred instruction with effect {e:?}"),
         }
+        self.unpark_load(w);
         self.warps[w].blocked_until = 0;
         self.wake(w);
         if self.warps[w].deferred == 0 {
@@ -993,8 +1067,6 @@ impl Sm {
 
     fn issue_stage(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
-        let run = p.run;
-        let mut order = std::mem::take(&mut self.order);
         for s in 0..self.schedulers.len() {
             if self.schedulers[s].warps.is_empty() {
                 continue;
@@ -1005,6 +1077,102 @@ impl Sm {
                 self.charge(self.sched_why[s], n);
                 continue;
             }
+            if self.issue_width == 1 && !self.taps.order {
+                self.issue_one(s, p)?;
+            } else {
+                self.issue_ordered(s, p)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Scheduler `s`'s one issue slot: its warps checked in policy order
+    /// ([`WarpScheduler::order`]) as they are stored, without building the order. A
+    /// warp that cannot issue also gives its wake-up time (what the scan after a slot
+    /// without issue would compute: nothing the checks touch changes it).
+    fn issue_one(&mut self, s: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let k: &Kernel = &p.run.kernel;
+        self.issue.issue_slots += 1;
+        let lsu_free = self.lsu_free(now);
+        let mut why = Stall::Other;
+        let mut wake = u64::MAX;
+        let warps = std::mem::take(&mut self.schedulers[s].warps);
+        let last = self.schedulers[s].last;
+        let mut issued = None;
+        macro_rules! try_warp {
+            ($w:expr) => {{
+                let w: u16 = $w;
+                match self.check(w as usize, k, now, lsu_free) {
+                    Ok(route) => Some((w, route)),
+                    Err(r) => {
+                        why = why.min(r);
+                        wake = wake.min(self.wake_time(w as usize, now));
+                        None
+                    }
+                }
+            }};
+        }
+        match self.schedulers[s].policy {
+            SchedulerPolicy::Gto => {
+                // the greedy warp, then the others oldest first
+                if let Some(g) = last.filter(|&g| !self.is_parked(g as usize)) {
+                    issued = try_warp!(g);
+                }
+                if issued.is_none() {
+                    for &w in &warps {
+                        if Some(w) != last && !self.is_parked(w as usize) {
+                            issued = try_warp!(w);
+                            if issued.is_some() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            SchedulerPolicy::Lrr => {
+                // round robin from the warp after the last one to issue
+                let start = last.and_then(|l| warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
+                let start = start.min(warps.len());
+                for &w in warps[start..].iter().chain(&warps[..start]) {
+                    if !self.is_parked(w as usize) {
+                        issued = try_warp!(w);
+                        if issued.is_some() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.schedulers[s].warps = warps;
+        match issued {
+            Some((w, route)) => {
+                self.schedulers[s].last = Some(w);
+                self.issue_warp(w as usize, route, p)
+            }
+            None => {
+                if self.parked_loads[s] > 0 {
+                    // the parked warps: a load wait each, or finished (`Other`, the
+                    // scan's starting reason); none wakes without an event
+                    why = why.min(Stall::MemData);
+                }
+                self.charge(why, 1);
+                if wake > now + 1 {
+                    self.sched_sleep[s] = wake;
+                    self.sched_why[s] = why;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Scheduler `s`'s issue slots with the order built once for the cycle (several
+    /// slots, or an issue hook that reorders).
+    fn issue_ordered(&mut self, s: usize, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
+        let now = p.now;
+        let run = p.run;
+        let mut order = std::mem::take(&mut self.order);
+        {
             self.schedulers[s].order(&mut order);
             if self.taps.order {
                 self.issue_hook.order(now, s, &mut order);
@@ -1013,8 +1181,9 @@ impl Sm {
                 self.issue.issue_slots += 1;
                 let mut why = Stall::Other;
                 let mut issued = None;
+                let lsu_free = self.lsu_free(now);
                 for &w in &order {
-                    match self.check(w as usize, &run.kernel, now) {
+                    match self.check(w as usize, &run.kernel, now, lsu_free) {
                         Ok(route) => {
                             issued = Some((w, route));
                             break;
@@ -1053,6 +1222,12 @@ impl Sm {
         Ok(())
     }
 
+    /// The LD/ST unit and the shared-memory pipeline can take an instruction.
+    #[inline(always)]
+    fn lsu_free(&self, now: u64) -> bool {
+        self.lsu.is_empty() && now >= self.shared_busy_until
+    }
+
     fn charge(&mut self, why: Stall, n: u64) {
         let st = &mut self.issue.stalls;
         let c = match why {
@@ -1069,6 +1244,7 @@ impl Sm {
     }
 
     /// Earliest cycle warp `w` (which just failed `check`) could issue without an event.
+    #[inline(always)]
     fn wake_time(&self, w: usize, now: u64) -> u64 {
         let wp = &self.warps[w];
         if wp.blocked_until > now {
@@ -1111,9 +1287,76 @@ impl Sm {
         }
     }
 
+    /// Idle skipping (exact). After a cycle, when no stage can act before some cycle
+    /// `t` — nothing completes before `t`, no instruction waits to be fetched, no request
+    /// waits to leave, no deferred instruction, the LD/ST unit is empty or holds a read
+    /// the L1 refuses for want of an MSHR (only a fill changes that), and every scheduler
+    /// with warps sleeps until `t` or later — the cycles before `t` would each only count
+    /// the schedulers' stalls (and the refused read). The SM sleeps through them; a reply,
+    /// a new CTA or the cycle at `t` wakes it ([`Self::wake_up`]), which counts them.
+    fn plan_sleep(&mut self, now: u64) {
+        self.sleep_until = 0;
+        if self.resident_ctas == 0 || !self.miss_q.is_empty() || !self.fetch_q.is_empty() || self.deferred_total > 0 {
+            return;
+        }
+        let refused = match self.lsu.front() {
+            None => false,
+            Some(a) if a.kind == AccKind::Read && self.l1.refuses_read(a.line) => true,
+            Some(_) => return,
+        };
+        let mut t = u64::MAX;
+        for (s, sched) in self.schedulers.iter().enumerate() {
+            if !sched.warps.is_empty() {
+                t = t.min(self.sched_sleep[s]);
+            }
+        }
+        if let Some(&(c, _)) = self.l1_hits.front() {
+            t = t.min(c);
+        }
+        if let Some(&(c, _)) = self.shmem_done.front() {
+            t = t.min(c);
+        }
+        if t > now + 1 {
+            self.sleep_until = t;
+            self.slept_from = now + 1;
+            self.sleep_l1_refused = refused;
+        }
+    }
+
+    /// Count the cycles slept before `now` as the cycles they stand for, and stay awake.
+    pub fn wake_up(&mut self, now: u64) {
+        if self.sleep_until == 0 {
+            return;
+        }
+        debug_assert!(now >= self.slept_from && now <= self.sleep_until, "SM {}: woken at {now}, slept {}..{}", self.id, self.slept_from, self.sleep_until);
+        self.sleep_until = 0;
+        let n = now - self.slept_from;
+        if n == 0 {
+            return;
+        }
+        self.report.active_cycles += n;
+        let slots = self.issue_width as u64 * n;
+        for s in 0..self.schedulers.len() {
+            if !self.schedulers[s].warps.is_empty() {
+                self.issue.issue_slots += slots;
+                self.charge(self.sched_why[s], slots);
+            }
+        }
+        if self.sleep_l1_refused {
+            self.l1.stats.reservation_fails += n;
+        }
+    }
+
+    /// Run every cycle from now on, until the next [`Self::cycle`] (a clock that does
+    /// not tick every cycle).
+    pub fn stay_awake(&mut self) {
+        self.sleep_until = 0;
+    }
+
     /// One core cycle (see the module docs for the stage order).
     pub fn cycle(&mut self, p: &mut SmPorts<'_>) -> Result<(), CoreFault> {
         let now = p.now;
+        self.wake_up(now);
         self.report.active_cycles += 1;
         while let Some(&(t, tok)) = self.l1_hits.front() {
             if t > now {
@@ -1146,6 +1389,7 @@ impl Sm {
                 }
             }
         }
+        self.plan_sleep(now);
         Ok(())
     }
 

@@ -46,6 +46,9 @@ pub struct DramChannel {
     now: u64,
     queue: VecDeque<Req>,
     banks: Vec<Bank>,
+    /// Per bank: queued requests, and those hitting its open row.
+    reqs: Vec<u32>,
+    hits: Vec<u32>,
     last_act: Option<u64>,
     last_col: Option<u64>,
     bus_free: u64,
@@ -69,6 +72,8 @@ impl DramChannel {
             now: 0,
             queue: VecDeque::with_capacity(t.queue as usize),
             banks: vec![Bank::default(); t.banks as usize],
+            reqs: vec![0; t.banks as usize],
+            hits: vec![0; t.banks as usize],
             last_act: None,
             last_col: None,
             bus_free: 0,
@@ -84,9 +89,36 @@ impl DramChannel {
     }
 
     /// Queue a line read or write (caller checked [`Self::can_accept`]).
+    ///
+    /// A sleeping scheduler ([`Self::idle_until`]) wakes no later than the first command
+    /// cycle the new request could get a command: the others cannot get one earlier than
+    /// before (the new request is the youngest, and a row hit it adds to a bank only
+    /// holds back that bank's precharge).
     pub fn push(&mut self, line: u64, bank: u32, row: u64, write: bool) {
-        self.queue.push_back(Req { line, bank, row, write });
-        self.idle_until = 0;
+        let req = Req { line, bank, row, write };
+        if self.idle_until != 0 {
+            self.idle_until = self.idle_until.min(self.earliest(&req));
+        }
+        self.reqs[bank as usize] += 1;
+        if self.banks[bank as usize].open == Some(row) {
+            self.hits[bank as usize] += 1;
+        }
+        self.queue.push_back(req);
+    }
+
+    /// The first command cycle `r` could get a command, as far as timers say (a
+    /// precharge is assumed allowed).
+    fn earliest(&self, r: &Req) -> u64 {
+        let t = self.t;
+        let b = &self.banks[r.bank as usize];
+        match b.open {
+            Some(row) if row == r.row => {
+                let col_at = self.last_col.map_or(0, |c| c + t.t_ccd as u64).max(self.bus_free.saturating_sub(t.t_cl as u64));
+                b.col_ready.max(col_at)
+            }
+            None => b.act_ready.max(self.last_act.map_or(0, |a| a + t.t_rrd as u64)),
+            Some(_) => b.pre_ready,
+        }
     }
 
     pub fn idle(&self) -> bool {
@@ -131,22 +163,44 @@ impl DramChannel {
         let ccd_ok = self.last_col.is_none_or(|c| now >= c + t.t_ccd as u64);
         let bus_ok = self.bus_free <= now + t.t_cl as u64;
         let col_ok = ccd_ok && bus_ok;
-        // one pass: the oldest ready row hit, and which banks have a queued hit on their
-        // open row (such a bank must not be precharged)
-        let mut hit: Option<usize> = None;
-        let mut open_hit = 0u64;
-        for (i, r) in self.queue.iter().enumerate() {
-            let b = &self.banks[r.bank as usize];
-            if b.open == Some(r.row) {
-                open_hit |= 1 << (r.bank % 64);
-                if col_ok && hit.is_none() && now >= b.col_ready {
-                    hit = Some(i);
+        let rrd_ok = self.last_act.is_none_or(|a| now >= a + t.t_rrd as u64);
+        // Per bank (queue order does not matter here): may a row hit get its column
+        // command now, may a request get its row command now. A bank with a queued hit
+        // on its open row is not precharged.
+        let (mut col_banks, mut row_banks) = (0u64, 0u64);
+        for (i, b) in self.banks.iter().enumerate() {
+            if self.reqs[i] == 0 {
+                continue;
+            }
+            match b.open {
+                Some(_) if self.hits[i] > 0 => {
+                    if col_ok && now >= b.col_ready {
+                        col_banks |= 1 << i;
+                    }
+                }
+                Some(_) => {
+                    if now >= b.pre_ready {
+                        row_banks |= 1 << i;
+                    }
+                }
+                None => {
+                    if rrd_ok && now >= b.act_ready {
+                        row_banks |= 1 << i;
+                    }
                 }
             }
         }
         // first ready: the oldest row hit whose timing is met
-        if let Some(i) = hit {
+        if col_banks != 0 {
+            let banks = &self.banks;
+            let i = self
+                .queue
+                .iter()
+                .position(|r| col_banks & (1 << r.bank) != 0 && banks[r.bank as usize].open == Some(r.row))
+                .expect("a bank with a ready hit has one queued");
             let r = self.queue.remove(i).expect("index valid");
+            self.reqs[r.bank as usize] -= 1;
+            self.hits[r.bank as usize] -= 1;
             let start = now + t.t_cl as u64;
             let end = start + self.burst;
             self.bus_free = end;
@@ -162,46 +216,40 @@ impl DramChannel {
             }
             return;
         }
-        // then the oldest request needing a row command
-        let rrd_ok = self.last_act.is_none_or(|a| now >= a + t.t_rrd as u64);
-        for i in 0..self.queue.len() {
-            let r = self.queue[i];
-            let b = self.banks[r.bank as usize];
-            match b.open {
-                Some(row) if row == r.row => continue,
-                None => {
-                    if rrd_ok && now >= b.act_ready {
-                        let bm = &mut self.banks[r.bank as usize];
-                        bm.open = Some(r.row);
-                        bm.col_ready = now + t.t_rcd as u64;
-                        bm.pre_ready = bm.pre_ready.max(now + t.t_ras as u64);
-                        self.last_act = Some(now);
-                        self.stats.activates += 1;
-                        return;
-                    }
-                }
-                Some(_) => {
-                    if open_hit & (1 << (r.bank % 64)) == 0 && now >= b.pre_ready {
-                        let bm = &mut self.banks[r.bank as usize];
-                        bm.open = None;
-                        bm.act_ready = now + t.t_rp as u64;
-                        self.stats.precharges += 1;
-                        return;
-                    }
-                }
+        // then the oldest request needing a row command (every request of a bank in
+        // `row_banks` needs one: the bank is closed, or open without a queued hit)
+        if row_banks != 0 {
+            let r = *self.queue.iter().find(|r| row_banks & (1 << r.bank) != 0).expect("a bank with a ready row command has a request");
+            let bank = r.bank as usize;
+            let bm = &mut self.banks[bank];
+            if bm.open.is_none() {
+                bm.open = Some(r.row);
+                bm.col_ready = now + t.t_rcd as u64;
+                bm.pre_ready = bm.pre_ready.max(now + t.t_ras as u64);
+                self.last_act = Some(now);
+                self.stats.activates += 1;
+                self.hits[bank] = self.queue.iter().filter(|q| q.bank == r.bank && q.row == r.row).count() as u32;
+            } else {
+                bm.open = None;
+                bm.act_ready = now + t.t_rp as u64;
+                self.stats.precharges += 1;
+                self.hits[bank] = 0;
             }
+            return;
         }
         // nothing issued: sleep until the earliest timer that could enable a command
         let col_at = self.last_col.map_or(0, |c| c + t.t_ccd as u64).max(self.bus_free.saturating_sub(t.t_cl as u64));
         let act_at = self.last_act.map_or(0, |a| a + t.t_rrd as u64);
         let mut wake = u64::MAX;
-        for r in &self.queue {
-            let b = &self.banks[r.bank as usize];
+        for (i, b) in self.banks.iter().enumerate() {
+            if self.reqs[i] == 0 {
+                continue;
+            }
             let at = match b.open {
-                Some(row) if row == r.row => b.col_ready.max(col_at),
+                // (the bank's other requests wait for its hits)
+                Some(_) if self.hits[i] > 0 => b.col_ready.max(col_at),
+                Some(_) => b.pre_ready,
                 None => b.act_ready.max(act_at),
-                Some(_) if open_hit & (1 << (r.bank % 64)) == 0 => b.pre_ready,
-                Some(_) => u64::MAX,
             };
             wake = wake.min(at);
         }

@@ -159,50 +159,186 @@ fn sat01_64(f: f64) -> f64 {
     }
 }
 
-#[inline(always)]
+/// `f` over every lane (one function per operation: the lane loop has the operation
+/// inlined, whatever the size of the caller).
+#[inline(never)]
 fn map1(a: &Lanes, out: &mut Lanes, f: impl Fn(u64) -> u64) {
     for l in 0..WARP {
         out[l] = f(a[l]);
     }
 }
 
-#[inline(always)]
+#[inline(never)]
 fn map2(a: &Lanes, b: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64) -> u64) {
     for l in 0..WARP {
         out[l] = f(a[l], b[l]);
     }
 }
 
-#[inline(always)]
+#[inline(never)]
 fn map3(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes, f: impl Fn(u64, u64, u64) -> u64) {
     for l in 0..WARP {
         out[l] = f(a[l], b[l], c[l]);
     }
 }
 
-/// Float op on f32 lanes with `.ftz` on inputs/outputs and `.sat`.
+/// Lanes (as a mask) where `f` holds.
+#[inline(never)]
+fn pred_lanes(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> bool) -> u32 {
+    let mut m = 0u32;
+    for l in 0..WARP {
+        m |= (f(a[l], b[l]) as u32) << l;
+    }
+    m
+}
+
+/// Float op on f32 lanes with `.ftz` on inputs/outputs and `.sat` (without either, the
+/// plain operation: `ftz32(x, false) == x`).
 macro_rules! f32op {
     ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
         let (ftz, sat) = ($inst.ftz, $inst.sat);
-        map2($a, $b, $out, |p, q| {
-            let $x = ftz32(f32v(p), ftz);
-            let $y = ftz32(f32v(q), ftz);
-            let r = ftz32($e, ftz);
-            f32b(if sat { sat01_32(r) } else { r })
-        })
+        if !ftz && !sat {
+            map2($a, $b, $out, |p, q| {
+                let $x = f32v(p);
+                let $y = f32v(q);
+                f32b($e)
+            })
+        } else {
+            map2($a, $b, $out, |p, q| {
+                let $x = ftz32(f32v(p), ftz);
+                let $y = ftz32(f32v(q), ftz);
+                let r = ftz32($e, ftz);
+                f32b(if sat { sat01_32(r) } else { r })
+            })
+        }
     }};
 }
 
 macro_rules! f64op {
     ($inst:expr, $a:expr, $b:expr, $out:expr, |$x:ident, $y:ident| $e:expr) => {{
         let (ftz, sat) = ($inst.ftz, $inst.sat);
-        map2($a, $b, $out, |p, q| {
-            let $x = ftz64(f64v(p), ftz);
-            let $y = ftz64(f64v(q), ftz);
-            let r = ftz64($e, ftz);
-            (if sat { sat01_64(r) } else { r }).to_bits()
-        })
+        if !ftz && !sat {
+            map2($a, $b, $out, |p, q| {
+                let $x = f64v(p);
+                let $y = f64v(q);
+                ($e).to_bits()
+            })
+        } else {
+            map2($a, $b, $out, |p, q| {
+                let $x = ftz64(f64v(p), ftz);
+                let $y = ftz64(f64v(q), ftz);
+                let r = ftz64($e, ftz);
+                (if sat { sat01_64(r) } else { r }).to_bits()
+            })
+        }
     }};
+}
+
+/// `fma.rn.f32` on every lane, no `.ftz`/`.sat`: `f32::mul_add`, which on x86-64 with
+/// FMA is one `vfmadd213ss x, y, z` per lane (the runtime-selected path of Rust's
+/// `fmaf`). With FMA the same instruction form runs eight lanes at a time
+/// (`vfmadd213ps`, element-wise identical, NaN operand priority included).
+fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the features the function enables were detected just above.
+        return unsafe { fma_f32_x86(a, b, c, out) };
+    }
+    map3(a, b, c, out, |x, y, z| f32b(f32v(x).mul_add(f32v(y), f32v(z))))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,fma")]
+unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {
+    use std::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
+    let (mut x, mut y, mut z) = ([0f32; WARP], [0f32; WARP], [0f32; WARP]);
+    for l in 0..WARP {
+        x[l] = f32v(a[l]);
+        y[l] = f32v(b[l]);
+        z[l] = f32v(c[l]);
+    }
+    let mut out = [0f32; WARP];
+    for k in (0..WARP).step_by(8) {
+        // SAFETY: each access is 8 floats inside a 32-float array.
+        unsafe {
+            let mut vx = _mm256_loadu_ps(x.as_ptr().add(k));
+            let vy = _mm256_loadu_ps(y.as_ptr().add(k));
+            let vz = _mm256_loadu_ps(z.as_ptr().add(k));
+            std::arch::asm!(
+                "vfmadd213ps {x}, {y}, {z}",
+                x = inout(ymm_reg) vx,
+                y = in(ymm_reg) vy,
+                z = in(ymm_reg) vz,
+                options(pure, nomem, nostack),
+            );
+            _mm256_storeu_ps(out.as_mut_ptr().add(k), vx);
+        }
+    }
+    for l in 0..WARP {
+        res[l] = f32b(out[l]);
+    }
+}
+
+/// `setp` over every lane: the lanes where `a cmp b` holds (`compare`, specialized
+/// per comparison and type outside the lane loop).
+fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
+    if ty.is_float() {
+        return match (ty, ftz) {
+            (Ty::F32, false) => float_setp(cmp, a, b, |v| f32v(v) as f64),
+            (Ty::F32, true) => float_setp(cmp, a, b, |v| ftz32(f32v(v), true) as f64),
+            _ => float_setp(cmp, a, b, f64v),
+        };
+    }
+    let m = ty.mask();
+    match cmp {
+        Cmp::Lo => pred_lanes(a, b, |x, y| x & m < y & m),
+        Cmp::Ls => pred_lanes(a, b, |x, y| x & m <= y & m),
+        Cmp::Hi => pred_lanes(a, b, |x, y| x & m > y & m),
+        Cmp::Hs => pred_lanes(a, b, |x, y| x & m >= y & m),
+        Cmp::Eq | Cmp::Ne | Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge if ty.is_signed() => {
+            // `int_val`: sign-extended from the type's width
+            let sh = 64 - ty.bits();
+            int_setp(cmp, a, b, move |v| ((v << sh) as i64) >> sh)
+        }
+        // `int_val`: zero-extended from the type's width
+        Cmp::Eq | Cmp::Ne | Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge => int_setp(cmp, a, b, move |v| v & m),
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+fn int_setp<T: Ord>(cmp: Cmp, a: &Lanes, b: &Lanes, v: impl Fn(u64) -> T + Copy) -> u32 {
+    match cmp {
+        Cmp::Eq => pred_lanes(a, b, |x, y| v(x) == v(y)),
+        Cmp::Ne => pred_lanes(a, b, |x, y| v(x) != v(y)),
+        Cmp::Lt => pred_lanes(a, b, |x, y| v(x) < v(y)),
+        Cmp::Le => pred_lanes(a, b, |x, y| v(x) <= v(y)),
+        Cmp::Gt => pred_lanes(a, b, |x, y| v(x) > v(y)),
+        Cmp::Ge => pred_lanes(a, b, |x, y| v(x) >= v(y)),
+        _ => unreachable!("handled by setp_lanes"),
+    }
+}
+
+#[inline(always)]
+fn float_setp(cmp: Cmp, a: &Lanes, b: &Lanes, v: impl Fn(u64) -> f64 + Copy) -> u32 {
+    let un = |x: f64, y: f64| x.is_nan() || y.is_nan();
+    match cmp {
+        Cmp::Eq => pred_lanes(a, b, |x, y| v(x) == v(y)),
+        Cmp::Ne => pred_lanes(a, b, |x, y| !un(v(x), v(y)) && v(x) != v(y)),
+        Cmp::Lt => pred_lanes(a, b, |x, y| v(x) < v(y)),
+        Cmp::Le => pred_lanes(a, b, |x, y| v(x) <= v(y)),
+        Cmp::Gt => pred_lanes(a, b, |x, y| v(x) > v(y)),
+        Cmp::Ge => pred_lanes(a, b, |x, y| v(x) >= v(y)),
+        Cmp::Equ => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) == v(y)),
+        Cmp::Neu => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) != v(y)),
+        Cmp::Ltu => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) < v(y)),
+        Cmp::Leu => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) <= v(y)),
+        Cmp::Gtu => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) > v(y)),
+        Cmp::Geu => pred_lanes(a, b, |x, y| un(v(x), v(y)) || v(x) >= v(y)),
+        Cmp::Num => pred_lanes(a, b, |x, y| !un(v(x), v(y))),
+        Cmp::Nan => pred_lanes(a, b, |x, y| un(v(x), v(y))),
+        Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => 0,
+    }
 }
 
 /// One warp's architectural state and identity, borrowed for one instruction.
@@ -214,53 +350,84 @@ pub struct WarpExec<'a> {
 
 impl<'a> WarpExec<'a> {
     #[inline(always)]
-    fn reg(&self, r: u16) -> &[u64] {
+    fn reg(&self, r: u16) -> &Lanes {
         let base = r as usize * WARP;
-        &self.regs[base..base + WARP]
+        self.regs[base..base + WARP].try_into().expect("a register is one lane row")
+    }
+
+    /// A source operand for all lanes: a register's own row, or the operand
+    /// materialized into `buf`.
+    #[inline(always)]
+    fn operand<'s>(&'s self, s: Src, buf: &'s mut Option<Lanes>) -> &'s Lanes {
+        static ZERO: Lanes = [0; WARP];
+        match s {
+            Src::Reg(r) => self.reg(r),
+            Src::None => &ZERO,
+            s => buf.insert(self.materialize(s)),
+        }
     }
 
     /// Materialize a source operand for all lanes.
-    #[inline]
-    fn fetch(&self, s: Src, out: &mut Lanes) {
+    fn materialize(&self, s: Src) -> Lanes {
         match s {
-            Src::Reg(r) => out.copy_from_slice(self.reg(r)),
-            Src::Imm(v) => out.fill(v),
+            Src::Reg(r) => *self.reg(r),
+            Src::Imm(v) => [v; WARP],
             Src::Pred(p, neg) => {
                 let m = self.preds[p as usize] ^ if neg { u32::MAX } else { 0 };
-                for (l, o) in out.iter_mut().enumerate() {
-                    *o = ((m >> l) & 1) as u64;
-                }
+                std::array::from_fn(|l| ((m >> l) & 1) as u64)
             }
             Src::Special(sp) => {
                 let ids = self.ids;
-                for (l, o) in out.iter_mut().enumerate() {
-                    let lin = ids.first_tid + l as u32;
-                    let [nx, ny, _] = ids.ntid;
-                    *o = match sp {
-                        Special::Tid(0) => (lin % nx) as u64,
-                        Special::Tid(1) => ((lin / nx) % ny) as u64,
-                        Special::Tid(_) => (lin / (nx * ny)) as u64,
-                        Special::Ntid(c) => ids.ntid[c as usize] as u64,
-                        Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
-                        Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
-                        Special::LaneId => l as u64,
-                        Special::WarpId => ids.warp_slot as u64,
-                        Special::NWarpId => ids.nwarp_slots as u64,
-                        Special::SmId => ids.smid as u64,
-                        Special::NSmId => ids.nsmid as u64,
-                        Special::Clock => ids.clock & 0xffff_ffff,
-                        Special::Clock64 => ids.clock,
-                    };
+                let uniform = match sp {
+                    Special::Tid(c) => return self.tids(c),
+                    Special::LaneId => return std::array::from_fn(|l| l as u64),
+                    Special::Ntid(c) => ids.ntid[c as usize] as u64,
+                    Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
+                    Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
+                    Special::WarpId => ids.warp_slot as u64,
+                    Special::NWarpId => ids.nwarp_slots as u64,
+                    Special::SmId => ids.smid as u64,
+                    Special::NSmId => ids.nsmid as u64,
+                    Special::Clock => ids.clock & 0xffff_ffff,
+                    Special::Clock64 => ids.clock,
+                };
+                [uniform; WARP]
+            }
+            Src::None => [0; WARP],
+        }
+    }
+
+    /// `%tid` component `c` of every lane: lane `l` is thread `first_tid + l` of the
+    /// CTA, `x = lin % nx`, `y = (lin / nx) % ny`, `z = lin / (nx * ny)`, stepped lane to
+    /// lane instead of divided.
+    fn tids(&self, c: u8) -> Lanes {
+        let ids = self.ids;
+        let [nx, ny, _] = ids.ntid;
+        let lin = ids.first_tid;
+        let (mut x, mut y, mut z) = (lin % nx, (lin / nx) % ny, lin / (nx * ny));
+        std::array::from_fn(|_| {
+            let v = match c {
+                0 => x,
+                1 => y,
+                _ => z,
+            };
+            x += 1;
+            if x == nx {
+                x = 0;
+                y += 1;
+                if y == ny {
+                    y = 0;
+                    z += 1;
                 }
             }
-            Src::None => out.fill(0),
-        }
+            v as u64
+        })
     }
 
     #[inline]
     fn write(&mut self, d: u16, mask: u32, dmask: u64, vals: &Lanes) {
         let base = d as usize * WARP;
-        let dst = &mut self.regs[base..base + WARP];
+        let dst: &mut Lanes = (&mut self.regs[base..base + WARP]).try_into().expect("a register is one lane row");
         if mask == u32::MAX {
             for l in 0..WARP {
                 dst[l] = vals[l] & dmask;
@@ -284,10 +451,16 @@ impl<'a> WarpExec<'a> {
     /// Execute `inst` for the lanes in `mask` (active lanes already filtered by the
     /// guard predicate). Memory instructions fill `rec`.
     pub fn execute(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<Effect, Fault> {
-        let mut a: Lanes = [0; WARP];
-        let mut b: Lanes = [0; WARP];
-        let mut c: Lanes = [0; WARP];
-        let mut r: Lanes = [0; WARP];
+        if inst.is_mem() {
+            self.memory(inst, mask, mem, rec)?;
+            return Ok(Effect::Mem);
+        }
+        self.execute_reg(inst, mask)
+    }
+
+    /// [`Self::execute`] for an instruction that is not a memory access.
+    pub fn execute_reg(&mut self, inst: &Inst, mask: u32) -> Result<Effect, Fault> {
+        debug_assert!(!inst.is_mem());
         let ty = inst.ty;
         match inst.op {
             Op::Bra => {
@@ -296,19 +469,12 @@ impl<'a> WarpExec<'a> {
             Op::Ret | Op::Exit => return Ok(Effect::Exit),
             Op::Bar => return Ok(Effect::Bar),
             Op::Membar(s) => return Ok(Effect::Membar(s)),
-            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
-                self.memory(inst, mask, mem, rec)?;
-                return Ok(Effect::Mem);
-            }
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => unreachable!("memory instructions go through execute"),
             Op::Setp(cmp, bop) => {
-                self.fetch(inst.a[0], &mut a);
-                self.fetch(inst.a[1], &mut b);
-                let mut res = 0u32;
-                for l in 0..WARP {
-                    if compare(cmp, ty, a[l], b[l], inst.ftz) {
-                        res |= 1 << l;
-                    }
-                }
+                let (mut ba, mut bb) = (None, None);
+                let a = self.operand(inst.a[0], &mut ba);
+                let b = self.operand(inst.a[1], &mut bb);
+                let res = setp_lanes(cmp, ty, inst.ftz, a, b);
                 let cm = match inst.a[2] {
                     Src::Pred(p, neg) => self.preds[p as usize] ^ if neg { u32::MAX } else { 0 },
                     _ => 0,
@@ -346,53 +512,60 @@ impl<'a> WarpExec<'a> {
             self.write_pred(inst.d[0], mask, v);
             return Ok(Effect::Alu);
         }
-        for k in 0..inst.na as usize {
-            let dst = match k {
-                0 => &mut a,
-                1 => &mut b,
-                _ => &mut c,
-            };
-            self.fetch(inst.a[k], dst);
-        }
+        let mut r = [0; WARP];
+        self.alu(inst, &mut r)?;
+        self.write(inst.d[0], mask, inst.dmask, &r);
+        Ok(Effect::Alu)
+    }
+
+    /// The result lanes of a register-only instruction into `r` (operands past `na`
+    /// are zero).
+    #[inline(always)]
+    fn alu(&self, inst: &Inst, r: &mut Lanes) -> Result<(), Fault> {
+        let src = |k: usize| if k < inst.na as usize { inst.a[k] } else { Src::None };
+        let (mut ba, mut bb, mut bc) = (None, None, None);
+        let a = self.operand(src(0), &mut ba);
+        let b = self.operand(src(1), &mut bb);
+        let c = self.operand(src(2), &mut bc);
+        let ty = inst.ty;
         let bits = ty.bits();
         let tm = ty.mask();
         match (inst.op, ty) {
-            (Op::Add, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x + y),
-            (Op::Add, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x + y),
+            (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
+            (Op::Add, Ty::F64) => f64op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::S32) if inst.sat => {
-                map2(&a, &b, &mut r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+                map2(a, b, r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
             }
-            (Op::Add, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_add(y) & tm),
-            (Op::Sub, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x - y),
-            (Op::Sub, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x - y),
+            (Op::Add, _) => map2(a, b, r, |x, y| x.wrapping_add(y) & tm),
+            (Op::Sub, Ty::F32) => f32op!(inst, a, b, r, |x, y| x - y),
+            (Op::Sub, Ty::F64) => f64op!(inst, a, b, r, |x, y| x - y),
             (Op::Sub, Ty::S32) if inst.sat => {
-                map2(&a, &b, &mut r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
+                map2(a, b, r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
             }
-            (Op::Sub, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_sub(y) & tm),
-            (Op::Mul, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x * y),
-            (Op::Mul, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x * y),
-            (Op::Mul, _) => map2(&a, &b, &mut r, |x, y| x.wrapping_mul(y) & tm),
-            (Op::MulHi, _) => map2(&a, &b, &mut r, |x, y| ((int_val(x, ty) * int_val(y, ty)) >> bits) as u64 & tm),
-            (Op::MulWide, _) => map2(&a, &b, &mut r, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64),
-            (Op::Mad, _) => map3(&a, &b, &c, &mut r, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & tm),
-            (Op::MadHi, _) => {
-                map3(&a, &b, &c, &mut r, |x, y, z| (((int_val(x, ty) * int_val(y, ty)) >> bits) as u64).wrapping_add(z) & tm)
-            }
+            (Op::Sub, _) => map2(a, b, r, |x, y| x.wrapping_sub(y) & tm),
+            (Op::Mul, Ty::F32) => f32op!(inst, a, b, r, |x, y| x * y),
+            (Op::Mul, Ty::F64) => f64op!(inst, a, b, r, |x, y| x * y),
+            (Op::Mul, _) => map2(a, b, r, |x, y| x.wrapping_mul(y) & tm),
+            (Op::MulHi, _) => map2(a, b, r, |x, y| ((int_val(x, ty) * int_val(y, ty)) >> bits) as u64 & tm),
+            (Op::MulWide, _) => map2(a, b, r, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64),
+            (Op::Mad, _) => map3(a, b, c, r, |x, y, z| x.wrapping_mul(y).wrapping_add(z) & tm),
+            (Op::MadHi, _) => map3(a, b, c, r, |x, y, z| (((int_val(x, ty) * int_val(y, ty)) >> bits) as u64).wrapping_add(z) & tm),
             (Op::MadWide, _) => {
                 let wm = if bits >= 32 { u64::MAX } else { (1u64 << (2 * bits)) - 1 };
-                map3(&a, &b, &c, &mut r, |x, y, z| ((int_val(x, ty) * int_val(y, ty)) as u64).wrapping_add(z) & wm)
+                map3(a, b, c, r, |x, y, z| ((int_val(x, ty) * int_val(y, ty)) as u64).wrapping_add(z) & wm)
             }
+            (Op::Fma, Ty::F32) if !inst.ftz && !inst.sat => fma_f32(a, b, c, r),
             (Op::Fma, Ty::F32) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
-                map3(&a, &b, &c, &mut r, |x, y, z| {
+                map3(a, b, c, r, |x, y, z| {
                     let v = ftz32(ftz32(f32v(x), ftz).mul_add(ftz32(f32v(y), ftz), ftz32(f32v(z), ftz)), ftz);
                     f32b(if sat { sat01_32(v) } else { v })
                 })
             }
-            (Op::Fma, _) => map3(&a, &b, &c, &mut r, |x, y, z| f64v(x).mul_add(f64v(y), f64v(z)).to_bits()),
-            (Op::Div, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x / y),
-            (Op::Div, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x / y),
-            (Op::Div, _) => map2(&a, &b, &mut r, |x, y| {
+            (Op::Fma, _) => map3(a, b, c, r, |x, y, z| f64v(x).mul_add(f64v(y), f64v(z)).to_bits()),
+            (Op::Div, Ty::F32) => f32op!(inst, a, b, r, |x, y| x / y),
+            (Op::Div, Ty::F64) => f64op!(inst, a, b, r, |x, y| x / y),
+            (Op::Div, _) => map2(a, b, r, |x, y| {
                 let (x, y) = (int_val(x, ty), int_val(y, ty));
                 // our choice: x / 0 = all ones (what NVIDIA hardware returns for unsigned)
                 if y == 0 {
@@ -401,7 +574,7 @@ impl<'a> WarpExec<'a> {
                     (x / y) as u64 & tm
                 }
             }),
-            (Op::Rem, _) => map2(&a, &b, &mut r, |x, y| {
+            (Op::Rem, _) => map2(a, b, r, |x, y| {
                 let (xv, yv) = (int_val(x, ty), int_val(y, ty));
                 if yv == 0 {
                     x & tm
@@ -409,36 +582,34 @@ impl<'a> WarpExec<'a> {
                     (xv % yv) as u64 & tm
                 }
             }),
-            (Op::Min, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x.min(y)),
-            (Op::Min, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x.min(y)),
-            (Op::Min, _) => map2(&a, &b, &mut r, |x, y| if int_val(x, ty) <= int_val(y, ty) { x } else { y }),
-            (Op::Max, Ty::F32) => f32op!(inst, &a, &b, &mut r, |x, y| x.max(y)),
-            (Op::Max, Ty::F64) => f64op!(inst, &a, &b, &mut r, |x, y| x.max(y)),
-            (Op::Max, _) => map2(&a, &b, &mut r, |x, y| if int_val(x, ty) >= int_val(y, ty) { x } else { y }),
-            (Op::Abs, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).abs())),
-            (Op::Abs, Ty::F64) => map1(&a, &mut r, |x| f64v(x).abs().to_bits()),
-            (Op::Abs, _) => map1(&a, &mut r, |x| (int_val(x, ty).unsigned_abs() as u64) & tm),
-            (Op::Neg, Ty::F32) => map1(&a, &mut r, |x| f32b(-ftz32(f32v(x), inst.ftz))),
-            (Op::Neg, Ty::F64) => map1(&a, &mut r, |x| (-f64v(x)).to_bits()),
-            (Op::Neg, _) => map1(&a, &mut r, |x| x.wrapping_neg() & tm),
-            (Op::And, _) => map2(&a, &b, &mut r, |x, y| x & y),
-            (Op::Or, _) => map2(&a, &b, &mut r, |x, y| x | y),
-            (Op::Xor, _) => map2(&a, &b, &mut r, |x, y| x ^ y),
-            (Op::Not, _) => map1(&a, &mut r, |x| !x & tm),
-            (Op::Cnot, _) => map1(&a, &mut r, |x| (x & tm == 0) as u64),
-            (Op::Shl, _) => map2(&a, &b, &mut r, |x, s| if (s as u32) >= bits { 0 } else { (x << s) & tm }),
-            (Op::Shr, _) if ty.is_signed() => {
-                map2(&a, &b, &mut r, |x, s| (sext(x, bits) >> (s as u32).min(bits - 1)) as u64 & tm)
-            }
-            (Op::Shr, _) => map2(&a, &b, &mut r, |x, s| if (s as u32) >= bits { 0 } else { (x & tm) >> s }),
-            (Op::Popc, _) => map1(&a, &mut r, |x| (x & tm).count_ones() as u64),
-            (Op::Clz, _) => map1(&a, &mut r, |x| ((x & tm).leading_zeros() - (64 - bits)) as u64),
-            (Op::Brev, _) => map1(&a, &mut r, |x| (x & tm).reverse_bits() >> (64 - bits)),
-            (Op::Selp, _) => map3(&a, &b, &c, &mut r, |x, y, p| if p != 0 { x } else { y }),
-            (Op::Mov, _) => r = a,
+            (Op::Min, Ty::F32) => f32op!(inst, a, b, r, |x, y| x.min(y)),
+            (Op::Min, Ty::F64) => f64op!(inst, a, b, r, |x, y| x.min(y)),
+            (Op::Min, _) => map2(a, b, r, |x, y| if int_val(x, ty) <= int_val(y, ty) { x } else { y }),
+            (Op::Max, Ty::F32) => f32op!(inst, a, b, r, |x, y| x.max(y)),
+            (Op::Max, Ty::F64) => f64op!(inst, a, b, r, |x, y| x.max(y)),
+            (Op::Max, _) => map2(a, b, r, |x, y| if int_val(x, ty) >= int_val(y, ty) { x } else { y }),
+            (Op::Abs, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).abs())),
+            (Op::Abs, Ty::F64) => map1(a, r, |x| f64v(x).abs().to_bits()),
+            (Op::Abs, _) => map1(a, r, |x| (int_val(x, ty).unsigned_abs() as u64) & tm),
+            (Op::Neg, Ty::F32) => map1(a, r, |x| f32b(-ftz32(f32v(x), inst.ftz))),
+            (Op::Neg, Ty::F64) => map1(a, r, |x| (-f64v(x)).to_bits()),
+            (Op::Neg, _) => map1(a, r, |x| x.wrapping_neg() & tm),
+            (Op::And, _) => map2(a, b, r, |x, y| x & y),
+            (Op::Or, _) => map2(a, b, r, |x, y| x | y),
+            (Op::Xor, _) => map2(a, b, r, |x, y| x ^ y),
+            (Op::Not, _) => map1(a, r, |x| !x & tm),
+            (Op::Cnot, _) => map1(a, r, |x| (x & tm == 0) as u64),
+            (Op::Shl, _) => map2(a, b, r, |x, s| if (s as u32) >= bits { 0 } else { (x << s) & tm }),
+            (Op::Shr, _) if ty.is_signed() => map2(a, b, r, |x, s| (sext(x, bits) >> (s as u32).min(bits - 1)) as u64 & tm),
+            (Op::Shr, _) => map2(a, b, r, |x, s| if (s as u32) >= bits { 0 } else { (x & tm) >> s }),
+            (Op::Popc, _) => map1(a, r, |x| (x & tm).count_ones() as u64),
+            (Op::Clz, _) => map1(a, r, |x| ((x & tm).leading_zeros() - (64 - bits)) as u64),
+            (Op::Brev, _) => map1(a, r, |x| (x & tm).reverse_bits() >> (64 - bits)),
+            (Op::Selp, _) => map3(a, b, c, r, |x, y, p| if p != 0 { x } else { y }),
+            (Op::Mov, _) => *r = *a,
             (Op::Cvt { from, rnd }, _) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
-                map1(&a, &mut r, |x| convert(x, from, ty, rnd, ftz, sat))
+                map1(a, r, |x| convert(x, from, ty, rnd, ftz, sat))
             }
             (Op::Cvta { dir, space }, _) => {
                 let window = match space {
@@ -447,28 +618,27 @@ impl<'a> WarpExec<'a> {
                     _ => 0,
                 };
                 match dir {
-                    CvtaDir::ToGeneric => map1(&a, &mut r, |x| x.wrapping_add(window) & tm),
-                    CvtaDir::FromGeneric => map1(&a, &mut r, |x| x.wrapping_sub(window) & tm),
+                    CvtaDir::ToGeneric => map1(a, r, |x| x.wrapping_add(window) & tm),
+                    CvtaDir::FromGeneric => map1(a, r, |x| x.wrapping_sub(window) & tm),
                 }
             }
-            (Op::Sqrt, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
-            (Op::Sqrt, _) => map1(&a, &mut r, |x| f64v(x).sqrt().to_bits()),
-            (Op::Rsqrt, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
-            (Op::Rsqrt, _) => map1(&a, &mut r, |x| (1.0 / f64v(x).sqrt()).to_bits()),
-            (Op::Rcp, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz), inst.ftz))),
-            (Op::Rcp, _) => map1(&a, &mut r, |x| (1.0 / f64v(x)).to_bits()),
-            (Op::Ex2, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).exp2(), inst.ftz))),
-            (Op::Ex2, _) => map1(&a, &mut r, |x| f64v(x).exp2().to_bits()),
-            (Op::Lg2, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).log2(), inst.ftz))),
-            (Op::Lg2, _) => map1(&a, &mut r, |x| f64v(x).log2().to_bits()),
-            (Op::Sin, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).sin())),
-            (Op::Sin, _) => map1(&a, &mut r, |x| f64v(x).sin().to_bits()),
-            (Op::Cos, Ty::F32) => map1(&a, &mut r, |x| f32b(ftz32(f32v(x), inst.ftz).cos())),
-            (Op::Cos, _) => map1(&a, &mut r, |x| f64v(x).cos().to_bits()),
+            (Op::Sqrt, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Sqrt, _) => map1(a, r, |x| f64v(x).sqrt().to_bits()),
+            (Op::Rsqrt, Ty::F32) => map1(a, r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz).sqrt(), inst.ftz))),
+            (Op::Rsqrt, _) => map1(a, r, |x| (1.0 / f64v(x).sqrt()).to_bits()),
+            (Op::Rcp, Ty::F32) => map1(a, r, |x| f32b(ftz32(1.0 / ftz32(f32v(x), inst.ftz), inst.ftz))),
+            (Op::Rcp, _) => map1(a, r, |x| (1.0 / f64v(x)).to_bits()),
+            (Op::Ex2, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).exp2(), inst.ftz))),
+            (Op::Ex2, _) => map1(a, r, |x| f64v(x).exp2().to_bits()),
+            (Op::Lg2, Ty::F32) => map1(a, r, |x| f32b(ftz32(ftz32(f32v(x), inst.ftz).log2(), inst.ftz))),
+            (Op::Lg2, _) => map1(a, r, |x| f64v(x).log2().to_bits()),
+            (Op::Sin, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).sin())),
+            (Op::Sin, _) => map1(a, r, |x| f64v(x).sin().to_bits()),
+            (Op::Cos, Ty::F32) => map1(a, r, |x| f32b(ftz32(f32v(x), inst.ftz).cos())),
+            (Op::Cos, _) => map1(a, r, |x| f64v(x).cos().to_bits()),
             (op, t) => return Err(Fault(format!("no semantics for {op:?} on .{}", t.name()))),
         }
-        self.write(inst.d[0], mask, inst.dmask, &r);
-        Ok(Effect::Alu)
+        Ok(())
     }
 
     /// Resolve lane addresses, do the access functionally, fill `rec`.
@@ -488,11 +658,26 @@ impl<'a> WarpExec<'a> {
         rec.write = write;
         rec.atomic = atomic.is_some();
         // addresses
-        let mut base: Lanes = [0; WARP];
-        if let AddrBase::Reg(r) = inst.addr.base {
-            base.copy_from_slice(self.reg(r));
-        }
+        let zero: Lanes = [0; WARP];
+        let base = match inst.addr.base {
+            AddrBase::Reg(r) => self.reg(r),
+            _ => &zero,
+        };
         let off = inst.addr.offset as u64;
+        if space != Space::Generic && mask == u32::MAX && bytes.is_power_of_two() {
+            // every lane, one space: addresses and alignment without per-lane branches
+            let mut bad = 0;
+            for (a, &b) in rec.addr.iter_mut().zip(base) {
+                *a = b.wrapping_add(off);
+                bad |= *a & (bytes as u64 - 1);
+            }
+            if bad != 0 {
+                let l = (0..WARP).find(|&l| rec.addr[l] & (bytes as u64 - 1) != 0).expect("a misaligned lane");
+                return Err(Fault(format!("misaligned {bytes}-byte access to {} address {:#x} (lane {l})", space_name(space), rec.addr[l])));
+            }
+            rec.space = space;
+            return self.data(inst, mask, space, vec, write, atomic, mem, rec);
+        }
         let mut resolved = None;
         let mut m = mask;
         while m != 0 {
@@ -517,7 +702,8 @@ impl<'a> WarpExec<'a> {
                 }
                 _ => {}
             }
-            if a % bytes as u64 != 0 {
+            let misaligned = if bytes.is_power_of_two() { a & (bytes as u64 - 1) } else { a % bytes as u64 };
+            if misaligned != 0 {
                 return Err(Fault(format!("misaligned {bytes}-byte access to {} address {a:#x} (lane {l})", space_name(sp))));
             }
             rec.addr[l] = a;
@@ -527,8 +713,22 @@ impl<'a> WarpExec<'a> {
             s => s,
         });
         rec.space = sp;
-        // data
+        self.data(inst, mask, sp, vec, write, atomic, mem, rec)
+    }
+
+    /// The data side of a memory instruction whose lane addresses are in `rec`.
+    #[allow(clippy::too_many_arguments)]
+    fn data(&mut self, inst: &Inst, mask: u32, sp: Space, vec: u32, write: bool, atomic: Option<(AtomOp, bool)>, mem: &mut MemCtx<'_>, rec: &MemRecord) -> Result<(), Fault> {
+        let ty = inst.ty;
+        let esz = ty.bytes();
+        let bytes = esz * vec;
         let dmask = inst.dmask;
+        if sp == Space::Global && atomic.is_none() {
+            return self.global(inst, mask, vec, write, mem, rec);
+        }
+        if sp == Space::Param && !write {
+            return self.param(inst, mask, vec, mem, rec);
+        }
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -593,14 +793,7 @@ impl<'a> WarpExec<'a> {
                 }
                 None => {
                     let mut buf = [0u8; 32];
-                    for k in 0..vec as usize {
-                        let v = match inst.a[k] {
-                            Src::Reg(r) => self.regs[r as usize * WARP + l],
-                            Src::Imm(v) => v,
-                            _ => 0,
-                        };
-                        store_le(v, &mut buf[k * esz as usize..(k + 1) * esz as usize]);
-                    }
+                    self.store_data(inst, l, vec, esz as usize, &mut buf);
                     if is_global {
                         mem.global.write(a, &buf[..bytes as usize]).expect("checked");
                     } else {
@@ -628,12 +821,77 @@ impl<'a> WarpExec<'a> {
         Ok(())
     }
 
+    /// The data side of a global load or store (the addresses are in `rec`), lane by
+    /// lane in increasing order.
+    fn global(&mut self, inst: &Inst, mask: u32, vec: u32, write: bool, mem: &mut MemCtx<'_>, rec: &MemRecord) -> Result<(), Fault> {
+        let esz = inst.ty.bytes() as usize;
+        let bytes = esz * vec as usize;
+        let dmask = inst.dmask;
+        let oob = |a: u64, l: usize| Fault(format!("out-of-bounds global access at {a:#x} ({bytes} bytes, lane {l})"));
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = rec.addr[l];
+            if write {
+                let mut buf = [0u8; 32];
+                self.store_data(inst, l, vec, esz, &mut buf);
+                mem.global.write(a, &buf[..bytes]).ok_or_else(|| oob(a, l))?;
+            } else {
+                let data = mem.global.read(a, bytes).ok_or_else(|| oob(a, l))?;
+                for k in 0..vec as usize {
+                    let v = load_le(&data[k * esz..(k + 1) * esz]);
+                    self.set_loaded(inst, k, l, v, dmask);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The data side of a parameter load: lanes reading the address the previous
+    /// lane read get the same values.
+    fn param(&mut self, inst: &Inst, mask: u32, vec: u32, mem: &MemCtx<'_>, rec: &MemRecord) -> Result<(), Fault> {
+        let esz = inst.ty.bytes() as usize;
+        let bytes = esz as u64 * vec as u64;
+        let mut vals = [0u64; 4];
+        let mut prev = None;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = rec.addr[l];
+            if prev != Some(a) {
+                let end = a + bytes;
+                if end > mem.params.len() as u64 {
+                    return Err(Fault(format!("parameter access at offset {a} past the {} parameter bytes", mem.params.len())));
+                }
+                for (k, v) in vals.iter_mut().enumerate().take(vec as usize) {
+                    let s = a as usize + k * esz;
+                    *v = load_le(&mem.params[s..s + esz]);
+                }
+                prev = Some(a);
+            }
+            for (k, &v) in vals.iter().enumerate().take(vec as usize) {
+                self.set_loaded(inst, k, l, v, inst.dmask);
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn operand_lane(&self, s: Src, l: usize) -> u64 {
         match s {
             Src::Reg(r) => self.regs[r as usize * WARP + l],
             Src::Imm(v) => v,
             _ => 0,
+        }
+    }
+
+    /// Lane `l`'s store data: `vec` elements of `esz` bytes each, little-endian.
+    #[inline(always)]
+    fn store_data(&self, inst: &Inst, l: usize, vec: u32, esz: usize, buf: &mut [u8; 32]) {
+        for k in 0..vec as usize {
+            store_le(self.operand_lane(inst.a[k], l), &mut buf[k * esz..(k + 1) * esz]);
         }
     }
 
@@ -657,8 +915,8 @@ fn space_name(s: Space) -> &'static str {
     }
 }
 
-/// `setp` comparison.
-#[inline(always)]
+/// `setp` comparison of one lane (the reference [`setp_lanes`] is tested against).
+#[cfg(test)]
 fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
     if ty.is_float() {
         let (x, y) = if ty == Ty::F32 {
@@ -864,6 +1122,58 @@ mod tests {
         assert_eq!(f32v(convert(v, Ty::U32, Ty::F32, Rnd::Rn, false, false)), 16_777_220.0);
         assert_eq!(f32v(convert(v, Ty::U32, Ty::F32, Rnd::Rz, false, false)), 16_777_218.0);
         assert_eq!(f32v(convert(f32b(1.7), Ty::F32, Ty::F32, Rnd::Default, false, true)), 1.0);
+    }
+
+    #[test]
+    fn setp_lanes_is_compare_on_every_lane() {
+        // values at the edges of every width and of both float formats, plus a stream
+        let mut vals = vec![0u64, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, u64::MAX, 1 << 63];
+        for f in [0.0f32, -0.0, 1.0, -1.5, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MIN_POSITIVE / 4.0, -f32::MIN_POSITIVE / 2.0] {
+            vals.push(f32b(f));
+        }
+        for f in [0.0f64, -0.0, 2.5, f64::NEG_INFINITY, f64::NAN, f64::MIN_POSITIVE / 8.0] {
+            vals.push(f.to_bits());
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        while vals.len() < 64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            vals.push(x);
+        }
+        let cmps = [
+            Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Lo, Cmp::Ls, Cmp::Hi, Cmp::Hs,
+            Cmp::Equ, Cmp::Neu, Cmp::Ltu, Cmp::Leu, Cmp::Gtu, Cmp::Geu, Cmp::Num, Cmp::Nan,
+        ];
+        let tys = [Ty::B16, Ty::B32, Ty::U8, Ty::U16, Ty::U32, Ty::U64, Ty::S8, Ty::S16, Ty::S32, Ty::S64, Ty::F32, Ty::F64];
+        for shift in 0..vals.len() {
+            let a: Lanes = std::array::from_fn(|l| vals[l % vals.len()]);
+            let b: Lanes = std::array::from_fn(|l| vals[(l * 7 + shift) % vals.len()]);
+            for cmp in cmps {
+                for ty in tys {
+                    for ftz in [false, true] {
+                        let want = (0..WARP).fold(0u32, |m, l| m | (compare(cmp, ty, a[l], b[l], ftz) as u32) << l);
+                        assert_eq!(setp_lanes(cmp, ty, ftz, &a, &b), want, "{cmp:?} .{} ftz {ftz}", ty.name());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_fma_is_mul_add_on_every_lane() {
+        let specials = [0.0f32, -0.0, 1.0, -3.25, 1e-40, -1e-45, f32::MAX, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::from_bits(0x7fc0_1234), f32::from_bits(0xffa0_0001)];
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = (x >> 33) as usize;
+            if r.is_multiple_of(3) { f32b(specials[r % specials.len()]) } else { (x >> 32) & 0xffff_ffff }
+        };
+        for _ in 0..200 {
+            let (a, b, c): (Lanes, Lanes, Lanes) = (std::array::from_fn(|_| next()), std::array::from_fn(|_| next()), std::array::from_fn(|_| next()));
+            let want: Lanes = std::array::from_fn(|l| f32b(f32v(a[l]).mul_add(f32v(b[l]), f32v(c[l]))));
+            let mut got = [0; WARP];
+            fma_f32(&a, &b, &c, &mut got);
+            assert_eq!(got, want);
+        }
     }
 
     #[test]

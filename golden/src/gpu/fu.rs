@@ -10,6 +10,8 @@ use super::ptx::OpClass;
 pub struct FuPool {
     /// Per class (Int, Fp32, Fp64, Sfu): next cycle each pipeline accepts an instruction.
     next_free: [Vec<u64>; 4],
+    /// Per pool: the earliest of `next_free` (what `free_at` answers).
+    min_free: [u64; 4],
     latency: [u32; 4],
     interval: [u32; 4],
     /// Pool index per class (fp32 maps to the int pool when the ALU is shared).
@@ -21,6 +23,7 @@ impl FuPool {
         let cs = [u.int, u.fp32, u.fp64, u.sfu];
         FuPool {
             next_free: cs.map(|c| vec![0; c.count as usize]),
+            min_free: [0; 4],
             latency: cs.map(|c| c.latency),
             interval: cs.map(|c| c.interval),
             pool: if u.alu_shared { [0, 0, 2, 3] } else { [0, 1, 2, 3] },
@@ -28,18 +31,17 @@ impl FuPool {
     }
 
     /// Earliest cycle a pipeline of `class` accepts (0 for classes without a pool).
-    #[inline]
+    #[inline(always)]
     pub fn free_at(&self, class: OpClass) -> u64 {
         let i = class.index();
         if i >= 4 {
             return 0;
         }
-        let i = self.pool[i];
-        self.next_free[i].iter().copied().min().unwrap_or(0)
+        self.min_free[self.pool[i]]
     }
 
     /// Issue into a free pipeline; returns the result latency.
-    #[inline]
+    #[inline(always)]
     pub fn issue(&mut self, class: OpClass, now: u64) -> u32 {
         let i = class.index();
         if i >= 4 {
@@ -49,6 +51,7 @@ impl FuPool {
         let iv = self.interval[i] as u64;
         if let Some(p) = self.next_free[i].iter_mut().find(|p| **p <= now) {
             *p = now + iv;
+            self.min_free[i] = self.next_free[i].iter().copied().min().unwrap_or(0);
         }
         self.latency[i]
     }

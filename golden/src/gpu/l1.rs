@@ -9,6 +9,9 @@
 use super::config::L1Config;
 use super::stats::L1Stats;
 
+/// [`L1D`]'s MSHR line of a free MSHR (no line address is all ones: lines are aligned).
+const NO_LINE: u64 = u64::MAX;
+
 #[derive(Debug, Clone)]
 pub struct L1Mshr {
     pub valid: bool,
@@ -40,6 +43,8 @@ pub struct L1D {
     stamp: Vec<u64>,
     clock: u64,
     mshrs: Vec<L1Mshr>,
+    /// Per MSHR: its line while valid, [`NO_LINE`] when free (the lookups scan this).
+    mshr_lines: Vec<u64>,
     free_mshrs: usize,
     merge: usize,
     pub stats: L1Stats,
@@ -57,6 +62,7 @@ impl L1D {
             stamp: vec![0; n],
             clock: 0,
             mshrs: (0..c.mshrs).map(|_| L1Mshr { valid: false, line: 0, waiters: Vec::with_capacity(c.mshr_merge as usize) }).collect(),
+            mshr_lines: vec![NO_LINE; c.mshrs as usize],
             free_mshrs: c.mshrs as usize,
             merge: c.mshr_merge as usize,
             stats: L1Stats::default(),
@@ -89,7 +95,8 @@ impl L1D {
             self.stats.read_hits += 1;
             return ReadOutcome::Hit;
         }
-        if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
+        if let Some(i) = self.mshr_of(line) {
+            let m = &mut self.mshrs[i];
             if m.waiters.len() < self.merge {
                 m.waiters.push(token);
                 self.stats.read_accesses += 1;
@@ -104,7 +111,8 @@ impl L1D {
             self.stats.reservation_fails += 1;
             return ReadOutcome::Blocked;
         }
-        let idx = self.mshrs.iter().position(|m| !m.valid).expect("a free MSHR exists");
+        let idx = self.mshr_of(NO_LINE).expect("a free MSHR exists");
+        self.mshr_lines[idx] = line;
         let m = &mut self.mshrs[idx];
         m.valid = true;
         m.line = line;
@@ -114,6 +122,26 @@ impl L1D {
         self.stats.read_accesses += 1;
         self.stats.read_misses += 1;
         ReadOutcome::Miss(idx as u32)
+    }
+
+    /// The MSHR holding `line` (the first free one for [`NO_LINE`]).
+    #[inline]
+    fn mshr_of(&self, line: u64) -> Option<usize> {
+        self.mshr_lines.iter().position(|&l| l == line)
+    }
+
+    /// Whether [`Self::read`] of `line` with room to send would be refused (a miss whose
+    /// MSHR merge limit is reached, or no MSHR free); such a refusal changes nothing
+    /// but the statistics, until a fill.
+    pub fn refuses_read(&self, line: u64) -> bool {
+        let s = self.set_of(line) * self.ways;
+        if self.tags[s..s + self.ways].contains(&line) {
+            return false;
+        }
+        match self.mshr_of(line) {
+            Some(i) => self.mshrs[i].waiters.len() >= self.merge,
+            None => self.free_mshrs == 0,
+        }
     }
 
     /// A write-through store to `line`; returns whether it hit.
@@ -139,6 +167,7 @@ impl L1D {
         out.extend_from_slice(&m.waiters);
         m.waiters.clear();
         m.valid = false;
+        self.mshr_lines[idx as usize] = NO_LINE;
         self.free_mshrs += 1;
         self.stats.fills += 1;
     }

@@ -9,6 +9,9 @@
 use super::config::LlcConfig;
 use super::stats::LlcStats;
 
+/// [`LlcSlice`]'s MSHR line of a free MSHR (no line address is all ones).
+const NO_LINE: u64 = u64::MAX;
+
 #[derive(Debug, Clone)]
 struct Mshr {
     valid: bool,
@@ -51,7 +54,14 @@ pub struct LlcSlice {
     dirty: Vec<bool>,
     clock: u64,
     mshrs: Vec<Mshr>,
+    /// Per MSHR: its line while valid, [`NO_LINE`] when free (the lookups scan this).
+    mshr_lines: Vec<u64>,
     free_mshrs: usize,
+    /// Bumped by every change of tags or MSHRs; with `refused`, the line of the last
+    /// read refused while absent from the tags and the epoch then: the same read is
+    /// refused again, with nothing to look up, until the epoch moves.
+    epoch: u64,
+    refused: Option<(u64, u64)>,
     merge: usize,
     /// Whether the line of the last `read`, `write` or `fill` was present and dirty
     /// before it, and is after it.
@@ -73,7 +83,10 @@ impl LlcSlice {
             dirty: vec![false; n],
             clock: 0,
             mshrs: (0..c.mshrs).map(|_| Mshr { valid: false, line: 0, waiters: Vec::new(), dirty_on_fill: false, write_mask: 0 }).collect(),
+            mshr_lines: vec![NO_LINE; c.mshrs as usize],
             free_mshrs: c.mshrs as usize,
+            epoch: 0,
+            refused: None,
             merge: c.mshr_merge as usize,
             last_dirty: (false, false),
             stats: LlcStats::default(),
@@ -113,8 +126,16 @@ impl LlcSlice {
 
     /// A read-like access to `line` by transaction `txn`.
     pub fn read(&mut self, line: u64, local_line: u64, txn: u32, atomic: bool) -> LlcRead {
+        if self.refused == Some((line, self.epoch)) {
+            // as below: absent, its MSHR full or none free
+            self.last_dirty = (false, false);
+            self.stats.blocked += 1;
+            return LlcRead::Blocked;
+        }
         let mut dirty = false;
+        let mut present = false;
         if let Some(w) = self.find(line, local_line) {
+            present = true;
             dirty = self.dirty[w];
             if self.valid[w] == self.full {
                 if atomic {
@@ -125,15 +146,24 @@ impl LlcSlice {
                 }
                 self.stats.read_hits += 1;
                 self.last_dirty = (dirty, self.dirty[w]);
+                self.epoch += 1;
                 return LlcRead::Hit;
             }
         }
         self.last_dirty = (dirty, dirty);
-        if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
-            if m.waiters.len() >= self.merge {
-                self.stats.blocked += 1;
-                return LlcRead::Blocked;
+        let refuse = |me: &mut LlcSlice| {
+            me.stats.blocked += 1;
+            if !present {
+                me.refused = Some((line, me.epoch));
             }
+            LlcRead::Blocked
+        };
+        if let Some(i) = self.mshr_of(line) {
+            if self.mshrs[i].waiters.len() >= self.merge {
+                return refuse(self);
+            }
+            self.epoch += 1;
+            let m = &mut self.mshrs[i];
             m.waiters.push(txn);
             m.dirty_on_fill |= atomic;
             self.stats.mshr_merges += 1;
@@ -141,10 +171,12 @@ impl LlcSlice {
             return LlcRead::Merged;
         }
         if self.free_mshrs == 0 {
-            self.stats.blocked += 1;
-            return LlcRead::Blocked;
+            return refuse(self);
         }
-        let m = self.mshrs.iter_mut().find(|m| !m.valid).expect("free MSHR");
+        self.epoch += 1;
+        let i = self.mshr_of(NO_LINE).expect("free MSHR");
+        self.mshr_lines[i] = line;
+        let m = &mut self.mshrs[i];
         m.valid = true;
         m.line = line;
         m.waiters.clear();
@@ -169,6 +201,7 @@ impl LlcSlice {
     /// dirty line to write back.
     pub fn write(&mut self, line: u64, local_line: u64, mask: u128) -> (LlcWrite, Option<u64>) {
         self.stats.writes += 1;
+        self.epoch += 1;
         if let Some(w) = self.find(line, local_line) {
             self.last_dirty = (self.dirty[w], true);
             self.valid[w] |= mask;
@@ -177,7 +210,8 @@ impl LlcSlice {
             return (LlcWrite::Hit, None);
         }
         self.last_dirty = (false, false);
-        if let Some(m) = self.mshrs.iter_mut().find(|m| m.valid && m.line == line) {
+        if let Some(i) = self.mshr_of(line) {
+            let m = &mut self.mshrs[i];
             m.write_mask |= mask;
             return (LlcWrite::Merged, None);
         }
@@ -191,7 +225,9 @@ impl LlcSlice {
     /// DRAM data for `line` arrived: install it, hand the waiting transactions to `out`,
     /// return an evicted dirty line.
     pub fn fill(&mut self, line: u64, local_line: u64, out: &mut Vec<u32>) -> Option<u64> {
-        let i = self.mshrs.iter().position(|m| m.valid && m.line == line)?;
+        let i = self.mshr_of(line)?;
+        self.epoch += 1;
+        self.mshr_lines[i] = NO_LINE;
         let (dirty, wmask) = (self.mshrs[i].dirty_on_fill, self.mshrs[i].write_mask);
         out.extend_from_slice(&self.mshrs[i].waiters);
         self.mshrs[i].valid = false;
@@ -207,6 +243,12 @@ impl LlcSlice {
         self.dirty[w] = was_dirty || dirty || wmask != 0;
         self.last_dirty = (was_dirty, self.dirty[w]);
         ev
+    }
+
+    /// The MSHR holding `line` (the first free one for [`NO_LINE`]).
+    #[inline]
+    fn mshr_of(&self, line: u64) -> Option<usize> {
+        self.mshr_lines.iter().position(|&l| l == line)
     }
 
     pub fn mshrs_in_use(&self) -> usize {

@@ -86,7 +86,7 @@ impl DeviceMemory {
 }
 
 /// Read `len` (1, 2, 4 or 8) little-endian bytes as a u64.
-#[inline]
+#[inline(always)]
 pub fn load_le(b: &[u8]) -> u64 {
     match b.len() {
         1 => b[0] as u64,
@@ -97,7 +97,7 @@ pub fn load_le(b: &[u8]) -> u64 {
 }
 
 /// Write the low `out.len()` bytes of `v`, little-endian.
-#[inline]
+#[inline(always)]
 pub fn store_le(v: u64, out: &mut [u8]) {
     let b = v.to_le_bytes();
     out.copy_from_slice(&b[..out.len()]);

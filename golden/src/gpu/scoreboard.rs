@@ -22,7 +22,7 @@ impl Scoreboard {
     }
 
     /// Cycle at which every operand of `inst` is ready for warp `w`.
-    #[inline]
+    #[inline(always)]
     pub fn ready_cycle(&self, w: usize, inst: &Inst) -> u64 {
         let row = &self.ready_at[w * self.stride..(w + 1) * self.stride];
         let mut t = 0;
@@ -35,13 +35,13 @@ impl Scoreboard {
         t
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, w: usize, entry: u16, at: u64) {
         self.ready_at[w * self.stride + entry as usize] = at;
     }
 
     /// Mark every destination of `inst` ready at `at`.
-    #[inline]
+    #[inline(always)]
     pub fn set_defs(&mut self, w: usize, inst: &Inst, at: u64) {
         let row = &mut self.ready_at[w * self.stride..(w + 1) * self.stride];
         for &r in &inst.sb_def[..inst.n_def as usize] {

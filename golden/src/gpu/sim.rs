@@ -184,13 +184,18 @@ impl Gpu {
                 if !sm.busy() {
                     continue;
                 }
-                if t.clock_num != t.clock_den {
-                    // a slower SM clock: tick in clock_num of every clock_den cycles
+                let throttled = t.clock_num != t.clock_den;
+                if throttled {
+                    // a slower SM clock: tick in clock_num of every clock_den cycles (and
+                    // no idle skipping, which counts every cycle)
+                    sm.wake_up(now);
                     *phase += t.clock_num as u32;
                     if *phase < t.clock_den as u32 {
                         continue;
                     }
                     *phase -= t.clock_den as u32;
+                } else if now < sm.sleep_until {
+                    continue;
                 }
                 let mut ports = SmPorts {
                     now,
@@ -212,6 +217,9 @@ impl Gpu {
                     cycle: now,
                     message: f.message,
                 })?;
+                if throttled {
+                    sm.stay_awake();
+                }
             }
             let sms = &mut self.sms;
             let throttle = &self.throttle;

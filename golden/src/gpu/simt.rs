@@ -15,62 +15,100 @@ pub struct SimtEntry {
     pub mask: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// The stack with its top entry held in place (the issue stage reads the top's pc and
+/// mask for every warp it checks; only divergent code touches the entries below).
+#[derive(Debug, Clone)]
+#[repr(C)]
 pub struct SimtStack {
-    entries: Vec<SimtEntry>,
+    /// The top entry, meaningful unless `empty`.
+    top: SimtEntry,
+    /// The entries below the top, bottom first.
+    below: Vec<SimtEntry>,
+    empty: bool,
     /// Deepest the stack has been (statistics).
     pub max_depth: usize,
 }
 
+impl Default for SimtStack {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl SimtStack {
     pub fn new() -> Self {
-        SimtStack { entries: Vec::with_capacity(8), max_depth: 0 }
+        SimtStack { top: SimtEntry { pc: RPC_EXIT, rpc: RPC_EXIT, mask: 0 }, below: Vec::with_capacity(8), empty: true, max_depth: 0 }
     }
 
     /// Start a warp at `pc` with lanes `mask`.
     pub fn reset(&mut self, pc: u32, mask: u32) {
-        self.entries.clear();
+        self.below.clear();
+        self.empty = mask == 0;
         if mask != 0 {
-            self.entries.push(SimtEntry { pc, rpc: RPC_EXIT, mask });
+            self.top = SimtEntry { pc, rpc: RPC_EXIT, mask };
         }
-        self.max_depth = self.entries.len();
+        self.max_depth = self.depth();
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.empty
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pc(&self) -> u32 {
-        self.entries.last().map_or(RPC_EXIT, |e| e.pc)
+        if self.empty {
+            RPC_EXIT
+        } else {
+            self.top.pc
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn mask(&self) -> u32 {
-        self.entries.last().map_or(0, |e| e.mask)
+        if self.empty {
+            0
+        } else {
+            self.top.mask
+        }
     }
 
     pub fn depth(&self) -> usize {
-        self.entries.len()
+        if self.empty {
+            0
+        } else {
+            self.below.len() + 1
+        }
     }
 
-    #[inline]
+    #[inline(always)]
+    fn pop(&mut self) {
+        match self.below.pop() {
+            Some(e) => self.top = e,
+            None => self.empty = true,
+        }
+    }
+
+    fn push(&mut self, e: SimtEntry) {
+        if !self.empty {
+            self.below.push(self.top);
+        }
+        self.top = e;
+        self.empty = false;
+    }
+
+    #[inline(always)]
     fn reconverge(&mut self) {
-        while let Some(top) = self.entries.last() {
-            if top.pc == top.rpc {
-                self.entries.pop();
-            } else {
-                break;
-            }
+        while !self.empty && self.top.pc == self.top.rpc {
+            self.pop();
         }
     }
 
     /// Continue at `next` (straight-line code).
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, next: u32) {
-        if let Some(top) = self.entries.last_mut() {
-            top.pc = next;
+        if !self.empty {
+            self.top.pc = next;
         }
         self.reconverge();
     }
@@ -86,28 +124,32 @@ impl SimtStack {
         } else if not_taken == 0 {
             self.advance(target);
         } else {
-            if let Some(top) = self.entries.last_mut() {
-                top.pc = rpc;
+            if !self.empty {
+                self.top.pc = rpc;
             }
             if fallthrough != rpc {
-                self.entries.push(SimtEntry { pc: fallthrough, rpc, mask: not_taken });
+                self.push(SimtEntry { pc: fallthrough, rpc, mask: not_taken });
             }
             if target != rpc {
-                self.entries.push(SimtEntry { pc: target, rpc, mask: taken });
+                self.push(SimtEntry { pc: target, rpc, mask: taken });
             }
-            self.max_depth = self.max_depth.max(self.entries.len());
+            self.max_depth = self.max_depth.max(self.depth());
             self.reconverge();
         }
     }
 
     /// Lanes in `mask` exit; returns true when the whole warp is done.
     pub fn exit(&mut self, mask: u32) -> bool {
-        for e in &mut self.entries {
+        for e in &mut self.below {
             e.mask &= !mask;
         }
-        self.entries.retain(|e| e.mask != 0);
+        self.below.retain(|e| e.mask != 0);
+        self.top.mask &= !mask;
+        if !self.empty && self.top.mask == 0 {
+            self.pop();
+        }
         self.reconverge();
-        self.entries.is_empty()
+        self.empty
     }
 }
 
