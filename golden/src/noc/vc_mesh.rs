@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::config::VcParams;
 use super::route_rom::{E, L, N, S, W};
-use super::vc_router::{VcFlit, VcLink, VcRouter, NIV};
+use super::vc_router::{VcFlit, VcLink, VcMutation, VcRouter, NIV};
 use crate::model::Model;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +97,13 @@ impl VcMesh {
     pub fn terminal(&self, id: usize) -> (u8, VcLink) {
         let r = &self.routers[id];
         (r.credits_out(L), r.link[L])
+    }
+
+    /// Plant `m` in every router (`None`: the correct router).
+    pub fn set_mutation(&mut self, m: Option<VcMutation>) {
+        for r in self.routers.iter_mut() {
+            r.mutation = m;
+        }
     }
 
     pub fn overflow(&self) -> bool {
