@@ -91,14 +91,14 @@ fn mesh_digest(p: &VcParams, n: u32, seed: u64, cycles: u64, plant: Option<VcMut
 
 fn router_digest(p: &VcParams, n: u32, (x, y): (u32, u32), seed: u64, cycles: u64, plant: Option<VcMutation>) -> u64 {
     let mut r = VcRouter::new(p, n, x, y);
-    r.mutation = plant;
+    r.set_mutation(plant);
     let mut stim = VcRouterStimulus::new(p, n, seed);
     let mut h = Fnv::new();
     run(&mut r, &mut stim, cycles, |o: &VcRouterOutputs| {
         o.links.iter().for_each(|l| h.link(l));
         h.bytes(&o.credits);
     });
-    h.u64(r.overflow as u64);
+    h.u64(r.overflow() as u64);
     h.0
 }
 
