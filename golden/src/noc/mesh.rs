@@ -70,9 +70,10 @@ type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 struct VcPlane {
     mesh: VcMesh,
     nis: Vec<VcNi>,
-    /// NIs with a packet to send or a credit to return (bit = node): with the
-    /// mesh's active terminals, the NIs a cycle visits.
-    ni_live: u64,
+    /// NIs with a packet to send; NIs with an ejection credit to return (bit =
+    /// node): with the mesh's active terminals, the NIs a cycle visits.
+    sending: u64,
+    returning: u64,
     /// This cycle's injections and ejection credits (scratch).
     inj: Vec<PortFlit>,
     ej_credit: Vec<PortCredits>,
@@ -85,7 +86,8 @@ impl VcPlane {
         VcPlane {
             mesh: VcMesh::new(p, n),
             nis: (0..nn).map(|i| VcNi::new(p, i)).collect(),
-            ni_live: 0,
+            sending: 0,
+            returning: 0,
             inj: Vec::new(),
             ej_credit: Vec::new(),
             width: p.flit_width,
@@ -94,7 +96,7 @@ impl VcPlane {
 
     fn enqueue(&mut self, src: usize, p: VcPacket) {
         self.nis[src].queue.push_back(p);
-        self.ni_live |= 1 << src;
+        self.sending |= 1 << src;
     }
 
     /// One cycle; returns ejected flits as (node, data, tail) and counts their
@@ -103,20 +105,29 @@ impl VcPlane {
     fn step(&mut self, ejected: &mut Vec<(usize, u128, bool)>, st: &mut NocStats) {
         self.inj.clear();
         self.ej_credit.clear();
-        for id in bits(self.ni_live | self.mesh.terminals_active()) {
-            let (inj_credit, ej) = self.mesh.terminal(id);
+        // VcNi::drive in its parts, each for the NIs it concerns: send, then credits
+        // and the sink
+        for id in bits(self.sending) {
             let ni = &mut self.nis[id];
-            let (l, c) = ni.drive(inj_credit, ej, true);
-            if ni.idle() {
-                self.ni_live &= !(1 << id);
-            } else {
-                self.ni_live |= 1 << id;
-            }
-            if let Some((vc, f)) = l {
+            if let Some((vc, f)) = ni.send() {
                 self.inj.push((id, L, vc, f));
             }
+            if !ni.busy() {
+                self.sending &= !(1 << id);
+            }
+        }
+        for id in bits(self.mesh.terminals_active() | self.returning) {
+            let (inj_credit, ej) = self.mesh.terminal(id);
+            let ni = &mut self.nis[id];
+            ni.take_credits(inj_credit);
+            let c = ni.sink(ej.map(|(u, _)| u));
             if c != 0 {
                 self.ej_credit.push((id, L, c));
+            }
+            if ni.returning() {
+                self.returning |= 1 << id;
+            } else {
+                self.returning &= !(1 << id);
             }
             if let Some((_, f)) = ej {
                 st.flit_latency_sum += self.mesh.ejection_age(id).expect("a flit on the link");

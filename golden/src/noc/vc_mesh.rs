@@ -199,51 +199,64 @@ impl VcNi {
         self.cur.is_some() || !self.queue.is_empty()
     }
 
-    /// Nothing to send and no credit to return: [`VcNi::drive`] with no injection
-    /// credit and no ejection would change nothing and drive nothing.
-    pub fn idle(&self) -> bool {
-        !self.busy() && self.ret == 0
+    /// A credit to return this cycle ([`VcNi::sink`] would return it).
+    pub fn returning(&self) -> bool {
+        self.ret != 0
     }
 
     /// This cycle's injection and ejection credit, given the mesh's registered outputs
     /// for this node. `allow` gates injection (a stall knob for random stimulus).
+    /// The three parts ([`VcNi::send`], [`VcNi::take_credits`], [`VcNi::sink`]) may
+    /// be called alone, in this order, by a driver that skips idle parts.
     #[inline]
     pub fn drive(&mut self, inj_credit: u8, ej: VcLink, allow: bool) -> (VcLink, u8) {
-        let mut link = None;
-        if allow {
-            if self.cur.is_none() {
-                if let Some(p) = self.queue.front().copied() {
-                    if let Some(vc) = (0..self.v).find(|&u| self.credits[u] > 0) {
-                        self.queue.pop_front();
-                        self.cur = Some((vc as u8, 0, p));
-                    }
-                }
-            }
-            if let Some((vc, sent, p)) = self.cur {
-                if self.credits[vc as usize] > 0 {
-                    let f = VcFlit {
-                        head: sent == 0,
-                        tail: sent + 1 == p.flits,
-                        src: self.node,
-                        dst: p.dst,
-                        data: ((p.id as u128) << 8 | sent as u128) & self.data_mask,
-                    };
-                    link = Some((vc, f));
-                    self.credits[vc as usize] -= 1;
-                    self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
-                }
-            }
-        }
-        for u in 0..self.v {
-            if inj_credit >> u & 1 == 1 {
-                self.credits[u] += 1;
-            }
-        }
-        let ret = self.ret;
-        self.ret = match ej {
-            Some((u, _)) => 1 << u,
-            None => 0,
-        };
+        let link = if allow { self.send() } else { None };
+        self.take_credits(inj_credit);
+        let ret = self.sink(ej.map(|(u, _)| u));
         (link, ret)
+    }
+
+    /// The flit injected this cycle, if any (with the credits registered before this
+    /// cycle's returns).
+    #[inline]
+    pub fn send(&mut self) -> VcLink {
+        if self.cur.is_none() {
+            if let Some(p) = self.queue.front().copied() {
+                if let Some(vc) = (0..self.v).find(|&u| self.credits[u] > 0) {
+                    self.queue.pop_front();
+                    self.cur = Some((vc as u8, 0, p));
+                }
+            }
+        }
+        let (vc, sent, p) = self.cur?;
+        if self.credits[vc as usize] == 0 {
+            return None;
+        }
+        let f = VcFlit {
+            head: sent == 0,
+            tail: sent + 1 == p.flits,
+            src: self.node,
+            dst: p.dst,
+            data: ((p.id as u128) << 8 | sent as u128) & self.data_mask,
+        };
+        self.credits[vc as usize] -= 1;
+        self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
+        Some((vc, f))
+    }
+
+    /// Injection credits returned by the mesh this cycle (bit u = VC u), counted at
+    /// the end of the cycle.
+    #[inline]
+    pub fn take_credits(&mut self, inj_credit: u8) {
+        for u in 0..self.v {
+            self.credits[u] += inj_credit >> u & 1;
+        }
+    }
+
+    /// The sink: the ejection credit of this cycle (for last cycle's flit; bit u =
+    /// VC u) given this cycle's ejection VC.
+    #[inline]
+    pub fn sink(&mut self, ej_vc: Option<u8>) -> u8 {
+        std::mem::replace(&mut self.ret, ej_vc.map_or(0, |u| 1 << u))
     }
 }

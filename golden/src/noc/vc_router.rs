@@ -93,9 +93,9 @@ pub type PortFlit = (usize, usize, u8, VcFlit);
 /// one credit of VC u).
 pub type PortCredits = (usize, usize, u8);
 
-/// The registered state of a set of VC routers, struct of arrays (see the module
-/// doc): a whole mesh plane ([`super::vc_mesh::VcMesh`]), whose links go router to
-/// router, or one router ([`VcRouter`]), whose links are all ports.
+/// The registered state of a set of VC routers (see the module doc): a whole mesh
+/// plane ([`super::vc_mesh::VcMesh`]), whose links go router to router, or one
+/// router ([`VcRouter`]), whose links are all ports.
 #[derive(Debug, Clone)]
 pub struct VcRouters {
     /// Mesh side (node ids are y * n + x).
@@ -107,32 +107,22 @@ pub struct VcRouters {
     params: VcParams,
     pos: Vec<(u32, u32)>,
     /// Port and VC of each VC index `p * v + u` (no division in the allocators).
-    port_of: [u8; NIV],
-    vc_of: [u8; NIV],
+    port_of: [u8; 32],
+    vc_of: [u8; 32],
     pub mutation: Option<VcMutation>,
     /// Output port towards each node, per router (`router * n * n + dst`).
     route: Vec<u8>,
     /// Neighbour per router and direction E, W, N, S ([`NONE`] at an edge; always
     /// NONE for a lone router, whose links are ports).
     nbr: Vec<[u8; 4]>,
-    /// Allocator state per router.
+    /// Per router: its buffers, allocators and registers.
     st: Vec<RouterState>,
-    /// Buffers: slot s of input VC iv of router r at `(r * nin + iv) * depth + s`, a
-    /// flit word each.
-    buf: Vec<u32>,
-    /// Switch and link registers, three slots per router: flit word and VC of port
-    /// o at `(router * 3 + slot) * 5 + o`, valid ports (bit o) at `router * 3 + slot`.
-    pipe_word: Vec<u32>,
-    pipe_vc: Vec<u8>,
-    pipe_valid: Vec<u8>,
     /// Every flit inside the routers, with the cycle it entered; buffers and
     /// registers hold flit words (see [`word`]) that point here. Free slots are
     /// listed in `free`.
     pool: Vec<VcFlit>,
     born: Vec<u64>,
     free: Vec<u32>,
-    /// Credit-return registers, two slots per router (`router * 2 + slot`), bit iv.
-    cred: Vec<u32>,
     overflow: Vec<bool>,
     /// Cycles since reset.
     t: u64,
@@ -157,7 +147,6 @@ impl VcRouters {
     pub fn new(p: &VcParams, n: u32, pos: &[(u32, u32)], mesh: bool) -> VcRouters {
         let (v, nr) = (p.vcs as usize, pos.len());
         assert!((1..=MAX_VC).contains(&v) && (1..=MAX_DEPTH as u32).contains(&p.buf_depth) && nr <= MAX_ROUTERS, "{p:?}, {nr} routers");
-        let nin = 5 * v;
         let nn = (n * n) as usize;
         let route = pos.iter().flat_map(|&(x, y)| (0..nn).map(move |dst| route(p.routing, n, x, y, dst as u16) as u8)).collect();
         let nbr = pos
@@ -183,24 +172,19 @@ impl VcRouters {
         VcRouters {
             n,
             v,
-            nin,
+            nin: 5 * v,
             depth: p.buf_depth as u8,
             params: *p,
             pos: pos.to_vec(),
-            port_of: std::array::from_fn(|i| (i / v) as u8),
+            port_of: std::array::from_fn(|i| (i / v).min(7) as u8),
             vc_of: std::array::from_fn(|i| (i % v) as u8),
             mutation: None,
             route,
             nbr,
             st: vec![RouterState::new(p.buf_depth as i8); nr],
-            buf: vec![0; nr * nin * p.buf_depth as usize],
-            pipe_word: vec![0; nr * 15],
-            pipe_vc: vec![0; nr * 15],
             pool: Vec::new(),
             born: Vec::new(),
             free: Vec::new(),
-            pipe_valid: vec![0; nr * 3],
-            cred: vec![0; nr * 2],
             overflow: vec![false; nr],
             t: 0,
             has_buf: 0,
@@ -236,23 +220,23 @@ impl VcRouters {
     /// Router `r`'s link register on output port `o` in this cycle.
     #[inline]
     pub fn link(&self, r: usize, o: usize) -> VcLink {
-        let s = r * 3 + (self.t % 3) as usize;
-        (self.pipe_valid[s] >> o & 1 == 1).then(|| (self.pipe_vc[s * 5 + o], self.pool[word::slot(self.pipe_word[s * 5 + o])]))
+        let (st, ls) = (&self.st[r], (self.t % 3) as usize);
+        (st.pipe_valid[ls] >> o & 1 == 1).then(|| (st.pipe_vc[ls][o], self.pool[word::slot(st.pipe_word[ls][o])]))
     }
 
     /// Cycles since the edge that took the flit on router `r`'s link `o` in through
     /// a port (for a mesh: injected it), if the link carries one.
     #[inline]
     pub fn link_age(&self, r: usize, o: usize) -> Option<u64> {
-        let s = r * 3 + (self.t % 3) as usize;
-        (self.pipe_valid[s] >> o & 1 == 1).then(|| self.t - self.born[word::slot(self.pipe_word[s * 5 + o])])
+        let (st, ls) = (&self.st[r], (self.t % 3) as usize);
+        (st.pipe_valid[ls] >> o & 1 == 1).then(|| self.t - self.born[word::slot(st.pipe_word[ls][o])])
     }
 
     /// Credits router `r` returns upstream on input port `p` in this cycle (bit u =
     /// VC u).
     #[inline]
     pub fn credits_out(&self, r: usize, p: usize) -> u8 {
-        (self.cred[r * 2 + (self.t % 2) as usize] >> (p * self.v)) as u8 & ((1u8 << self.v) - 1)
+        (self.st[r].cred[(self.t % 2) as usize] >> (p * self.v)) as u8 & ((1u8 << self.v) - 1)
     }
 
     /// Routers whose terminal port (L) carries an ejected flit or injection credits
@@ -328,7 +312,7 @@ impl VcRouters {
         }
         st.count[k] = c + 1;
         st.nonempty |= 1 << k;
-        self.buf[(r * self.nin + iv) * self.depth as usize + s as usize] = f;
+        st.buf[k][s as usize & 7] = f;
     }
 
     /// Credits `bits` (bit u = VC u) for output port `o` of router `r`.
@@ -369,23 +353,25 @@ impl VcRouters {
         let mut has_buf = 0u64;
         for r in bits(self.has_pipe[ls] | self.has_cred[cs]) {
             let nb = self.nbr[r];
-            let s = r * 3 + ls;
-            let valid = std::mem::take(&mut self.pipe_valid[s]);
+            let st = &mut self.st[r];
+            let valid = std::mem::take(&mut st.pipe_valid[ls]);
+            let (words, vcs) = (st.pipe_word[ls], st.pipe_vc[ls]);
+            let c = std::mem::take(&mut st.cred[cs]);
             for o in bits(valid as u64) {
-                let f = self.pipe_word[s * 5 + o];
+                let o = o & 7;
+                let f = words[o];
                 if o != L && nb[o] != NONE {
-                    self.push(nb[o] as usize, OPP[o] * self.v + self.pipe_vc[s * 5 + o] as usize, f);
+                    self.push(nb[o] as usize, OPP[o] * self.v + vcs[o] as usize, f);
                     has_buf |= 1 << nb[o];
                 } else {
                     // out of the routers: ejected, or to a lone router's port
                     self.free.push(word::slot(f) as u32);
                 }
             }
-            let c = std::mem::take(&mut self.cred[r * 2 + cs]);
             for iv in bits(c as u64) {
-                let p = self.port_of[iv] as usize;
+                let p = self.port_of[iv & 31] as usize;
                 if p != L && nb[p] != NONE {
-                    self.credit_one(nb[p] as usize, OPP[p] * self.v + self.vc_of[iv] as usize);
+                    self.credit_one(nb[p] as usize, OPP[p] * self.v + self.vc_of[iv & 31] as usize);
                 }
             }
         }
@@ -400,7 +386,6 @@ impl VcRouters {
     /// winners are popped into pipe slot `ns`, their credits into credit slot `cs`.
     fn switch(&mut self, r: usize, ns: usize, cs: usize) {
         let (v, nin, d) = (self.v, self.nin, self.depth as usize);
-        let base = r * nin;
         let st = &mut self.st[r];
         let mut nonempty = st.nonempty;
         let mut allocated = st.allocated;
@@ -414,7 +399,8 @@ impl VcRouters {
             let mut asked = 0u32;
             let nn = (self.n * self.n) as usize;
             for iv in bits(heads as u64) {
-                let f = self.buf[(base + iv) * d + st.head[iv & 31] as usize];
+                let iv = iv & 31;
+                let f = st.buf[iv][st.head[iv] as usize & 7];
                 if !word::head(f) {
                     continue;
                 }
@@ -469,16 +455,15 @@ impl VcRouters {
             st.sa_in_ptr[p] = (vv + 1) as u8;
             let iv = (p * v + vv) & 31;
             let h = st.head[iv] as usize;
-            let f = self.buf[(base + iv) * d + h];
+            let f = st.buf[iv][h & 7];
             st.head[iv] = if h + 1 == d { 0 } else { h as u8 + 1 };
             st.count[iv] -= 1;
             if st.count[iv] == 0 {
                 nonempty &= !(1 << iv);
             }
             popped |= 1 << iv;
-            let s = (r * 3 + ns) * 5 + o;
-            self.pipe_word[s] = f;
-            self.pipe_vc[s] = self.vc_of[ov];
+            st.pipe_word[ns][o] = f;
+            st.pipe_vc[ns][o] = self.vc_of[ov];
             valid |= 1 << o;
             st.credits[ov] -= 1;
             st.cred_full &= !(1 << ov);
@@ -509,14 +494,14 @@ impl VcRouters {
             self.has_buf &= !bit;
         }
         if valid != 0 {
-            self.pipe_valid[r * 3 + ns] = valid;
+            st.pipe_valid[ns] = valid;
             self.has_pipe[ns] |= bit;
             if valid >> L & 1 == 1 {
                 self.has_ej[ns] |= bit;
             }
         }
         if popped != 0 {
-            self.cred[r * 2 + cs] = popped;
+            st.cred[cs] = popped;
             self.has_cred[cs] |= bit;
             if popped >> (L * v) != 0 {
                 self.has_inj_cred[cs] |= bit;
@@ -525,9 +510,10 @@ impl VcRouters {
     }
 }
 
-/// The allocator state of one router, everything its switch stage reads and writes
-/// but the flits: four cache lines. VC-indexed arrays hold 32 entries, so an index
-/// masked to five bits needs no bounds check.
+/// One router's registered state: VC buffers (flit words), allocator state and the
+/// switch, link and credit-return registers, in one block. VC-indexed arrays hold
+/// 32 entries and port-indexed ones 8, so an index masked to five (three) bits needs
+/// no bounds check.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
 struct RouterState {
@@ -545,15 +531,25 @@ struct RouterState {
     count: [u8; 32],
     head: [u8; 32],
     alloc: [u8; 32],
-    /// Per output VC: the input VC it is allocated to (NONE if none), credits (signed: a planted `IgnoreCredits` may take one below
-    /// 0 inside an edge, which ends clamped at 0 as the counter's saturating update
-    /// does) and the VA round-robin pointer.
+    /// Per output VC: the input VC it is allocated to (NONE if none), credits
+    /// (signed: a planted `IgnoreCredits` may take one below 0 inside an edge, which
+    /// ends clamped at 0 as the counter's saturating update does) and the VA
+    /// round-robin pointer.
     credits: [i8; 32],
     va_ptr: [u8; 32],
     owner: [u8; 32],
     /// Per port: switch round-robin pointers (input and output side).
     sa_in_ptr: [u8; 8],
     sa_out_ptr: [u8; 8],
+    /// Switch and link registers, three slots rotating with the cycle (see the
+    /// module doc): flit word and VC per output port, valid ports (bit o).
+    pipe_word: [[u32; 8]; 3],
+    pipe_vc: [[u8; 8]; 3],
+    pipe_valid: [u8; 3],
+    /// Credit-return registers, two slots rotating with the cycle: bit iv.
+    cred: [u32; 2],
+    /// Per input VC: its ring of flit words.
+    buf: [[u32; MAX_DEPTH]; 32],
 }
 
 impl RouterState {
@@ -573,6 +569,11 @@ impl RouterState {
             owner: [NONE; 32],
             sa_in_ptr: [0; 8],
             sa_out_ptr: [0; 8],
+            pipe_word: [[0; 8]; 3],
+            pipe_vc: [[0; 8]; 3],
+            pipe_valid: [0; 3],
+            cred: [0; 2],
+            buf: [[0; MAX_DEPTH]; 32],
         }
     }
 }
