@@ -306,13 +306,10 @@ impl VcRouters {
             self.free.push(word::slot(f) as u32);
             return;
         }
-        let mut s = st.head[k] + c;
-        if s >= self.depth {
-            s -= self.depth;
-        }
         st.count[k] = c + 1;
         st.nonempty |= 1 << k;
-        st.buf[k][s as usize & 7] = f;
+        // rings of MAX_DEPTH slots whatever the depth (the count bounds them)
+        st.buf[k][(st.head[k] + c) as usize & (MAX_DEPTH - 1)] = f;
     }
 
     /// Credits `bits` (bit u = VC u) for output port `o` of router `r`.
@@ -385,22 +382,27 @@ impl VcRouters {
     /// RC + VA + SA of router `r` on its buffer heads, from registered state; the
     /// winners are popped into pipe slot `ns`, their credits into credit slot `cs`.
     fn switch(&mut self, r: usize, ns: usize, cs: usize) {
-        let (v, nin, d) = (self.v, self.nin, self.depth as usize);
+        let (v, nin) = (self.v, self.nin);
         let st = &mut self.st[r];
         let mut nonempty = st.nonempty;
         let mut allocated = st.allocated;
         let mut busy = st.busy;
         let vmask = (1u32 << v) - 1;
+        let ignore = self.mutation == Some(VcMutation::IgnoreCredits);
+        let heads = nonempty & !allocated;
+        if heads == 0 && nonempty & if ignore { allocated } else { st.ok_in } == 0 {
+            // every flit waits for a credit: nothing moves
+            return;
+        }
         // ---- RC + VA: each unallocated head requests the lowest free output VC ----
         let mut va_won = 0u32;
-        let heads = nonempty & !allocated;
         if heads != 0 {
             let req = &mut self.va_req;
             let mut asked = 0u32;
             let nn = (self.n * self.n) as usize;
             for iv in bits(heads as u64) {
                 let iv = iv & 31;
-                let f = st.buf[iv][st.head[iv] as usize & 7];
+                let f = st.buf[iv][st.head[iv] as usize & (MAX_DEPTH - 1)];
                 if !word::head(f) {
                     continue;
                 }
@@ -428,10 +430,9 @@ impl VcRouters {
             }
         }
         // ---- SA: each input port one ready VC, each output port one input ----
-        let ignore = self.mutation == Some(VcMutation::IgnoreCredits);
         let ready = nonempty & if ignore { allocated } else { st.ok_in };
-        let mut cand = [(0usize, 0usize); 8];
-        let mut out_req = [0u32; 8];
+        let mut cand = [0u8; 8];
+        let mut out_req = [0u8; 8];
         let mut outs = 0u32;
         let mut left = ready;
         while left != 0 {
@@ -440,7 +441,7 @@ impl VcRouters {
             let mask = ready >> (p * v) & vmask;
             let vv = rr_pick(mask, st.sa_in_ptr[p] as u32, v as u32);
             let ov = st.alloc[(p * v + vv) & 31] as usize & 31;
-            cand[p] = (vv, ov);
+            cand[p] = vv as u8;
             let o = self.port_of[ov];
             out_req[o as usize & 7] |= 1 << p;
             outs |= 1 << o;
@@ -449,14 +450,15 @@ impl VcRouters {
         let mut valid = 0u8;
         for o in bits(outs as u64) {
             let o = o & 7;
-            let p = rr_pick(out_req[o], st.sa_out_ptr[o] as u32, 5) & 7;
+            let p = rr_pick(out_req[o] as u32, st.sa_out_ptr[o] as u32, 5) & 7;
             st.sa_out_ptr[o] = (p + 1) as u8;
-            let (vv, ov) = cand[p];
+            let vv = cand[p] as usize;
             st.sa_in_ptr[p] = (vv + 1) as u8;
             let iv = (p * v + vv) & 31;
+            let ov = st.alloc[iv] as usize & 31;
             let h = st.head[iv] as usize;
-            let f = st.buf[iv][h & 7];
-            st.head[iv] = if h + 1 == d { 0 } else { h as u8 + 1 };
+            let f = st.buf[iv][h & (MAX_DEPTH - 1)];
+            st.head[iv] = (h as u8 + 1) & (MAX_DEPTH as u8 - 1);
             st.count[iv] -= 1;
             if st.count[iv] == 0 {
                 nonempty &= !(1 << iv);
