@@ -19,11 +19,14 @@
 //! the tail wins the switch. Round-robin pointers move past the winner on a grant.
 //!
 //! **Data layout** ([`VcRouters`]): the routers of a plane (or the one router of the
-//! router-level design) share one struct of arrays: per input VC its ring buffer
-//! and allocation, per output VC its credits, per router bit masks of the VCs that
-//! hold flits, are allocated or busy, and sets (one bit per router) of the routers
-//! with flits buffered or registers to drain, so an edge touches only routers, VCs
-//! and ports with work. The switch and link registers are one three-slot ring per
+//! router-level design) are one value, not one object each. Each router's registered
+//! state is one cache-aligned block of arrays (its VC buffers as 4-byte flit words,
+//! per-VC occupancy, allocation, credits and round-robin pointers, and bit masks of
+//! the VCs that hold flits, are allocated, are ready or are free); the flits
+//! themselves sit in a shared pool until they leave, with the cycle they entered.
+//! Sets of routers are `u64` masks (routers with flits buffered, with registers to
+//! drain), so an edge touches only the routers, VCs and ports with work, and an idle
+//! plane costs nothing. The switch and link registers are a three-slot ring per
 //! router (slot `t % 3` drives the link in cycle `t`, `(t + 1) % 3` is the switch
 //! register, `(t + 2) % 3` receives the next switch winners); the credit-return
 //! registers a two-slot ring. A register therefore moves from switch to link by the
@@ -35,6 +38,9 @@
 //! the cycle written into the neighbour's buffer and counters, then freed) and
 //! **inputs** (the terminal or port inputs of the cycle, the same way). Pops come
 //! before pushes and all reads before writes, which is the clocked model's order.
+//! The first model (one object per router, inputs gathered from the neighbours'
+//! registers every cycle) is gone; `golden/tests/noc_vc_exact.rs` holds digests of
+//! its behaviour, which this one reproduces cycle for cycle.
 
 use super::config::{Routing, VcParams};
 use super::route_rom::{E, L, N, S, W};
@@ -203,18 +209,6 @@ impl VcRouters {
         let mesh = self.nbr.iter().any(|nb| nb.iter().any(|&x| x != NONE));
         *self = VcRouters::new(&self.params, self.n, &self.pos, mesh);
         self.mutation = m;
-    }
-
-    pub fn len(&self) -> usize {
-        self.pos.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.pos.is_empty()
-    }
-
-    pub fn vcs(&self) -> usize {
-        self.v
     }
 
     /// Router `r`'s link register on output port `o` in this cycle.
