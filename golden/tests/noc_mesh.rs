@@ -106,9 +106,7 @@ fn planted_gom_bug_is_caught() {
 
 fn run_vc(c: &golden::noc::config::VcParams, n: u32, cycles: u64, seed: u64, plant: Option<VcMutation>) -> (Vec<String>, u64) {
     let mut mesh = VcMesh::new(c, n);
-    for r in mesh.routers.iter_mut() {
-        r.mutation = plant;
-    }
+    mesh.set_mutation(plant);
     let mut chk = VcChecker::new(n, c);
     let found = run(mesh, VcStimulus::new(c, n, seed), &mut chk, cycles);
     (found.into_iter().collect(), chk.delivered)
@@ -182,7 +180,7 @@ fn planted_vc_router_bug_is_caught_at_the_router() {
     // switch allocation ignores credits: the router overruns a downstream buffer
     let p = preset("noc_baseline_4x4").baseline;
     let mut r = VcRouter::new(&p, 4, 2, 2);
-    r.mutation = Some(VcMutation::IgnoreCredits);
+    r.set_mutation(Some(VcMutation::IgnoreCredits));
     let found = run(r, VcRouterStimulus::new(&p, 4, 9), &mut VcRouterChecker::new(&p, 4, 2, 2), 10_000);
     assert!(found.as_deref().is_some_and(|s| s.contains("credit bounds")), "{found:?}");
 }

@@ -203,7 +203,7 @@ fn planted_vc_router_bug_is_a_mismatch() {
     let plant = || {
         let mut b = baseline_bench(&c, &layout, &opts(2)).unwrap();
         for p in b.iter_mut() {
-            p.model.routers.iter_mut().for_each(|r| r.mutation = Some(VcMutation::FixedPriorityVa));
+            p.model.set_mutation(Some(VcMutation::FixedPriorityVa));
         }
         b
     };
@@ -215,7 +215,7 @@ fn planted_vc_router_bug_is_a_mismatch() {
     let NocDesign::VcRouter { plane, x, y } = d.kind().unwrap() else { panic!("{}", d.manifest.design) };
     let plant = || {
         let mut b = vc_router_bench(&c, plane, &layout, (x, y), &opts(2)).unwrap();
-        b.model.mutation = Some(VcMutation::FixedPriorityVa);
+        b.model.set_mutation(Some(VcMutation::FixedPriorityVa));
         b
     };
     // a link or a credit: whichever the other allocation order reaches first

@@ -11,13 +11,15 @@
 //! after that `step`. MACRO-NoC replies must come from memory nodes (the MCs); a
 //! reply from another node is a usage error and panics.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::config::{NocConfig, NocFields, NocKind, RawVc};
 use super::link::{Flit, LinkFmt, T_DATA};
-use crate::model::Model;
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
-use super::vc_mesh::{VcMesh, VcMeshInputs, VcNi, VcPacket};
+use super::route_rom::L;
+use super::vc_mesh::{VcMesh, VcNi, VcPacket};
+use super::vc_router::{bits, PortCredits, PortFlit};
 use crate::config::FieldError;
 use crate::network::{Class, NetStats, Network, Packet};
 
@@ -37,14 +39,44 @@ pub struct NocStats {
     pub mc_queueing_n: u64,
 }
 
+/// A hasher for the ids the meshes key their books by (packet ids, `id << 8 | flit`):
+/// a multiply and a fold, deterministic, much cheaper than SipHash on these keys.
+#[derive(Debug, Clone, Copy, Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(b as u64));
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    #[inline]
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
 /// A plane of VC routers with its terminals.
 #[derive(Debug, Clone)]
 struct VcPlane {
     mesh: VcMesh,
     nis: Vec<VcNi>,
-    inp: VcMeshInputs,
-    /// Cycle each in-flight flit entered the network, by (packet id, index).
-    entered: std::collections::HashMap<u128, u64>,
+    /// NIs with a packet to send; NIs with an ejection credit to return (bit =
+    /// node): with the mesh's active terminals, the NIs a cycle visits.
+    sending: u64,
+    returning: u64,
+    /// This cycle's injections and ejection credits (scratch).
+    inj: Vec<PortFlit>,
+    ej_credit: Vec<PortCredits>,
     width: u32,
 }
 
@@ -54,31 +86,56 @@ impl VcPlane {
         VcPlane {
             mesh: VcMesh::new(p, n),
             nis: (0..nn).map(|i| VcNi::new(p, i)).collect(),
-            inp: VcMeshInputs::new(nn),
-            entered: Default::default(),
+            sending: 0,
+            returning: 0,
+            inj: Vec::new(),
+            ej_credit: Vec::new(),
             width: p.flit_width,
         }
     }
 
-    /// One cycle; returns ejected flits as (node, data) with their flit latency.
-    fn step(&mut self, now: u64, ejected: &mut Vec<(usize, u128, bool)>, st: &mut NocStats) {
-        for id in 0..self.nis.len() {
+    fn enqueue(&mut self, src: usize, p: VcPacket) {
+        self.nis[src].queue.push_back(p);
+        self.sending |= 1 << src;
+    }
+
+    /// One cycle; returns ejected flits as (node, data, tail) and counts their
+    /// flit latency (the mesh keeps each flit's injection cycle). Visits only the
+    /// terminals with something to do.
+    fn step(&mut self, ejected: &mut Vec<(usize, u128, bool)>, st: &mut NocStats) {
+        self.inj.clear();
+        self.ej_credit.clear();
+        // VcNi::drive in its parts, each for the NIs it concerns: send, then credits
+        // and the sink
+        for id in bits(self.sending) {
+            let ni = &mut self.nis[id];
+            if let Some((vc, f)) = ni.send() {
+                self.inj.push((id, L, vc, f));
+            }
+            if !ni.busy() {
+                self.sending &= !(1 << id);
+            }
+        }
+        for id in bits(self.mesh.terminals_active() | self.returning) {
             let (inj_credit, ej) = self.mesh.terminal(id);
-            let (l, c) = self.nis[id].drive(inj_credit, ej, true);
-            self.inp.inj[id] = l;
-            self.inp.ej_credit[id] = c;
-            if let Some((_, f)) = l {
-                self.entered.insert(f.data, now);
+            let ni = &mut self.nis[id];
+            ni.take_credits(inj_credit);
+            let c = ni.sink(ej.map(|(u, _)| u));
+            if c != 0 {
+                self.ej_credit.push((id, L, c));
+            }
+            if ni.returning() {
+                self.returning |= 1 << id;
+            } else {
+                self.returning &= !(1 << id);
             }
             if let Some((_, f)) = ej {
-                if let Some(t) = self.entered.remove(&f.data) {
-                    st.flit_latency_sum += now - t;
-                    st.flits += 1;
-                }
+                st.flit_latency_sum += self.mesh.ejection_age(id).expect("a flit on the link");
+                st.flits += 1;
                 ejected.push((id, f.data, f.tail));
             }
         }
-        self.mesh.commit(&self.inp);
+        self.mesh.clock(&self.inj, &self.ej_credit);
     }
 }
 
@@ -92,7 +149,7 @@ struct Book {
     now: u64,
     next_id: u64,
     /// Internal id -> packet.
-    live: BTreeMap<u64, Tracked>,
+    live: IdMap<u64, Tracked>,
     arrived: Vec<VecDeque<Packet>>,
     stats: NetStats,
     noc: NocStats,
@@ -106,7 +163,7 @@ impl Book {
             nodes,
             now: 0,
             next_id: 1,
-            live: BTreeMap::new(),
+            live: IdMap::default(),
             arrived: vec![VecDeque::new(); nodes],
             stats: NetStats::default(),
             noc: NocStats::default(),
@@ -193,7 +250,7 @@ impl Network for BaselineNetwork {
         let flits = self.book.plane_flits(&pkt, self.planes[pl].width);
         let (src, dst) = (pkt.src, pkt.dst);
         let id = self.book.register(pkt);
-        self.planes[pl].nis[src].queue.push_back(VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+        self.planes[pl].enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
     }
 
     fn eject(&mut self, node: usize) -> Option<Packet> {
@@ -201,10 +258,9 @@ impl Network for BaselineNetwork {
     }
 
     fn step(&mut self) {
-        let now = self.book.now;
         for pl in self.planes.iter_mut() {
             self.ej.clear();
-            pl.step(now, &mut self.ej, &mut self.book.noc);
+            pl.step(&mut self.ej, &mut self.book.noc);
             for &(_, data, tail) in &self.ej {
                 if tail {
                     self.book.deliver((data >> 8) as u64 & ((1u64 << (pl.width.min(64) - 8).min(56)) - 1));
@@ -244,7 +300,7 @@ pub struct MacroNetwork {
     /// Per MC: reply packets waiting to enter the reply queue (id, dst, flits, sent).
     feed: Vec<VecDeque<(u64, usize, u32, u32)>>,
     /// Reply flits in flight: (id<<8|seq) -> entry cycle.
-    entered: BTreeMap<u64, u64>,
+    entered: IdMap<u64, u64>,
     book: Book,
     ej: Vec<(usize, u128, bool)>,
 }
@@ -266,7 +322,7 @@ impl MacroNetwork {
             rout,
             fmt: LinkFmt::new(c),
             feed: vec![VecDeque::new(); c.m()],
-            entered: BTreeMap::new(),
+            entered: IdMap::default(),
             book: Book::new(c.nodes(), flit_bits, c.n),
             ej: Vec::new(),
         }
@@ -305,7 +361,7 @@ impl Network for MacroNetwork {
             Class::Request => {
                 let flits = self.book.plane_flits(&pkt, self.cfg.request.flit_width);
                 let id = self.book.register(pkt);
-                self.req.nis[src].queue.push_back(VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+                self.req.enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
             }
             Class::Reply => {
                 let mc = self.cfg.mc_at(src).unwrap_or_else(|| panic!("MACRO-NoC reply from node {src}, which is not an MC"));
@@ -324,7 +380,7 @@ impl Network for MacroNetwork {
         let now = self.book.now;
         // request plane
         self.ej.clear();
-        self.req.step(now, &mut self.ej, &mut self.book.noc);
+        self.req.step(&mut self.ej, &mut self.book.noc);
         for &(_, data, tail) in &self.ej {
             if tail {
                 self.book.deliver((data >> 8) as u64);

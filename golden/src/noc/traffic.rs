@@ -460,15 +460,16 @@ impl Stimulus<VcRouter> for VcRouterStimulus {
                 }
             }
         }
-        for (o, l) in router.link.iter().enumerate() {
-            if let Some((u, _)) = l {
-                self.down[o * v + *u as usize] += 1;
+        for o in 0..5 {
+            if let Some((u, _)) = router.link(o) {
+                self.down[o * v + u as usize] += 1;
             }
         }
         // credits the router returns this cycle reach the upstream counters
         for p in 0..5 {
+            let c = router.credits_out(p);
             for u in 0..v {
-                if router.cred_out[p * v + u] {
+                if c >> u & 1 == 1 {
                     self.up_credit[p * v + u] += 1;
                 }
             }

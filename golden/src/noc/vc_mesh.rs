@@ -1,4 +1,4 @@
-//! A mesh of [`VcRouter`]s (request plane or one baseline plane), cycle-accurate at
+//! A mesh of VC routers ([`VcRouters`]) (request plane or one baseline plane), cycle-accurate at
 //! every port of `vc_mesh_<...>`, plus the terminal network interfaces ([`VcNi`])
 //! that inject packets under credit flow control and sink ejected flits.
 //!
@@ -10,8 +10,8 @@
 use std::collections::VecDeque;
 
 use super::config::VcParams;
-use super::route_rom::{E, L, N, S, W};
-use super::vc_router::{VcFlit, VcLink, VcRouter, NIV};
+use super::route_rom::L;
+use super::vc_router::{PortCredits, PortFlit, VcFlit, VcLink, VcMutation, VcRouters};
 use crate::model::Model;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,63 +44,64 @@ impl VcMeshOutputs {
     }
 }
 
+/// The routers of one plane, wired as a mesh ([`VcRouters`] holds their state and
+/// does the wiring at the edge).
 #[derive(Debug, Clone)]
 pub struct VcMesh {
     pub n: usize,
     pub v: usize,
     pub params: VcParams,
-    pub routers: Vec<VcRouter>,
-    links_in: Vec<[VcLink; 5]>,
-    creds_in: Vec<[bool; NIV]>,
-    /// Routers stepped this cycle (scratch).
-    active: Vec<usize>,
-}
-
-const OPP: [usize; 4] = [W, E, S, N];
-
-/// The node next to `id` in direction `dir` of an `n` x `n` mesh.
-#[inline]
-fn neighbour(n: usize, id: usize, dir: usize) -> Option<usize> {
-    let (x, y) = (id % n, id / n);
-    match dir {
-        E if x + 1 < n => Some(id + 1),
-        W if x > 0 => Some(id - 1),
-        N if y + 1 < n => Some(id + n),
-        S if y > 0 => Some(id - n),
-        _ => None,
-    }
+    routers: VcRouters,
+    /// This cycle's terminal inputs (scratch of [`Model::commit`]).
+    flits: Vec<PortFlit>,
+    credits: Vec<PortCredits>,
 }
 
 impl VcMesh {
     pub fn new(p: &VcParams, n: u32) -> VcMesh {
-        let mut routers = Vec::new();
-        for y in 0..n {
-            for x in 0..n {
-                routers.push(VcRouter::new(p, n, x, y));
-            }
-        }
-        let nn = (n * n) as usize;
-        VcMesh {
-            n: n as usize,
-            v: p.vcs as usize,
-            params: *p,
-            routers,
-            links_in: vec![[None; 5]; nn],
-            creds_in: vec![[false; NIV]; nn],
-            active: Vec::with_capacity(nn),
-        }
+        let pos: Vec<(u32, u32)> = (0..n * n).map(|id| (id % n, id / n)).collect();
+        VcMesh { n: n as usize, v: p.vcs as usize, params: *p, routers: VcRouters::new(p, n, &pos, true), flits: Vec::new(), credits: Vec::new() }
+    }
+
+    pub fn nodes(&self) -> usize {
+        self.n * self.n
     }
 
     /// Node `id`'s terminal outputs alone: its injection credits and ejection link
     /// (what a network interface reads; cheaper than a whole [`Model::eval`]).
     #[inline]
     pub fn terminal(&self, id: usize) -> (u8, VcLink) {
-        let r = &self.routers[id];
-        (r.credits_out(L), r.link[L])
+        (self.routers.credits_out(id, L), self.routers.link(id, L))
+    }
+
+    /// Cycles the flit on node `id`'s ejection link has spent in the mesh (from the
+    /// edge that injected it to this cycle), if there is one.
+    #[inline]
+    pub fn ejection_age(&self, id: usize) -> Option<u64> {
+        self.routers.link_age(id, L)
+    }
+
+    /// Nodes whose terminal outputs carry something this cycle (bit = node id): every
+    /// other node's [`VcMesh::terminal`] is `(0, None)`.
+    #[inline]
+    pub fn terminals_active(&self) -> u64 {
+        self.routers.terminal_active()
+    }
+
+    /// Plant `m` in every router (`None`: the correct router).
+    pub fn set_mutation(&mut self, m: Option<VcMutation>) {
+        self.routers.mutation = m;
     }
 
     pub fn overflow(&self) -> bool {
-        self.routers.iter().any(|r| r.overflow)
+        (0..self.nodes()).any(|r| self.routers.overflow(r))
+    }
+
+    /// One clock edge with this cycle's terminal inputs: `inj` flits (node, vc, flit)
+    /// and ejection credits `ej_credit` (node, bit u = VC u); nodes not listed are
+    /// idle. Cheaper than [`Model::commit`], which takes every node's inputs.
+    pub fn clock(&mut self, inj: &[PortFlit], ej_credit: &[PortCredits]) {
+        self.routers.clock(inj, ej_credit);
     }
 }
 
@@ -110,21 +111,21 @@ impl Model for VcMesh {
     type Out = VcMeshOutputs;
 
     fn idle_inputs(&self) -> VcMeshInputs {
-        VcMeshInputs::new(self.routers.len())
+        VcMeshInputs::new(self.nodes())
     }
 
     fn new_outputs(&self) -> VcMeshOutputs {
-        VcMeshOutputs::new(self.routers.len())
+        VcMeshOutputs::new(self.nodes())
     }
 
     /// The registered outputs (`inputs` act only at the edge).
     fn eval(&mut self, _inputs: &VcMeshInputs, out: &mut VcMeshOutputs) {
-        for (id, r) in self.routers.iter().enumerate() {
-            out.ej[id] = r.link[L];
-            out.inj_credit[id] = r.credits_out(L);
+        for id in 0..self.nodes() {
+            out.ej[id] = self.routers.link(id, L);
+            out.inj_credit[id] = self.routers.credits_out(id, L);
             for d in 0..4 {
-                out.links[id][d] = r.link[d];
-                out.credits[id][d] = r.credits_out(d);
+                out.links[id][d] = self.routers.link(id, d);
+                out.credits[id][d] = self.routers.credits_out(id, d);
             }
         }
     }
@@ -132,48 +133,20 @@ impl Model for VcMesh {
     /// One clock edge with this cycle's inputs.
     fn commit(&mut self, inp: &VcMeshInputs) {
         if inp.rst {
-            for r in self.routers.iter_mut() {
-                r.reset();
-            }
+            self.routers.reset();
             return;
         }
-        let v = self.v;
-        let nn = self.routers.len();
-        // gather every router's inputs from its neighbours' registered outputs (all
-        // before any router steps); routers with nothing to do are skipped
-        self.active.clear();
-        for id in 0..nn {
-            let mut any = inp.inj[id].is_some() || inp.ej_credit[id] != 0;
-            for d in 0..4 {
-                if let Some(nb) = neighbour(self.n, id, d) {
-                    let r = &self.routers[nb];
-                    any |= r.link[OPP[d]].is_some() || r.cred_out[OPP[d] * v..OPP[d] * v + v].iter().any(|&c| c);
-                }
+        self.flits.clear();
+        self.credits.clear();
+        for id in 0..self.nodes() {
+            if let Some((vc, f)) = inp.inj[id] {
+                self.flits.push((id, L, vc, f));
             }
-            if !any && self.routers[id].idle() {
-                continue;
+            if inp.ej_credit[id] != 0 {
+                self.credits.push((id, L, inp.ej_credit[id]));
             }
-            let li = &mut self.links_in[id];
-            let ci = &mut self.creds_in[id];
-            for d in 0..4 {
-                match neighbour(self.n, id, d) {
-                    Some(nb) => {
-                        let r = &self.routers[nb];
-                        li[d] = r.link[OPP[d]];
-                        ci[d * v..d * v + v].copy_from_slice(&r.cred_out[OPP[d] * v..OPP[d] * v + v]);
-                    }
-                    None => li[d] = None,
-                }
-            }
-            li[L] = inp.inj[id];
-            for u in 0..v {
-                ci[L * v + u] = inp.ej_credit[id] >> u & 1 == 1;
-            }
-            self.active.push(id);
         }
-        for &id in &self.active {
-            self.routers[id].clock(&self.links_in[id], &self.creds_in[id]);
-        }
+        self.routers.clock(&self.flits, &self.credits);
     }
 
     fn assert_reset(inputs: &mut VcMeshInputs) {
@@ -226,44 +199,64 @@ impl VcNi {
         self.cur.is_some() || !self.queue.is_empty()
     }
 
+    /// A credit to return this cycle ([`VcNi::sink`] would return it).
+    pub fn returning(&self) -> bool {
+        self.ret != 0
+    }
+
     /// This cycle's injection and ejection credit, given the mesh's registered outputs
     /// for this node. `allow` gates injection (a stall knob for random stimulus).
+    /// The three parts ([`VcNi::send`], [`VcNi::take_credits`], [`VcNi::sink`]) may
+    /// be called alone, in this order, by a driver that skips idle parts.
+    #[inline]
     pub fn drive(&mut self, inj_credit: u8, ej: VcLink, allow: bool) -> (VcLink, u8) {
-        let mut link = None;
-        if allow {
-            if self.cur.is_none() {
-                if let Some(p) = self.queue.front().copied() {
-                    if let Some(vc) = (0..self.v).find(|&u| self.credits[u] > 0) {
-                        self.queue.pop_front();
-                        self.cur = Some((vc as u8, 0, p));
-                    }
-                }
-            }
-            if let Some((vc, sent, p)) = self.cur {
-                if self.credits[vc as usize] > 0 {
-                    let f = VcFlit {
-                        head: sent == 0,
-                        tail: sent + 1 == p.flits,
-                        src: self.node,
-                        dst: p.dst,
-                        data: ((p.id as u128) << 8 | sent as u128) & self.data_mask,
-                    };
-                    link = Some((vc, f));
-                    self.credits[vc as usize] -= 1;
-                    self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
-                }
-            }
-        }
-        for u in 0..self.v {
-            if inj_credit >> u & 1 == 1 {
-                self.credits[u] += 1;
-            }
-        }
-        let ret = self.ret;
-        self.ret = match ej {
-            Some((u, _)) => 1 << u,
-            None => 0,
-        };
+        let link = if allow { self.send() } else { None };
+        self.take_credits(inj_credit);
+        let ret = self.sink(ej.map(|(u, _)| u));
         (link, ret)
+    }
+
+    /// The flit injected this cycle, if any (with the credits registered before this
+    /// cycle's returns).
+    #[inline]
+    pub fn send(&mut self) -> VcLink {
+        if self.cur.is_none() {
+            if let Some(p) = self.queue.front().copied() {
+                if let Some(vc) = (0..self.v).find(|&u| self.credits[u] > 0) {
+                    self.queue.pop_front();
+                    self.cur = Some((vc as u8, 0, p));
+                }
+            }
+        }
+        let (vc, sent, p) = self.cur?;
+        if self.credits[vc as usize] == 0 {
+            return None;
+        }
+        let f = VcFlit {
+            head: sent == 0,
+            tail: sent + 1 == p.flits,
+            src: self.node,
+            dst: p.dst,
+            data: ((p.id as u128) << 8 | sent as u128) & self.data_mask,
+        };
+        self.credits[vc as usize] -= 1;
+        self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
+        Some((vc, f))
+    }
+
+    /// Injection credits returned by the mesh this cycle (bit u = VC u), counted at
+    /// the end of the cycle.
+    #[inline]
+    pub fn take_credits(&mut self, inj_credit: u8) {
+        for u in 0..self.v {
+            self.credits[u] += inj_credit >> u & 1;
+        }
+    }
+
+    /// The sink: the ejection credit of this cycle (for last cycle's flit; bit u =
+    /// VC u) given this cycle's ejection VC.
+    #[inline]
+    pub fn sink(&mut self, ej_vc: Option<u8>) -> u8 {
+        std::mem::replace(&mut self.ret, ej_vc.map_or(0, |u| 1 << u))
     }
 }

@@ -17,6 +17,30 @@
 //! upstream counter sees it one cycle later. An output VC is free when it is not
 //! allocated and holds all its credits (atomic VC reuse); the allocation ends when
 //! the tail wins the switch. Round-robin pointers move past the winner on a grant.
+//!
+//! **Data layout** ([`VcRouters`]): the routers of a plane (or the one router of the
+//! router-level design) are one value, not one object each. Each router's registered
+//! state is one cache-aligned block of arrays (its VC buffers as 4-byte flit words,
+//! per-VC occupancy, allocation, credits and round-robin pointers, and bit masks of
+//! the VCs that hold flits, are allocated, are ready or are free); the flits
+//! themselves sit in a shared pool until they leave, with the cycle they entered.
+//! Sets of routers are `u64` masks (routers with flits buffered, with registers to
+//! drain), so an edge touches only the routers, VCs and ports with work, and an idle
+//! plane costs nothing. The switch and link registers are a three-slot ring per
+//! router (slot `t % 3` drives the link in cycle `t`, `(t + 1) % 3` is the switch
+//! register, `(t + 2) % 3` receives the next switch winners); the credit-return
+//! registers a two-slot ring. A register therefore moves from switch to link by the
+//! cycle count alone, and a link is read where it is, at the edge, straight into the
+//! neighbour's buffer: nothing is copied into per-router input arrays.
+//!
+//! An edge is three passes: **switch** (RC + VA + SA and the pops, every router with
+//! flits, from registered state only), **links** (every link and credit register of
+//! the cycle written into the neighbour's buffer and counters, then freed) and
+//! **inputs** (the terminal or port inputs of the cycle, the same way). Pops come
+//! before pushes and all reads before writes, which is the clocked model's order.
+//! The first model (one object per router, inputs gathered from the neighbours'
+//! registers every cycle) is gone; `golden/tests/noc_vc_exact.rs` holds digests of
+//! its behaviour, which this one reproduces cycle for cycle.
 
 use super::config::{Routing, VcParams};
 use super::route_rom::{E, L, N, S, W};
@@ -50,20 +74,563 @@ pub enum VcMutation {
     FixedPriorityVa,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Ring {
-    f: [VcFlit; MAX_DEPTH],
-    head: u8,
-    count: u8,
+/// Most routers a [`VcRouters`] holds (an 8x8 mesh; router sets are `u64` masks).
+pub const MAX_ROUTERS: usize = 64;
+/// No router there (a mesh edge) / no output VC allocated.
+const NONE: u8 = u8::MAX;
+/// The port facing each direction's neighbour (index E, W, N, S).
+pub const OPP: [usize; 4] = [W, E, S, N];
+
+/// Set bits of `m`, lowest first.
+#[inline]
+pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b
+        })
+    })
 }
 
-impl Ring {
+/// A flit arriving on an input port at the coming edge: (router, port, vc, flit).
+pub type PortFlit = (usize, usize, u8, VcFlit);
+/// Credits arriving for an output port at the coming edge: (router, port, bit u =
+/// one credit of VC u).
+pub type PortCredits = (usize, usize, u8);
+
+/// The registered state of a set of VC routers (see the module doc): a whole mesh
+/// plane ([`super::vc_mesh::VcMesh`]), whose links go router to router, or one
+/// router ([`VcRouter`]), whose links are all ports.
+#[derive(Debug, Clone)]
+pub struct VcRouters {
+    /// Mesh side (node ids are y * n + x).
+    n: u32,
+    v: usize,
+    /// Input (and output) VCs per router: 5 v.
+    nin: usize,
+    depth: u8,
+    params: VcParams,
+    pos: Vec<(u32, u32)>,
+    /// Port and VC of each VC index `p * v + u` (no division in the allocators).
+    port_of: [u8; 32],
+    vc_of: [u8; 32],
+    pub mutation: Option<VcMutation>,
+    /// Output port towards each node, per router (`router * n * n + dst`).
+    route: Vec<u8>,
+    /// Neighbour per router and direction E, W, N, S ([`NONE`] at an edge; always
+    /// NONE for a lone router, whose links are ports).
+    nbr: Vec<[u8; 4]>,
+    /// Per router: its buffers, allocators and registers.
+    st: Vec<RouterState>,
+    /// Every flit inside the routers, with the cycle it entered; buffers and
+    /// registers hold flit words (see [`word`]) that point here. Free slots are
+    /// listed in `free`.
+    pool: Vec<VcFlit>,
+    born: Vec<u64>,
+    free: Vec<u32>,
+    overflow: Vec<bool>,
+    /// Cycles since reset.
+    t: u64,
+    /// Routers with flits in a buffer; with a valid register in pipe slot s; with
+    /// credits in credit slot s; with an ejection (port L) in pipe slot s; with
+    /// injection credits (port L) in credit slot s.
+    has_buf: u64,
+    has_pipe: [u64; 3],
+    has_cred: [u64; 2],
+    has_ej: [u64; 3],
+    has_inj_cred: [u64; 2],
+    /// Output VCs (router, ov) taken below zero credits in this edge (planted bug
+    /// only).
+    negative: Vec<(usize, usize)>,
+    /// VA requests per output VC (scratch of `switch`, all zero between calls).
+    va_req: [u32; 32],
+}
+
+impl VcRouters {
+    /// Routers at `pos` of an `n` x `n` mesh; `mesh` wires each to its neighbours
+    /// (the routers must then be the whole mesh, in node order).
+    pub fn new(p: &VcParams, n: u32, pos: &[(u32, u32)], mesh: bool) -> VcRouters {
+        let (v, nr) = (p.vcs as usize, pos.len());
+        assert!((1..=MAX_VC).contains(&v) && (1..=MAX_DEPTH as u32).contains(&p.buf_depth) && nr <= MAX_ROUTERS, "{p:?}, {nr} routers");
+        let nn = (n * n) as usize;
+        let route = pos.iter().flat_map(|&(x, y)| (0..nn).map(move |dst| route(p.routing, n, x, y, dst as u16) as u8)).collect();
+        let nbr = pos
+            .iter()
+            .map(|&(x, y)| {
+                let mut nb = [NONE; 4];
+                if mesh {
+                    assert_eq!(nr, nn, "a mesh holds every node");
+                    let id = (y * n + x) as usize;
+                    for (d, s) in nb.iter_mut().enumerate() {
+                        *s = match d {
+                            E if x + 1 < n => id + 1,
+                            W if x > 0 => id - 1,
+                            N if y + 1 < n => id + n as usize,
+                            S if y > 0 => id - n as usize,
+                            _ => NONE as usize,
+                        } as u8;
+                    }
+                }
+                nb
+            })
+            .collect();
+        VcRouters {
+            n,
+            v,
+            nin: 5 * v,
+            depth: p.buf_depth as u8,
+            params: *p,
+            pos: pos.to_vec(),
+            port_of: std::array::from_fn(|i| (i / v).min(7) as u8),
+            vc_of: std::array::from_fn(|i| (i % v) as u8),
+            mutation: None,
+            route,
+            nbr,
+            st: vec![RouterState::new(p.buf_depth as i8); nr],
+            pool: Vec::new(),
+            born: Vec::new(),
+            free: Vec::new(),
+            overflow: vec![false; nr],
+            t: 0,
+            has_buf: 0,
+            has_pipe: [0; 3],
+            has_cred: [0; 2],
+            has_ej: [0; 3],
+            has_inj_cred: [0; 2],
+            negative: Vec::new(),
+            va_req: [0; 32],
+        }
+    }
+
+    /// The synchronous reset (the planted bug stays).
+    pub fn reset(&mut self) {
+        let m = self.mutation;
+        let mesh = self.nbr.iter().any(|nb| nb.iter().any(|&x| x != NONE));
+        *self = VcRouters::new(&self.params, self.n, &self.pos, mesh);
+        self.mutation = m;
+    }
+
+    /// Router `r`'s link register on output port `o` in this cycle.
     #[inline]
-    fn front(&self) -> Option<&VcFlit> {
-        (self.count > 0).then(|| &self.f[self.head as usize])
+    pub fn link(&self, r: usize, o: usize) -> VcLink {
+        let (st, ls) = (&self.st[r], (self.t % 3) as usize);
+        (st.pipe_valid[ls] >> o & 1 == 1).then(|| (st.pipe_vc[ls][o], self.pool[word::slot(st.pipe_word[ls][o])]))
+    }
+
+    /// Cycles since the edge that took the flit on router `r`'s link `o` in through
+    /// a port (for a mesh: injected it), if the link carries one.
+    #[inline]
+    pub fn link_age(&self, r: usize, o: usize) -> Option<u64> {
+        let (st, ls) = (&self.st[r], (self.t % 3) as usize);
+        (st.pipe_valid[ls] >> o & 1 == 1).then(|| self.t - self.born[word::slot(st.pipe_word[ls][o])])
+    }
+
+    /// Credits router `r` returns upstream on input port `p` in this cycle (bit u =
+    /// VC u).
+    #[inline]
+    pub fn credits_out(&self, r: usize, p: usize) -> u8 {
+        (self.st[r].cred[(self.t % 2) as usize] >> (p * self.v)) as u8 & ((1u8 << self.v) - 1)
+    }
+
+    /// Routers whose terminal port (L) carries an ejected flit or injection credits
+    /// in this cycle.
+    #[inline]
+    pub fn terminal_active(&self) -> u64 {
+        self.has_ej[(self.t % 3) as usize] | self.has_inj_cred[(self.t % 2) as usize]
+    }
+
+    /// Flits buffered in input VC `iv` (= p * V + v) of router `r`.
+    pub fn buf_count(&self, r: usize, iv: usize) -> u8 {
+        self.st[r].count[iv]
+    }
+
+    /// Router `r` has written a flit into a full buffer (never, with correct credits).
+    pub fn overflow(&self, r: usize) -> bool {
+        self.overflow[r]
+    }
+
+    /// Output port of router `r` towards node `dst`.
+    #[inline]
+    pub fn route(&self, r: usize, dst: u16) -> usize {
+        self.route[r * (self.n * self.n) as usize + dst as usize] as usize
+    }
+
+    /// The clock edge: every router's switch stage, its link and credit registers
+    /// into its neighbours, then this cycle's port inputs (flits on input ports,
+    /// credits on output ports).
+    pub fn clock(&mut self, flits: &[PortFlit], credits: &[PortCredits]) {
+        let (ns, cs) = (((self.t + 2) % 3) as usize, ((self.t + 1) % 2) as usize);
+        for r in bits(self.has_buf) {
+            self.switch(r, ns, cs);
+        }
+        self.drain_links();
+        for &(r, p, vc, f) in flits {
+            let slot = match self.free.pop() {
+                Some(k) => k as usize,
+                None => {
+                    self.pool.push(f);
+                    self.born.push(0);
+                    self.pool.len() - 1
+                }
+            };
+            self.pool[slot] = f;
+            self.born[slot] = self.t;
+            self.push(r, p * self.v + vc as usize, word::new(slot, &f));
+            self.has_buf |= 1 << r;
+        }
+        for &(r, o, b) in credits {
+            self.credit(r, o, b);
+        }
+        for (r, ov) in self.negative.drain(..) {
+            self.st[r].credits[ov] = self.st[r].credits[ov].max(0);
+        }
+        self.t += 1;
+    }
+
+    /// Write flit word `f` into input VC `iv` of router `r` (BW); a full buffer
+    /// drops it. The caller marks `r` in `has_buf` (kept in a register by the loops).
+    #[inline]
+    fn push(&mut self, r: usize, iv: usize, f: u32) {
+        let st = &mut self.st[r];
+        let k = iv & 31;
+        let c = st.count[k];
+        if c >= self.depth {
+            self.overflow[r] = true;
+            self.free.push(word::slot(f) as u32);
+            return;
+        }
+        st.count[k] = c + 1;
+        st.nonempty |= 1 << k;
+        // rings of MAX_DEPTH slots whatever the depth (the count bounds them)
+        st.buf[k][(st.head[k] + c) as usize & (MAX_DEPTH - 1)] = f;
+    }
+
+    /// Credits `bits` (bit u = VC u) for output port `o` of router `r`.
+    #[inline]
+    fn credit(&mut self, r: usize, o: usize, bits: u8) {
+        for u in 0..self.v {
+            if bits >> u & 1 == 1 {
+                self.credit_one(r, o * self.v + u);
+            }
+        }
+    }
+
+    /// One credit for output VC `ov` of router `r`.
+    #[inline]
+    fn credit_one(&mut self, r: usize, ov: usize) {
+        let st = &mut self.st[r];
+        let ov = ov & 31;
+        st.credits[ov] += 1;
+        let c = st.credits[ov];
+        if c == 1 {
+            st.cred_ok |= 1 << ov;
+            if st.owner[ov] != NONE {
+                st.ok_in |= 1 << st.owner[ov];
+            }
+        }
+        // exactly full (a planted IgnoreCredits can take a counter past it)
+        if c == self.depth as i8 {
+            st.cred_full |= 1 << ov;
+        } else {
+            st.cred_full &= !(1 << ov);
+        }
+    }
+
+    /// The link and credit registers of this cycle into the neighbours (a lone
+    /// router's go to its ports, which the caller has read), then free.
+    fn drain_links(&mut self) {
+        let (ls, cs) = ((self.t % 3) as usize, (self.t % 2) as usize);
+        let mut has_buf = 0u64;
+        for r in bits(self.has_pipe[ls] | self.has_cred[cs]) {
+            let nb = self.nbr[r];
+            let st = &mut self.st[r];
+            let valid = std::mem::take(&mut st.pipe_valid[ls]);
+            let (words, vcs) = (st.pipe_word[ls], st.pipe_vc[ls]);
+            let c = std::mem::take(&mut st.cred[cs]);
+            for o in bits(valid as u64) {
+                let o = o & 7;
+                let f = words[o];
+                if o != L && nb[o] != NONE {
+                    self.push(nb[o] as usize, OPP[o] * self.v + vcs[o] as usize, f);
+                    has_buf |= 1 << nb[o];
+                } else {
+                    // out of the routers: ejected, or to a lone router's port
+                    self.free.push(word::slot(f) as u32);
+                }
+            }
+            for iv in bits(c as u64) {
+                let p = self.port_of[iv & 31] as usize;
+                if p != L && nb[p] != NONE {
+                    self.credit_one(nb[p] as usize, OPP[p] * self.v + self.vc_of[iv & 31] as usize);
+                }
+            }
+        }
+        self.has_buf |= has_buf;
+        self.has_pipe[ls] = 0;
+        self.has_cred[cs] = 0;
+        self.has_ej[ls] = 0;
+        self.has_inj_cred[cs] = 0;
+    }
+
+    /// RC + VA + SA of router `r` on its buffer heads, from registered state; the
+    /// winners are popped into pipe slot `ns`, their credits into credit slot `cs`.
+    fn switch(&mut self, r: usize, ns: usize, cs: usize) {
+        let (v, nin) = (self.v, self.nin);
+        let st = &mut self.st[r];
+        let mut nonempty = st.nonempty;
+        let mut allocated = st.allocated;
+        let mut busy = st.busy;
+        let vmask = (1u32 << v) - 1;
+        let ignore = self.mutation == Some(VcMutation::IgnoreCredits);
+        let heads = nonempty & !allocated;
+        if heads == 0 && nonempty & if ignore { allocated } else { st.ok_in } == 0 {
+            // every flit waits for a credit: nothing moves
+            return;
+        }
+        // ---- RC + VA: each unallocated head requests the lowest free output VC ----
+        let mut va_won = 0u32;
+        if heads != 0 {
+            let req = &mut self.va_req;
+            let mut asked = 0u32;
+            let nn = (self.n * self.n) as usize;
+            for iv in bits(heads as u64) {
+                let iv = iv & 31;
+                let f = st.buf[iv][st.head[iv] as usize & (MAX_DEPTH - 1)];
+                if !word::head(f) {
+                    continue;
+                }
+                let o = self.route[r * nn + word::dst(f)] as usize;
+                let free = (!busy & st.cred_full) >> (o * v) & vmask;
+                if free != 0 {
+                    let ov = (o * v + free.trailing_zeros() as usize) & 31;
+                    req[ov] |= 1 << iv;
+                    asked |= 1 << ov;
+                }
+            }
+            let fixed = self.mutation == Some(VcMutation::FixedPriorityVa);
+            for ov in bits(asked as u64) {
+                let ov = ov & 31;
+                let w = if fixed { req[ov].trailing_zeros() as usize } else { rr_pick(req[ov], st.va_ptr[ov] as u32, nin as u32) } & 31;
+                req[ov] = 0;
+                st.alloc[w] = ov as u8;
+                st.owner[ov] = w as u8;
+                // a free output VC holds all its credits
+                st.ok_in |= 1 << w;
+                allocated |= 1 << w;
+                va_won |= 1 << w;
+                // past the winner (w + 1 = nin wraps in rr_pick)
+                st.va_ptr[ov] = (w + 1) as u8;
+            }
+        }
+        // ---- SA: each input port one ready VC, each output port one input ----
+        let ready = nonempty & if ignore { allocated } else { st.ok_in };
+        let mut cand = [0u8; 8];
+        let mut out_req = [0u8; 8];
+        let mut outs = 0u32;
+        let mut left = ready;
+        while left != 0 {
+            let p = self.port_of[left.trailing_zeros() as usize & 31] as usize & 7;
+            left &= !(vmask << (p * v));
+            let mask = ready >> (p * v) & vmask;
+            let vv = rr_pick(mask, st.sa_in_ptr[p] as u32, v as u32);
+            let ov = st.alloc[(p * v + vv) & 31] as usize & 31;
+            cand[p] = vv as u8;
+            let o = self.port_of[ov];
+            out_req[o as usize & 7] |= 1 << p;
+            outs |= 1 << o;
+        }
+        let mut popped = 0u32;
+        let mut valid = 0u8;
+        for o in bits(outs as u64) {
+            let o = o & 7;
+            let p = rr_pick(out_req[o] as u32, st.sa_out_ptr[o] as u32, 5) & 7;
+            st.sa_out_ptr[o] = (p + 1) as u8;
+            let vv = cand[p] as usize;
+            st.sa_in_ptr[p] = (vv + 1) as u8;
+            let iv = (p * v + vv) & 31;
+            let ov = st.alloc[iv] as usize & 31;
+            let h = st.head[iv] as usize;
+            let f = st.buf[iv][h & (MAX_DEPTH - 1)];
+            st.head[iv] = (h as u8 + 1) & (MAX_DEPTH as u8 - 1);
+            st.count[iv] -= 1;
+            if st.count[iv] == 0 {
+                nonempty &= !(1 << iv);
+            }
+            popped |= 1 << iv;
+            st.pipe_word[ns][o] = f;
+            st.pipe_vc[ns][o] = self.vc_of[ov];
+            valid |= 1 << o;
+            st.credits[ov] -= 1;
+            st.cred_full &= !(1 << ov);
+            if st.credits[ov] <= 0 {
+                st.cred_ok &= !(1 << ov);
+                st.ok_in &= !(1 << iv);
+                if st.credits[ov] < 0 {
+                    self.negative.push((r, ov));
+                }
+            }
+            if word::tail(f) {
+                st.alloc[iv] = NONE;
+                st.owner[ov] = NONE;
+                st.ok_in &= !(1 << iv);
+                allocated &= !(1 << iv);
+                busy &= !(1 << ov);
+                va_won &= !(1 << iv);
+            }
+        }
+        for iv in bits(va_won as u64) {
+            busy |= 1 << st.alloc[iv & 31];
+        }
+        st.nonempty = nonempty;
+        st.allocated = allocated;
+        st.busy = busy;
+        let bit = 1u64 << r;
+        if nonempty == 0 {
+            self.has_buf &= !bit;
+        }
+        if valid != 0 {
+            st.pipe_valid[ns] = valid;
+            self.has_pipe[ns] |= bit;
+            if valid >> L & 1 == 1 {
+                self.has_ej[ns] |= bit;
+            }
+        }
+        if popped != 0 {
+            st.cred[cs] = popped;
+            self.has_cred[cs] |= bit;
+            if popped >> (L * v) != 0 {
+                self.has_inj_cred[cs] |= bit;
+            }
+        }
     }
 }
 
+/// One router's registered state: VC buffers (flit words), allocator state and the
+/// switch, link and credit-return registers, in one block. VC-indexed arrays hold
+/// 32 entries and port-indexed ones 8, so an index masked to five (three) bits needs
+/// no bounds check.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct RouterState {
+    /// Bit iv: input VC iv holds flits / has an output VC.
+    nonempty: u32,
+    allocated: u32,
+    /// Bit ov: output VC ov is allocated / has a credit / holds all its credits.
+    busy: u32,
+    cred_ok: u32,
+    cred_full: u32,
+    /// Bit iv: input VC iv has an output VC with a credit (ready for the switch
+    /// when it holds a flit).
+    ok_in: u32,
+    /// Per input VC: occupancy, ring head, the output VC allocated (NONE if none).
+    count: [u8; 32],
+    head: [u8; 32],
+    alloc: [u8; 32],
+    /// Per output VC: the input VC it is allocated to (NONE if none), credits
+    /// (signed: a planted `IgnoreCredits` may take one below 0 inside an edge, which
+    /// ends clamped at 0 as the counter's saturating update does) and the VA
+    /// round-robin pointer.
+    credits: [i8; 32],
+    va_ptr: [u8; 32],
+    owner: [u8; 32],
+    /// Per port: switch round-robin pointers (input and output side).
+    sa_in_ptr: [u8; 8],
+    sa_out_ptr: [u8; 8],
+    /// Switch and link registers, three slots rotating with the cycle (see the
+    /// module doc): flit word and VC per output port, valid ports (bit o).
+    pipe_word: [[u32; 8]; 3],
+    pipe_vc: [[u8; 8]; 3],
+    pipe_valid: [u8; 3],
+    /// Credit-return registers, two slots rotating with the cycle: bit iv.
+    cred: [u32; 2],
+    /// Per input VC: its ring of flit words.
+    buf: [[u32; MAX_DEPTH]; 32],
+}
+
+impl RouterState {
+    fn new(depth: i8) -> RouterState {
+        RouterState {
+            nonempty: 0,
+            allocated: 0,
+            busy: 0,
+            cred_ok: !0,
+            cred_full: !0,
+            ok_in: 0,
+            count: [0; 32],
+            head: [0; 32],
+            alloc: [NONE; 32],
+            credits: [depth; 32],
+            va_ptr: [0; 32],
+            owner: [NONE; 32],
+            sa_in_ptr: [0; 8],
+            sa_out_ptr: [0; 8],
+            pipe_word: [[0; 8]; 3],
+            pipe_vc: [[0; 8]; 3],
+            pipe_valid: [0; 3],
+            cred: [0; 2],
+            buf: [[0; MAX_DEPTH]; 32],
+        }
+    }
+}
+
+/// A flit inside the routers as buffers and registers hold it: its pool slot (bits
+/// 0..16), destination (16..24), head (24) and tail (25): what the allocators read,
+/// in four bytes; the whole flit stays in the pool until it leaves.
+mod word {
+    use super::VcFlit;
+
+    #[inline]
+    pub fn new(slot: usize, f: &VcFlit) -> u32 {
+        assert!(slot < 1 << 16 && f.dst < 1 << 8, "flit pool slot {slot}, destination {}", f.dst);
+        slot as u32 | (f.dst as u32) << 16 | (f.head as u32) << 24 | (f.tail as u32) << 25
+    }
+    #[inline]
+    pub fn slot(w: u32) -> usize {
+        (w & 0xffff) as usize
+    }
+    #[inline]
+    pub fn dst(w: u32) -> usize {
+        (w >> 16 & 0xff) as usize
+    }
+    #[inline]
+    pub fn head(w: u32) -> bool {
+        w >> 24 & 1 == 1
+    }
+    #[inline]
+    pub fn tail(w: u32) -> bool {
+        w >> 25 & 1 == 1
+    }
+}
+
+/// Output port for `dst` of the router at (`x`, `y`) of an `n` x `n` mesh.
+pub fn route(routing: Routing, n: u32, x: u32, y: u32, dst: u16) -> usize {
+    let (dx, dy) = (dst as u32 % n, dst as u32 / n);
+    if routing == Routing::Xy || dy == y {
+        if dx > x {
+            return E;
+        }
+        if dx < x {
+            return W;
+        }
+    }
+    if dy > y {
+        return N;
+    }
+    if dy < y {
+        return S;
+    }
+    if dx > x {
+        E
+    } else if dx < x {
+        W
+    } else {
+        L
+    }
+}
+
+/// One router with its position tied (the router-level design `routers/<plane>`):
+/// a [`VcRouters`] of one, every link a port.
 #[derive(Debug, Clone)]
 pub struct VcRouter {
     pub x: u32,
@@ -71,25 +638,9 @@ pub struct VcRouter {
     pub n: u32,
     pub v: usize,
     pub depth: u8,
-    routing: Routing,
-    bufs: [Ring; NIV],
-    alloc: [Option<(u8, u8)>; NIV],
-    busy: [bool; NIV],
-    pub credits: [u8; NIV],
-    va_ptr: [u8; NIV],
-    sa_in_ptr: [u8; 5],
-    sa_out_ptr: [u8; 5],
-    pub st: [VcLink; 5],
-    /// Output link registers (index = output port; L = ejection).
-    pub link: [VcLink; 5],
-    /// Credit-return registers (index p*V + v).
-    pub cred_out: [bool; NIV],
-    pub mutation: Option<VcMutation>,
-    /// A flit was written into a full buffer (never, with correct credits).
-    pub overflow: bool,
-    /// Flits in buffers and pipeline registers (for idle skipping).
-    occupancy: u32,
-    credit_deficit: u32,
+    core: VcRouters,
+    flits: Vec<PortFlit>,
+    credits: Vec<PortCredits>,
 }
 
 impl VcRouter {
@@ -100,210 +651,47 @@ impl VcRouter {
             n,
             v: p.vcs as usize,
             depth: p.buf_depth as u8,
-            routing: p.routing,
-            bufs: [Ring::default(); NIV],
-            alloc: [None; NIV],
-            busy: [false; NIV],
-            credits: [p.buf_depth as u8; NIV],
-            va_ptr: [0; NIV],
-            sa_in_ptr: [0; 5],
-            sa_out_ptr: [0; 5],
-            st: [None; 5],
-            link: [None; 5],
-            cred_out: [false; NIV],
-            mutation: None,
-            overflow: false,
-            occupancy: 0,
-            credit_deficit: 0,
+            core: VcRouters::new(p, n, &[(x, y)], false),
+            flits: Vec::with_capacity(5),
+            credits: Vec::with_capacity(5),
         }
     }
 
     pub fn reset(&mut self) {
-        let m = self.mutation;
-        let p = VcParams { flit_width: 0, vcs: self.v as u32, buf_depth: self.depth as u32, routing: self.routing, planes: 1 };
-        *self = VcRouter::new(&p, self.n, self.x, self.y);
-        self.mutation = m;
+        self.core.reset();
+    }
+
+    /// Plant `m` (`None`: the correct router).
+    pub fn set_mutation(&mut self, m: Option<VcMutation>) {
+        self.core.mutation = m;
     }
 
     /// Output port for a destination node.
     #[inline]
     pub fn route(&self, dst: u16) -> usize {
-        let (dx, dy) = (dst as u32 % self.n, dst as u32 / self.n);
-        let xfirst = self.routing == Routing::Xy;
-        if xfirst || dy == self.y {
-            if dx > self.x {
-                return E;
-            }
-            if dx < self.x {
-                return W;
-            }
-        }
-        if dy > self.y {
-            return N;
-        }
-        if dy < self.y {
-            return S;
-        }
-        if dx > self.x {
-            E
-        } else if dx < self.x {
-            W
-        } else {
-            L
-        }
+        self.core.route(0, dst)
     }
 
     /// Buffer occupancy of input VC `p*V + v`.
     pub fn buf_count(&self, iv: usize) -> u8 {
-        self.bufs[iv].count
+        self.core.buf_count(0, iv)
     }
 
-    /// Nothing buffered, in flight or owed: `step` would change nothing but pointers
-    /// that cannot move without requests.
+    /// A flit was written into a full buffer (never, with correct credits).
+    pub fn overflow(&self) -> bool {
+        self.core.overflow(0)
+    }
+
+    /// Output link register of port `o` (L = ejection) in this cycle.
     #[inline]
-    pub fn idle(&self) -> bool {
-        self.occupancy == 0 && self.credit_deficit == 0 && !self.cred_out.iter().any(|&c| c)
+    pub fn link(&self, o: usize) -> VcLink {
+        self.core.link(0, o)
     }
 
     /// Credits returned upstream this cycle for input port `p` (bit u = VC u).
     #[inline]
     pub fn credits_out(&self, p: usize) -> u8 {
-        (0..self.v).fold(0u8, |a, u| a | (self.cred_out[p * self.v + u] as u8) << u)
-    }
-
-    /// The clock edge: inputs are this cycle's incoming links and credits (index
-    /// o*V+u). Every output is a register, so the router's eval is reading `link` and
-    /// `cred_out`.
-    pub fn clock(&mut self, inl: &[VcLink; 5], cred_in: &[bool; NIV]) {
-        let v = self.v;
-        let nin = 5 * v;
-        let d = self.depth;
-        // ---- RC + VA ----
-        let mut eff = self.alloc;
-        let mut va_req: [u32; NIV] = [0; NIV]; // per output VC: bitmask of input VCs
-        let mut any_va = false;
-        for iv in 0..nin {
-            if self.alloc[iv].is_none() {
-                if let Some(f) = self.bufs[iv].front() {
-                    if f.head {
-                        let o = self.route(f.dst);
-                        if let Some(u) = (0..v).find(|&u| !self.busy[o * v + u] && self.credits[o * v + u] == d) {
-                            va_req[o * v + u] |= 1 << iv;
-                            any_va = true;
-                        }
-                    }
-                }
-            }
-        }
-        let mut va_won: u32 = 0;
-        if any_va {
-            for ov in 0..nin {
-                let r = va_req[ov];
-                if r != 0 {
-                    let w = if self.mutation == Some(VcMutation::FixedPriorityVa) {
-                        r.trailing_zeros() as usize
-                    } else {
-                        rr_pick(r, self.va_ptr[ov] as u32, nin as u32)
-                    };
-                    eff[w] = Some(((ov / v) as u8, (ov % v) as u8));
-                    va_won |= 1 << w;
-                    self.va_ptr[ov] = ((w + 1) % nin) as u8;
-                }
-            }
-        }
-        // ---- SA ----
-        let ignore = self.mutation == Some(VcMutation::IgnoreCredits);
-        let mut cand: [Option<(usize, u8, u8)>; 5] = [None; 5];
-        let mut out_req = [0u32; 5];
-        for p in 0..5 {
-            let mut mask = 0u32;
-            for vv in 0..v {
-                let iv = p * v + vv;
-                if self.bufs[iv].count > 0 {
-                    if let Some((o, u)) = eff[iv] {
-                        if ignore || self.credits[o as usize * v + u as usize] > 0 {
-                            mask |= 1 << vv;
-                        }
-                    }
-                }
-            }
-            if mask != 0 {
-                let vv = rr_pick(mask, self.sa_in_ptr[p] as u32, v as u32);
-                let (o, u) = eff[p * v + vv].expect("allocated");
-                cand[p] = Some((vv, o, u));
-                out_req[o as usize] |= 1 << p;
-            }
-        }
-        let mut dec = [false; NIV];
-        let mut new_st: [VcLink; 5] = [None; 5];
-        let mut popped = [false; NIV];
-        for o in 0..5 {
-            if out_req[o] != 0 {
-                let p = rr_pick(out_req[o], self.sa_out_ptr[o] as u32, 5);
-                self.sa_out_ptr[o] = ((p + 1) % 5) as u8;
-                let (vv, _, u) = cand[p].expect("candidate");
-                self.sa_in_ptr[p] = ((vv + 1) % v) as u8;
-                let iv = p * v + vv;
-                let f = self.bufs[iv].f[self.bufs[iv].head as usize];
-                popped[iv] = true;
-                new_st[o] = Some((u, f));
-                dec[o * v + u as usize] = true;
-                if f.tail {
-                    eff[iv] = None;
-                    self.busy[o * v + u as usize] = false;
-                    va_won &= !(1 << iv);
-                }
-            }
-        }
-        for iv in 0..nin {
-            if va_won & (1 << iv) != 0 {
-                let (o, u) = eff[iv].expect("won");
-                self.busy[o as usize * v + u as usize] = true;
-            }
-        }
-        self.alloc = eff;
-        // ---- registers ----
-        let mut occ = self.occupancy;
-        for iv in 0..nin {
-            self.cred_out[iv] = popped[iv];
-            if popped[iv] {
-                let b = &mut self.bufs[iv];
-                b.head = (b.head + 1) % d;
-                b.count -= 1;
-                occ -= 1;
-            }
-        }
-        for (p, l) in inl.iter().enumerate() {
-            if let Some((vc, f)) = l {
-                let b = &mut self.bufs[p * v + *vc as usize];
-                if b.count >= d {
-                    self.overflow = true;
-                } else {
-                    let t = (b.head + b.count) % d;
-                    b.f[t as usize] = *f;
-                    b.count += 1;
-                    occ += 1;
-                }
-            }
-        }
-        for o in 0..5 {
-            if self.link[o].is_some() {
-                occ -= 1;
-            }
-            self.link[o] = self.st[o];
-            self.st[o] = new_st[o];
-            if new_st[o].is_some() {
-                occ += 1;
-            }
-        }
-        let mut deficit = 0;
-        for ov in 0..nin {
-            let c = self.credits[ov] as i32 - dec[ov] as i32 + cred_in[ov] as i32;
-            self.credits[ov] = c.clamp(0, 255) as u8;
-            deficit += (d as i32 - c).max(0) as u32;
-        }
-        self.credit_deficit = deficit;
-        self.occupancy = occ;
+        self.core.credits_out(0, p)
     }
 }
 
@@ -341,8 +729,8 @@ impl Model for VcRouter {
     }
 
     fn eval(&mut self, _inputs: &VcRouterInputs, out: &mut VcRouterOutputs) {
-        out.links = self.link;
         for p in 0..5 {
+            out.links[p] = self.link(p);
             out.credits[p] = self.credits_out(p);
         }
     }
@@ -352,13 +740,17 @@ impl Model for VcRouter {
             self.reset();
             return;
         }
-        let mut cred = [false; NIV];
-        for (o, &bits) in inputs.credits.iter().enumerate() {
-            for u in 0..self.v {
-                cred[o * self.v + u] = bits >> u & 1 == 1;
+        self.flits.clear();
+        self.credits.clear();
+        for p in 0..5 {
+            if let Some((vc, f)) = inputs.links[p] {
+                self.flits.push((0, p, vc, f));
+            }
+            if inputs.credits[p] != 0 {
+                self.credits.push((0, p, inputs.credits[p]));
             }
         }
-        self.clock(&inputs.links, &cred);
+        self.core.clock(&self.flits, &self.credits);
     }
 
     fn assert_reset(inputs: &mut VcRouterInputs) {
@@ -367,7 +759,7 @@ impl Model for VcRouter {
 }
 
 /// Round-robin pick: the first set bit of `req` at or after `ptr` (cyclically, over
-/// `n` positions).
+/// `n` positions; `ptr = n` is position 0).
 #[inline]
 pub fn rr_pick(req: u32, ptr: u32, n: u32) -> usize {
     let hi = req & !((1u32 << ptr) - 1);
