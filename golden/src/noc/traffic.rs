@@ -5,6 +5,12 @@
 //! built with `flit_bits = 64`); synthetic patterns send 4-flit request packets.
 //! Injection is Bernoulli per node and cycle with probability `rate / size`, so
 //! `rate` is offered flits per node per cycle (for `gpu`: request flits per core).
+//!
+//! Packets are created in the generator's own source queue, which is unbounded, and
+//! handed to the network as its source queue (64 packets per node and class) takes
+//! them; a packet's latency ([`Delivery::latency`]) counts from its creation, so past
+//! saturation it grows without bound, as in every NoC simulator. The creation cycle
+//! travels in the packet's `tag` (the sender's handle, which the network never reads).
 
 use std::collections::BTreeMap;
 
@@ -27,7 +33,11 @@ pub const SYNTH_FLITS: u32 = 4;
 #[derive(Debug, Clone, Copy)]
 pub struct Delivery {
     pub class: Class,
+    /// Tail delivery - creation: source queueing included.
     pub latency: u64,
+    /// Hand-over to the network - creation: the time spent in the generator's queue
+    /// because the network's source queue was full.
+    pub queued: u64,
     pub flits: u32,
     pub at: u64,
 }
@@ -43,11 +53,14 @@ pub struct Traffic {
     frac: f64,
     reply_flits: u32,
     mc_latency: u64,
-    replies: BTreeMap<u64, Vec<(usize, usize, u64)>>,
+    /// Replies due per cycle: (MC, core).
+    replies: BTreeMap<u64, Vec<(usize, usize)>>,
     next_id: u64,
     /// Packets that could not be injected (source queue full) and wait.
     backlog: Vec<std::collections::VecDeque<Packet>>,
     pub generated: u64,
+    /// Flits of the generated packets (64-bit flits).
+    pub generated_flits: u64,
 }
 
 impl Traffic {
@@ -69,14 +82,17 @@ impl Traffic {
             next_id: 1,
             backlog: vec![Default::default(); c.nodes()],
             generated: 0,
+            generated_flits: 0,
         }
     }
 
-    fn pkt(&mut self, src: usize, dst: usize, class: Class, flits: u32, tag: u64) -> Packet {
+    /// A packet created in cycle `now` (its `tag`).
+    fn pkt(&mut self, src: usize, dst: usize, class: Class, flits: u32, now: u64) -> Packet {
         let id = self.next_id;
         self.next_id += 1;
         self.generated += 1;
-        Packet { id, src, dst, class, flits, tag, injected_at: 0 }
+        self.generated_flits += flits as u64;
+        Packet { id, src, dst, class, flits, tag: now, injected_at: 0 }
     }
 
     /// Generate this cycle's packets, inject what the network accepts, and drain
@@ -92,13 +108,13 @@ impl Traffic {
                     if self.rng.random_bool(p) {
                         let src = self.cores[k];
                         let dst = self.mcs[self.rng.random_range(0..self.mcs.len())];
-                        let pk = self.pkt(src, dst, Class::Request, 1, src as u64);
+                        let pk = self.pkt(src, dst, Class::Request, 1, now);
                         self.backlog[src].push_back(pk);
                     }
                 }
                 if let Some(v) = self.replies.remove(&now) {
-                    for (mc, core, tag) in v {
-                        let pk = self.pkt(mc, core, Class::Reply, self.reply_flits, tag);
+                    for (mc, core) in v {
+                        let pk = self.pkt(mc, core, Class::Reply, self.reply_flits, now);
                         self.backlog[mc].push_back(pk);
                     }
                 }
@@ -124,7 +140,7 @@ impl Traffic {
                     if dst == src {
                         continue;
                     }
-                    let pk = self.pkt(src, dst, Class::Request, SYNTH_FLITS, 0);
+                    let pk = self.pkt(src, dst, Class::Request, SYNTH_FLITS, now);
                     self.backlog[src].push_back(pk);
                 }
             }
@@ -142,9 +158,9 @@ impl Traffic {
         let at = net.cycle() - 1;
         for node in 0..nodes {
             while let Some(p) = net.eject(node) {
-                out.push(Delivery { class: p.class, latency: at - p.injected_at, flits: p.flits, at });
+                out.push(Delivery { class: p.class, latency: at - p.tag, queued: p.injected_at - p.tag, flits: p.flits, at });
                 if self.pattern == Pattern::Gpu && p.class == Class::Request {
-                    self.replies.entry(at + self.mc_latency).or_default().push((node, p.src, p.tag));
+                    self.replies.entry(at + self.mc_latency).or_default().push((node, p.src));
                 }
             }
         }

@@ -389,7 +389,6 @@ impl VcRouters {
             return;
         }
         // ---- RC + VA: each unallocated head requests the lowest free output VC ----
-        let mut va_won = 0u32;
         if heads != 0 {
             let req = &mut self.va_req;
             let mut asked = 0u32;
@@ -418,7 +417,9 @@ impl VcRouters {
                 // a free output VC holds all its credits
                 st.ok_in |= 1 << w;
                 allocated |= 1 << w;
-                va_won |= 1 << w;
+                // (every request is in: marking the output VC busy now is marking it
+                // at the end of the edge; a tail that leaves in this edge frees it)
+                busy |= 1 << ov;
                 // past the winner (w + 1 = nin wraps in rr_pick)
                 st.va_ptr[ov] = (w + 1) as u8;
             }
@@ -476,11 +477,7 @@ impl VcRouters {
                 st.ok_in &= !(1 << iv);
                 allocated &= !(1 << iv);
                 busy &= !(1 << ov);
-                va_won &= !(1 << iv);
             }
-        }
-        for iv in bits(va_won as u64) {
-            busy |= 1 << st.alloc[iv & 31];
         }
         st.nonempty = nonempty;
         st.allocated = allocated;
