@@ -138,16 +138,6 @@ fn network_digest(c: &NocConfig, pattern: Pattern, rate: f64, seed: u64, cycles:
     h.0
 }
 
-/// Print every digest (to refresh the table after an intended change of behaviour:
-/// `cargo nextest run -p gpuforge-golden --test noc_vc_exact -- --ignored --no-capture`).
-#[test]
-#[ignore]
-fn print_digests() {
-    for (name, d) in digests() {
-        println!("(\"{name}\", {:#018x}),", d);
-    }
-}
-
 fn digests() -> Vec<(String, u64)> {
     let base4 = preset("noc_baseline_4x4");
     let base8 = preset("noc_baseline_8x8_c");
@@ -235,6 +225,8 @@ fn vc_models_match_the_first_model_cycle_for_cycle() {
         .filter(|((n, d), (en, ed))| n != en || d != ed)
         .map(|((n, d), (_, ed))| format!("{n}: {d:#018x}, first model {ed:#018x}"))
         .collect();
-    assert_eq!(got.len(), EXPECTED.len(), "digest table out of date");
-    assert!(bad.is_empty(), "{bad:#?}");
+    // after an intended change of behaviour, the failure message is the new table
+    let table: String = got.iter().map(|(n, d)| format!("    (\"{n}\", {d:#018x}),\n")).collect();
+    assert_eq!(got.len(), EXPECTED.len(), "digest table out of date; today's:\n{table}");
+    assert!(bad.is_empty(), "{bad:#?}\ntoday's table:\n{table}");
 }
