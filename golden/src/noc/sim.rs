@@ -267,6 +267,31 @@ fn svg(points: &[Point], title: &str) -> String {
     s + "</svg>\n"
 }
 
+/// The sweep CSV's columns, name and value (one list, so header and rows agree).
+fn csv_fields(p: &Point) -> [(&'static str, String); 17] {
+    let f3 = |x: f64| format!("{x:.3}");
+    let f5 = |x: f64| format!("{x:.5}");
+    [
+        ("rate", p.rate.to_string()),
+        ("offered", f5(p.offered)),
+        ("packets", p.packets.to_string()),
+        ("latency_avg", f3(p.latency_avg)),
+        ("latency_p50", p.latency_p50.to_string()),
+        ("latency_p95", p.latency_p95.to_string()),
+        ("latency_p99", p.latency_p99.to_string()),
+        ("latency_max", p.latency_max.to_string()),
+        ("request_avg", f3(p.request_avg)),
+        ("reply_avg", f3(p.reply_avg)),
+        ("flit_latency_avg", f3(p.flit_latency_avg)),
+        ("mc_queueing_avg", f3(p.mc_queueing_avg)),
+        ("source_queueing_avg", f3(p.source_queueing_avg)),
+        ("accepted", f5(p.accepted)),
+        ("reply_flits_per_cycle", f5(p.reply_flits_per_cycle)),
+        ("undelivered", p.undelivered.to_string()),
+        ("saturated", p.saturated.to_string()),
+    ]
+}
+
 fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), SimError> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| SimError(format!("{}: {e}", path.display())))
@@ -287,28 +312,9 @@ pub fn run(cfg: &NocConfig, req: &SimRequest) -> Result<SimReport, SimError> {
     let mut files = Vec::new();
     if let Some(dir) = &req.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| SimError(format!("{}: {e}", dir.display())))?;
-        let mut csv = String::from("rate,offered,packets,latency_avg,latency_p50,latency_p95,latency_p99,latency_max,request_avg,reply_avg,flit_latency_avg,mc_queueing_avg,source_queueing_avg,accepted,reply_flits_per_cycle,undelivered,saturated\n");
+        let mut csv = csv_fields(&Point::default()).map(|(name, _)| name).join(",") + "\n";
         for p in &points {
-            csv += &format!(
-                "{},{:.5},{},{:.3},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5},{},{}\n",
-                p.rate,
-                p.offered,
-                p.packets,
-                p.latency_avg,
-                p.latency_p50,
-                p.latency_p95,
-                p.latency_p99,
-                p.latency_max,
-                p.request_avg,
-                p.reply_avg,
-                p.flit_latency_avg,
-                p.mc_queueing_avg,
-                p.source_queueing_avg,
-                p.accepted,
-                p.reply_flits_per_cycle,
-                p.undelivered,
-                p.saturated
-            );
+            csv += &(csv_fields(p).map(|(_, value)| value).join(",") + "\n");
         }
         let c = dir.join("sweep.csv");
         write_atomic(&c, &csv)?;
