@@ -14,10 +14,10 @@ CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS    := verilator yosys iverilog
 
-.PHONY: run test rtl lint synth bench setup build clean
+.PHONY: run test rtl lint synth bench setup setup-slurm build clean
 
 ## setup: install the Debian packages the checks need, when missing (Verilator, yosys,
-## iverilog; munge and Slurm for the study job-array test, started by that test)
+## iverilog)
 setup:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
@@ -25,8 +25,12 @@ setup:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "error: $$t is still missing after apt-get"; exit 1; }; done
-	@scripts/slurm-local.sh install
 	@command -v $(CARGO) >/dev/null 2>&1 || { echo "error: cargo not found (install Rust with rustup)"; exit 1; }
+
+## setup-slurm: munge and Slurm for the study job-array test (which starts them); only
+## `make test` needs them
+setup-slurm:
+	@scripts/slurm-local.sh install
 
 build: setup
 	$(CARGO) build --release --bin gpuforge
@@ -40,7 +44,7 @@ run: build
 
 ## test: all tests (cargo-nextest runs test binaries in parallel; plain cargo test otherwise)
 ## (doc tests first, so the run ends on the summary of the whole suite)
-test: setup
+test: setup setup-slurm
 	$(CARGO) test --workspace --doc
 	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
 	  echo "$(CARGO) nextest run --workspace --no-fail-fast"; $(CARGO) nextest run --workspace --no-fail-fast; \
