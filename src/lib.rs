@@ -1,7 +1,9 @@
 //! The `gpuforge` package: the block registry ([`blocks`], [`registry`]) that the CLI
 //! (`src/main.rs`) and the integration tests go through, and the study layer
-//! ([`study`]: a paper's experiments run through that registry).
+//! ([`study`]: a paper's experiments run through that registry, and its subcommands),
+//! and the exit-status contract of every subcommand ([`outcome`]).
 
 pub mod blocks;
+pub mod outcome;
 pub mod registry;
 pub mod study;

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use golden::block::{SimArgs, SimError};
-use golden::config::ConfigError;
 use gpuforge::blocks::{load, rtl_tables};
+use gpuforge::outcome::{io_fail, Fail, Res};
+use gpuforge::study::cli::StudyCmd;
 use gpuforge::registry::Loaded;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{CosimFailure, CosimRequest};
@@ -129,79 +130,6 @@ enum Cmd {
     },
 }
 
-/// Which study, and where its results live.
-#[derive(clap::Args)]
-struct StudyArgs {
-    /// A study name (studies/<NAME>.toml) or a study file.
-    name: String,
-    /// The reduced version (fewer points and seeds, smaller inputs): minutes, not hours.
-    #[arg(long)]
-    quick: bool,
-    /// Output directory, also the run cache (default study_out/<name>[_quick]).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Where study files are looked up by name.
-    #[arg(long, default_value = gpuforge::study::DIR)]
-    dir: PathBuf,
-}
-
-#[derive(Subcommand)]
-enum StudyCmd {
-    /// List the studies with their paper sources and run counts.
-    List {
-        /// Where the study files are.
-        #[arg(long, default_value = gpuforge::study::DIR)]
-        dir: PathBuf,
-    },
-    /// Print the runs a study would do, and which are already cached.
-    Show {
-        #[command(flatten)]
-        study: StudyArgs,
-    },
-    /// Run what is not cached yet, in parallel, then write results.csv, results.json,
-    /// the figures (SVG) and report.md. Exit 1 if a run failed, 2 for a bad study file.
-    Run {
-        #[command(flatten)]
-        study: StudyArgs,
-        /// Runs at a time (default: every core).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Stop after this many new runs; the next call runs the rest.
-        #[arg(long)]
-        limit: Option<usize>,
-        /// Where the runs execute: this machine's cores, or a Slurm job array (one task
-        /// per missing run, results in --out, which every node must see).
-        #[arg(long, value_enum, default_value_t = BackendArg::Local)]
-        backend: BackendArg,
-        /// Slurm: an option passed through to sbatch, e.g. --sbatch-arg=--partition=gpu
-        /// --sbatch-arg=--time=02:00:00 --sbatch-arg=--account=arch (repeatable).
-        #[arg(long = "sbatch-arg", allow_hyphen_values = true)]
-        sbatch_args: Vec<String>,
-        /// Slurm: wait for the array to finish, then write the outputs.
-        #[arg(long)]
-        wait: bool,
-    },
-    /// Run one run of a study (what each Slurm array task does) into --out's cache.
-    RunOne {
-        #[command(flatten)]
-        study: StudyArgs,
-        /// The run's index (`study show` lists them).
-        #[arg(long)]
-        index: usize,
-    },
-    /// Write results.csv, results.json, the figures and report.md from the runs that
-    /// have finished (after a Slurm array, or any time). Exit 1 if a run failed.
-    Report {
-        #[command(flatten)]
-        study: StudyArgs,
-    },
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum BackendArg {
-    Local,
-    Slurm,
-}
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OptArg {
@@ -209,21 +137,6 @@ enum OptArg {
     Fast,
 }
 
-/// How a command ends.
-enum Fail {
-    /// Bad input: exit status 2.
-    Input(String),
-    /// A check failed or a tool broke: exit status 1.
-    Check(String),
-}
-
-impl From<ConfigError> for Fail {
-    fn from(e: ConfigError) -> Self {
-        Fail::Input(e.to_string())
-    }
-}
-
-type Res = Result<(), Fail>;
 
 fn main() -> ExitCode {
     // a closed pipe (`gpuforge gen ... | head`) ends the program quietly
@@ -241,7 +154,7 @@ fn main() -> ExitCode {
             cosim(&config, design, cycles, seed, trace, BuildOpts { opt, threads }, !no_check)
         }
         Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json),
-        Cmd::Study { cmd } => study(cmd),
+        Cmd::Study { cmd } => gpuforge::study::cli::run(cmd),
         Cmd::Blocks => {
             for b in gpuforge::blocks::BLOCKS {
                 println!("[{:<6}] {}{}", b.table, b.title, if b.rtl { "" } else { " (golden model only)" });
@@ -296,10 +209,6 @@ fn pick<'g>(g: &'g Generated, name: &str) -> Result<&'g Design, Fail> {
         let all = g.designs.iter().map(|d| format!("{} ({})", d.dir, d.manifest.top)).collect::<Vec<_>>().join(", ");
         Fail::Input(format!("--design {name}: no such design in preset {} (allowed: {all})", g.preset))
     })
-}
-
-fn io_fail(p: &Path, e: std::io::Error) -> Fail {
-    Fail::Check(format!("{}: {e}", p.display()))
 }
 
 /// Every `.toml` file under `dir`, sorted.
@@ -555,139 +464,5 @@ fn sim(
     match out.failure {
         None => Ok(()),
         Some(m) => Err(Fail::Check(m)),
-    }
-}
-
-/// A study's plan from the command line (exit 2 for a bad study file) and its output
-/// directory.
-fn study_plan(a: &StudyArgs) -> Result<(gpuforge::study::Plan, PathBuf), Fail> {
-    use gpuforge::study::{self, def, plan};
-    let s = def::load(&study::locate(&a.name, &a.dir)?)?;
-    let p = plan::plan(&s, a.quick)?;
-    let out = a.out.clone().unwrap_or_else(|| study::default_out(&s, a.quick));
-    Ok((p, out))
-}
-
-/// Write a study's outputs from `results`, print the comparison, exit 1 if a run failed.
-fn study_outputs(p: &gpuforge::study::Plan, out: &Path, results: &[Option<gpuforge::study::exec::RunResult>]) -> Res {
-    use gpuforge::study::report;
-    let files = report::write_all(out, p, results).map_err(|e| io_fail(out, e))?;
-    for line in report::summary_lines(p, results) {
-        println!("{line}");
-    }
-    println!("wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
-    let failed = results.iter().flatten().filter(|r| r.failure.is_some()).count();
-    if failed > 0 {
-        Err(Fail::Check(format!("{failed} of {} runs failed (see {})", p.runs.len(), out.join("report.md").display())))
-    } else {
-        Ok(())
-    }
-}
-
-fn study(cmd: StudyCmd) -> Res {
-    use gpuforge::study::{self, def, exec};
-    match cmd {
-        StudyCmd::List { dir } => {
-            let files = study::files(&dir);
-            if files.is_empty() {
-                return Err(Fail::Input(format!("{}: no study file (*.toml) there", dir.display())));
-            }
-            let mut bad = Vec::new();
-            for f in files {
-                match def::load(&f) {
-                    Ok(s) => {
-                        let (full, quick) = study::run_counts(&s);
-                        println!("{:<22} {} runs ({quick} with --quick)  {}", s.name, full, s.title);
-                        println!("{:<22} paper: {}, seed {}{}; reproduces {}", "", s.paper, s.seed_file, s.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(), s.reproduces);
-                    }
-                    Err(e) => bad.push(e.to_string()),
-                }
-            }
-            if bad.is_empty() {
-                Ok(())
-            } else {
-                Err(Fail::Input(bad.join("\nerror: ")))
-            }
-        }
-        StudyCmd::Show { study: a } => {
-            let (p, out) = study_plan(&a)?;
-            print!("{}", study::describe(&p, &out));
-            Ok(())
-        }
-        StudyCmd::Run { study: a, jobs, limit, backend, sbatch_args, wait } => {
-            let (p, out) = study_plan(&a)?;
-            let mode = if a.quick { " (--quick)" } else { "" };
-            if backend == BackendArg::Slurm {
-                if jobs.is_some() || limit.is_some() {
-                    return Err(Fail::Input("--jobs and --limit are for the local backend (allowed with --backend slurm: --sbatch-arg, --wait, --out, --quick)".into()));
-                }
-                let exe = std::env::current_exe().map_err(|e| Fail::Check(format!("error: the gpuforge binary: {e}")))?;
-                let opts = study::slurm::SlurmOptions { sbatch_args, wait, exe };
-                match study::slurm::submit(&p, &p.study.file, &out, &opts).map_err(|e| Fail::Check(format!("error: {e}")))? {
-                    None => println!("study {}{mode}: all {} runs are cached in {}", p.study.name, p.runs.len(), out.join("runs").display()),
-                    Some(sub) => println!(
-                        "study {}{mode}: Slurm job {} ({} array tasks of {} runs; script {}){}",
-                        p.study.name,
-                        sub.job_id,
-                        sub.tasks,
-                        p.runs.len(),
-                        sub.script.display(),
-                        if wait { ", finished" } else { "" }
-                    ),
-                }
-                if !wait {
-                    println!("when it has finished: gpuforge study report {}{mode} --out {}", a.name, out.display());
-                    return Ok(());
-                }
-                let results = exec::collect(&p, &out);
-                return study_outputs(&p, &out, &results);
-            }
-            if !sbatch_args.is_empty() || wait {
-                return Err(Fail::Input("--sbatch-arg and --wait are for --backend slurm".into()));
-            }
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            if jobs == 0 {
-                return Err(Fail::Input("--jobs 0: allowed 1 or more".into()));
-            }
-            let ex = exec::execute(&p, &exec::ExecOptions { out: out.clone(), jobs, limit, progress: true }).map_err(|e| io_fail(&out, e))?;
-            let missing = ex.results.iter().filter(|r| r.is_none()).count();
-            println!(
-                "study {}{mode}: {} runs: {} executed, {} reused from {}, {} failed{}; {:.1}s on {jobs} jobs ({:.1}s of runs)",
-                p.study.name,
-                p.runs.len(),
-                ex.executed,
-                ex.reused,
-                out.join("runs").display(),
-                ex.failed,
-                if missing > 0 { format!(", {missing} left for the next call") } else { String::new() },
-                ex.wall.as_secs_f64(),
-                ex.run_time.as_secs_f64()
-            );
-            study_outputs(&p, &out, &ex.results)
-        }
-        StudyCmd::RunOne { study: a, index } => {
-            let (p, out) = study_plan(&a)?;
-            let r = p.runs.get(index).ok_or_else(|| Fail::Input(format!("--index {index}: {} has {} runs (allowed: 0..={})", p.study.name, p.runs.len(), p.runs.len().saturating_sub(1))))?;
-            if let Some(res) = exec::cached(&out, r) {
-                println!("run {index} ({}): cached", res.label);
-                return Ok(());
-            }
-            let res = exec::run_one(r);
-            exec::store(&out, r, &res).map_err(|e| io_fail(&out, e))?;
-            match &res.failure {
-                None => {
-                    println!("run {index} ({}): ok", res.label);
-                    Ok(())
-                }
-                Some(m) => Err(Fail::Check(format!("FAIL run {index} ({}): {m}", res.label))),
-            }
-        }
-        StudyCmd::Report { study: a } => {
-            let (p, out) = study_plan(&a)?;
-            let results = exec::collect(&p, &out);
-            let done = results.iter().filter(|r| r.is_some()).count();
-            println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if a.quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
-            study_outputs(&p, &out, &results)
-        }
     }
 }

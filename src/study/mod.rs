@@ -7,8 +7,9 @@
 //! is not cached on a thread pool; [`measure`] reduces results to the study's numbers;
 //! [`report`] and [`figure`] write `results.csv`, `results.json`, `report.md` and SVGs;
 //! [`slurm`] hands the runs to a Slurm job array instead of the local pool.
-//! The CLI (`gpuforge study ...`) only parses arguments and prints.
+//! [`cli`] holds the `gpuforge study ...` subcommands; the binary only nests them.
 
+pub mod cli;
 pub mod def;
 pub mod exec;
 pub mod figure;
