@@ -9,7 +9,8 @@
 //! (what a block is: its config table, validation and `gpuforge sim`), [`model`] (the
 //! golden model, stimulus and scoreboard traits), [`bits`] (`clog2` and bit-field
 //! tables), [`invariant`] (scoreboard findings), [`network`] (the GPU's interconnect
-//! interface) and [`presets`] (the shipped configs, for tests and benches).
+//! interface), [`energy`] (the event-energy model studies share) and [`presets`] (the
+//! shipped configs, for tests and benches).
 //!
 //! The blocks, each in its own folder with a marker type implementing [`block::Block`]:
 //! [`gpucc`] (`Gpucc`), [`noc`] (`Noc`) and the GPU model [`gpu`] (`GpuModel`).
@@ -17,11 +18,12 @@
 /// The version of what the golden models compute. Bump it with any change that alters a
 /// model's results (timing, statistics, their JSON): cached study runs are keyed by it
 /// and the crate version (`gpuforge study`), so a bump runs them again.
-pub const MODEL_VERSION: u32 = 2;
+pub const MODEL_VERSION: u32 = 3;
 
 pub mod bits;
 pub mod block;
 pub mod config;
+pub mod energy;
 pub mod gpu;
 pub mod gpucc;
 pub mod invariant;

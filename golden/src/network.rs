@@ -49,6 +49,9 @@ pub struct NetStats {
     pub packet_latency_max: u64,
     /// Sum over delivered packets of routers traversed (0 for an ideal network).
     pub hops_sum: u64,
+    /// Sum over delivered packets of flits x routers traversed: flit traversals of
+    /// routers (and of the links between them), for the energy model.
+    pub flit_hops_sum: u64,
     /// Per class: (packets delivered, latency sum).
     pub request: (u64, u64),
     pub reply: (u64, u64),
@@ -79,6 +82,7 @@ impl NetStats {
         self.packet_latency_sum += lat;
         self.packet_latency_max = self.packet_latency_max.max(lat);
         self.hops_sum += hops;
+        self.flit_hops_sum += p.flits as u64 * hops;
         let c = match p.class {
             Class::Request => &mut self.request,
             Class::Reply => &mut self.reply,

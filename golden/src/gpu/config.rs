@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use crate::config::{check_name, check_range, FieldError};
+use crate::energy::EnergyTable;
 use crate::noc::config::{RawVc, Routing};
 
 use super::ptx::OpClass;
@@ -295,6 +296,9 @@ pub struct GpuConfig {
     /// (`[hooks.<name>]`, see [`super::hooks`]); empty by default.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub hooks: BTreeMap<String, toml::Table>,
+    /// `[energy]`: energy per event and static power (optional; defaults in
+    /// [`crate::energy`]).
+    pub energy: EnergyTable,
 }
 
 /// A GPU config file as written (every top-level table), before validation.
@@ -311,6 +315,8 @@ pub struct RawFile {
     network: RawNetwork,
     #[serde(default)]
     hooks: BTreeMap<String, toml::Table>,
+    #[serde(default)]
+    energy: EnergyTable,
 }
 
 #[derive(Deserialize)]
@@ -448,7 +454,8 @@ impl GpuConfig {
             return Err(FieldError::new("mapping.hash", "xor interleaving needs a power-of-two number of memory nodes".to_string(), Some("\"none\" for other node counts".into())));
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
-        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, hooks: raw.hooks })
+        raw.energy.validate("energy")?;
+        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, hooks: raw.hooks, energy: raw.energy })
     }
 
     fn network(n: RawNetwork, sms: usize, mems: usize) -> Result<NetworkConfig, FieldError> {

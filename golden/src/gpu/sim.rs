@@ -375,8 +375,41 @@ impl Gpu {
         r.dram_peak_gbps = self.cfg.mem_nodes as f64 * self.cfg.dram.bus_bytes as f64 * self.cfg.dram.clock_mhz as f64 / 1000.0;
         r.dram_utilization = ratio(r.dram.bus_busy_cycles, r.dram.dram_cycles);
         r.dram_row_hit_rate = if col == 0 { 0.0 } else { 1.0 - r.dram.activates as f64 / col as f64 };
+        r.energy = energy(&self.cfg, &r);
         r
     }
+}
+
+/// A run's energy from its counters: every event of [`crate::energy`] the GPU model
+/// counts. Lane operations by class are estimated from warp instructions by class times
+/// the run's mean active lanes (the issue stage counts active lanes in total, not by
+/// class); memory-class instructions spend their energy in the L1, shared memory and
+/// beyond, not in a functional unit.
+pub fn energy(cfg: &GpuConfig, r: &GpuReport) -> crate::energy::EnergyReport {
+    use crate::energy::{account, Part};
+    let t = &cfg.energy;
+    let lanes = if r.warp_insts == 0 { 0.0 } else { r.thread_insts as f64 / r.warp_insts as f64 };
+    let class = |k: usize| r.issue.by_class[k] as f64 * lanes;
+    let line_bits = cfg.l1.line_bytes as f64 * 8.0;
+    let flit_bits = cfg.network.flit_bytes() as f64 * 8.0;
+    let flit_hops = r.noc.stats.flit_hops_sum as f64;
+    let events = [
+        ("warp_inst", Part::Core, r.warp_insts as f64, t.warp_inst_pj),
+        ("thread_inst", Part::Core, r.thread_insts as f64, t.thread_inst_pj),
+        ("int_op", Part::Core, class(0), t.int_op_pj),
+        ("fp32_op", Part::Core, class(1), t.fp32_op_pj),
+        ("fp64_op", Part::Core, class(2), t.fp64_op_pj),
+        ("sfu_op", Part::Core, class(3), t.sfu_op_pj),
+        ("l1_access", Part::L1, (r.l1.read_accesses + r.l1.writes + r.l1.atomics) as f64, t.l1_access_pj),
+        ("shmem_access", Part::L1, (r.shmem.accesses + r.shmem.conflict_cycles) as f64, t.shmem_access_pj),
+        ("router_bit", Part::Noc, flit_hops * flit_bits, t.router_bit_pj),
+        ("link_bit", Part::Noc, flit_hops * flit_bits, t.link_bit_pj),
+        ("llc_access", Part::Llc, (r.llc.reads + r.llc.writes + r.llc.atomics + r.llc.fills) as f64, t.llc_access_pj),
+        ("dram_activate", Part::Dram, r.dram.activates as f64, t.dram_activate_pj * cfg.dram.row_bytes as f64 / 4096.0),
+        ("dram_bit", Part::Dram, (r.dram.reads + r.dram.writes) as f64 * line_bits, t.dram_bit_pj),
+    ];
+    let static_w = cfg.sms as f64 * t.sm_static_w + cfg.mem_nodes as f64 * t.mem_static_w;
+    account(&events, static_w, r.cycles as f64 / (cfg.clock_mhz as f64 * 1e6))
 }
 
 /// Encode the parameter buffer of a kernel launch.

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::energy::EnergyReport;
 use crate::network::NetStats;
 
 /// Issue-stage counters of one SM (or summed over SMs).
@@ -186,6 +187,8 @@ pub struct GpuReport {
     /// Counters of the attached hooks (see `gpu::hooks`), by name; absent without hooks.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hooks: std::collections::BTreeMap<String, u64>,
+    /// Energy of the run by the event-energy model (`[energy]` of the config).
+    pub energy: EnergyReport,
 }
 
 impl GpuReport {
@@ -245,6 +248,7 @@ impl fmt::Display for GpuReport {
             pct(s.fetch as f64 / slots),
             pct(s.other as f64 / slots)
         )?;
+        writeln!(f, "energy            {}", self.energy.summary())?;
         for (name, v) in &self.hooks {
             writeln!(f, "hook {name:<13} {v}")?;
         }
