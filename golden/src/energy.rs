@@ -129,7 +129,7 @@ impl EnergyTable {
         for (name, v) in self.fields() {
             let max = if name.ends_with("_w") { MAX_STATIC_W } else { MAX_EVENT_PJ };
             if !v.is_finite() || !(0.0..=max).contains(&v) {
-                return Err(FieldError::new(&format!("{table}.{name}"), format!("{v} is out of range"), Some(format!("0..={max:e} (a finite, non-negative number)"))));
+                return Err(FieldError::new(format!("{table}.{name}"), format!("{v} is out of range"), Some(format!("0..={max:e} (a finite, non-negative number)"))));
             }
         }
         Ok(())
