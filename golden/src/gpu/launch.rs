@@ -156,6 +156,9 @@ pub struct CheckSpec {
     pub params: BTreeMap<String, f64>,
 }
 
+/// The largest `items` a launch may declare (2^48).
+pub const MAX_ITEMS: u64 = 1 << 48;
+
 /// A loaded, validated launch description with its kernels decoded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Launch {
@@ -164,6 +167,9 @@ pub struct Launch {
     pub buffers: Vec<BufferSpec>,
     pub kernels: Vec<KernelSpec>,
     pub check: Option<CheckSpec>,
+    /// `items`: the work items the launch processes (pixels of an image, elements of a
+    /// vector), for the report's throughput (`giga_items_per_s`); optional.
+    pub items: Option<u64>,
 }
 
 
@@ -193,6 +199,8 @@ struct RawLaunch {
     kernels: Vec<RawKernel>,
     #[serde(default)]
     check: Option<RawCheck>,
+    #[serde(default)]
+    items: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -470,7 +478,12 @@ impl Launch {
                 Some(CheckSpec { reference: c.reference, outputs, rtol: c.rtol, atol: c.atol, params: c.params })
             }
         };
-        Ok(Launch { name: raw.name, path: path.to_path_buf(), buffers, kernels, check })
+        if let Some(n) = raw.items {
+            if n == 0 || n > MAX_ITEMS {
+                return Err(ferr("items".into(), format!("{n} is out of range"), Some(format!("1..={MAX_ITEMS}"))));
+            }
+        }
+        Ok(Launch { name: raw.name, path: path.to_path_buf(), buffers, kernels, check, items: raw.items })
     }
 
     /// Generate every buffer's initial contents (`seed` for generators without one).

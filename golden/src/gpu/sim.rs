@@ -503,7 +503,12 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
         let data = gpu.mem.read(a, b.len * b.elem.bytes()).expect("buffer").to_vec();
         finals.insert(b.name.clone(), HostBuffer { name: b.name.clone(), elem: b.elem, data });
     }
-    Ok((gpu.report(&launch.name, opts.seed, checks), finals))
+    let mut report = gpu.report(&launch.name, opts.seed, checks);
+    if let Some(n) = launch.items {
+        report.items = Some(n);
+        report.giga_items_per_s = Some(if report.cycles == 0 { 0.0 } else { n as f64 * gpu.cfg.clock_mhz as f64 / (report.cycles as f64 * 1000.0) });
+    }
+    Ok((report, finals))
 }
 
 /// Compare a buffer with its expected contents.

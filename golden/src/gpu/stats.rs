@@ -187,6 +187,12 @@ pub struct GpuReport {
     /// Counters of the attached hooks (see `gpu::hooks`), by name; absent without hooks.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hooks: std::collections::BTreeMap<String, u64>,
+    /// The launch's work items (its `items`) and the throughput in 10^9 items per
+    /// second at the configured clock; absent when the launch declares none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub giga_items_per_s: Option<f64>,
     /// Energy of the run by the event-energy model (`[energy]` of the config).
     pub energy: EnergyReport,
 }
@@ -220,6 +226,9 @@ impl fmt::Display for GpuReport {
         writeln!(f, "cycles            {}", self.cycles)?;
         writeln!(f, "warp instructions {} ({} thread instructions)", self.warp_insts, self.thread_insts)?;
         writeln!(f, "IPC               {:.3} warp instructions/cycle", self.ipc)?;
+        if let (Some(n), Some(g)) = (self.items, self.giga_items_per_s) {
+            writeln!(f, "throughput        {g:.3} G items/s ({n} items)")?;
+        }
         writeln!(f, "L1D hit rate      {} ({} reads, {} MSHR merges, {} writes)", pct(self.l1_hit_rate), self.l1.read_accesses, self.l1.mshr_merges, self.l1.writes)?;
         writeln!(f, "LLC hit rate      {} ({} reads, {} writes, {} write-backs)", pct(self.llc_hit_rate), self.llc.reads, self.llc.writes, self.llc.writebacks)?;
         writeln!(
