@@ -1,0 +1,106 @@
+//! Rust references of the Rodinia-class suite (`workloads/{hotspot, pathfinder, srad, nn,
+//! gaussian, lavamd, streamcluster, bptree, nw}`): our own kernels written for the golden
+//! model, in the same signature style as [`super::workloads::reference`]. Each computes,
+//! from a launch's initial buffers and `[check.params]`, the expected contents of the
+//! output buffers with the same floating-point operation order as the PTX (`fma.rn` is
+//! `mul_add`, `ex2.approx` is `exp2`, `div.rn` and `sqrt.rn` are IEEE), so every check is
+//! exact unless its launch file states a tolerance.
+
+use std::collections::BTreeMap;
+
+use super::host::{HostBuffer, HostBuffers};
+
+/// Names of the suite's references (appended to [`super::workloads::REFERENCES`]).
+pub const NAMES: &[&str] = &["hotspot", "pathfinder", "srad", "nn", "gaussian", "lavamd", "streamcluster", "bptree", "nw"];
+
+type Params = BTreeMap<String, f64>;
+
+fn buf<'a>(b: &'a HostBuffers, name: &str) -> Result<&'a HostBuffer, String> {
+    b.get(name).ok_or_else(|| format!("the reference needs a buffer named `{name}`"))
+}
+
+fn f32s(b: &HostBuffers, name: &str) -> Result<Vec<f32>, String> {
+    Ok(buf(b, name)?.f32s())
+}
+
+fn u32s(b: &HostBuffers, name: &str) -> Result<Vec<u32>, String> {
+    Ok(buf(b, name)?.u32s())
+}
+
+fn i32s(b: &HostBuffers, name: &str) -> Result<Vec<i32>, String> {
+    Ok(buf(b, name)?.u32s().into_iter().map(|v| v as i32).collect())
+}
+
+fn from_i32(name: &str, v: &[i32]) -> HostBuffer {
+    let mut h = HostBuffer::from_u32(name, &v.iter().map(|&x| x as u32).collect::<Vec<_>>());
+    h.elem = super::host::Elem::I32;
+    h
+}
+
+fn param(p: &Params, name: &str) -> Result<f64, String> {
+    p.get(name).copied().ok_or_else(|| format!("the reference needs `check.params.{name}`"))
+}
+
+fn fparam(p: &Params, name: &str) -> Result<f32, String> {
+    Ok(param(p, name)? as f32)
+}
+
+/// A size parameter in `min..=max` (the bound keeps a mutated launch from asking the
+/// reference for an absurd amount of work or memory).
+fn uparam(p: &Params, name: &str, min: usize, max: usize) -> Result<usize, String> {
+    let v = param(p, name)?;
+    if !(v.fract() == 0.0 && v >= min as f64 && v <= max as f64) {
+        return Err(format!("`check.params.{name}` = {v} is out of range (allowed: an integer in {min}..={max})"));
+    }
+    Ok(v as usize)
+}
+
+fn need(len: usize, want: usize, name: &str) -> Result<(), String> {
+    if len < want {
+        Err(format!("buffer `{name}` has {len} elements, the reference needs {want}"))
+    } else {
+        Ok(())
+    }
+}
+
+const MAX_ELEMS: usize = 1 << 26;
+
+/// Run suite reference `name`; returns the expected output buffers.
+pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers, String> {
+    let outs = match name {
+        "hotspot" => hotspot(b, p)?,
+        other => return Err(format!("no reference implementation `{other}`")),
+    };
+    Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
+}
+
+/// `steps` thermal steps ping-ponging `temp` -> `temp_next` -> `temp` ...; neighbours
+/// clamp to the edge.
+fn hotspot(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let rows = uparam(p, "rows", 1, 1 << 13)?;
+    let cols = uparam(p, "cols", 1, 1 << 13)?;
+    let steps = uparam(p, "steps", 0, 10_000)?;
+    let (cap, rx, ry, rz, amb) = (fparam(p, "cap")?, fparam(p, "rx")?, fparam(p, "ry")?, fparam(p, "rz")?, fparam(p, "amb")?);
+    let mut bufs = [f32s(b, "temp")?, f32s(b, "temp_next")?];
+    let power = f32s(b, "power")?;
+    need(bufs[0].len().min(bufs[1].len()).min(power.len()), rows * cols, "temp/temp_next/power")?;
+    for step in 0..steps {
+        let (s, d) = if step % 2 == 1 { (1, 0) } else { (0, 1) };
+        let src = bufs[s].clone();
+        let dst = &mut bufs[d];
+        for r in 0..rows {
+            let (n, so) = (r.saturating_sub(1), (r + 1).min(rows - 1));
+            for c in 0..cols {
+                let (w, e) = (c.saturating_sub(1), (c + 1).min(cols - 1));
+                let t = src[r * cols + c];
+                let t2 = t + t;
+                let mut acc = ((src[n * cols + c] + src[so * cols + c]) - t2).mul_add(ry, power[r * cols + c]);
+                acc = ((src[r * cols + e] + src[r * cols + w]) - t2).mul_add(rx, acc);
+                acc = (amb - t).mul_add(rz, acc);
+                dst[r * cols + c] = acc.mul_add(cap, t);
+            }
+        }
+    }
+    let _ = MAX_ELEMS;
+    Ok(vec![HostBuffer::from_f32("temp", &bufs[0]), HostBuffer::from_f32("temp_next", &bufs[1])])
+}
