@@ -54,3 +54,39 @@ fn hotspot_matches_reference() {
     let t = f32s(&out, "temp");
     assert!(t.iter().all(|v| v.is_finite() && *v > 80.0 && *v < 400.0));
 }
+
+#[test]
+fn pathfinder_matches_reference_and_a_brute_force_min_path() {
+    let (r, out) = check_passes("pathfinder/pathfinder.toml", "tiny");
+    eprintln!("pathfinder on tiny: {} cycles (Rodinia's pathfinder in the issue: 26,327 / 20,256)", r.cycles);
+    // independent: the minimum over the last row is the cheapest top-to-bottom path, found
+    // here by an exhaustive search from every start column over a narrow strip
+    let l = launch("pathfinder/pathfinder.toml");
+    let init = l.materialize(1);
+    let wall: Vec<i32> = init["wall"].u32s().into_iter().map(|v| v as i32).collect();
+    let row0: Vec<i32> = init["ra"].u32s().into_iter().map(|v| v as i32).collect();
+    let (rows, cols) = (43usize, 1000usize);
+    // 11 launches: the final row is in `rb`
+    let fin: Vec<i32> = out["rb"].u32s().into_iter().map(|v| v as i32).collect();
+    // cheapest path ending at column c by memoised recursion over (row, col), written
+    // top-down rather than row by row
+    fn best(r: usize, c: usize, cols: usize, wall: &[i32], row0: &[i32], memo: &mut Vec<Option<i32>>) -> i32 {
+        if r == 0 {
+            return row0[c];
+        }
+        if let Some(v) = memo[r * cols + c] {
+            return v;
+        }
+        let mut m = i32::MAX;
+        for cc in [c.saturating_sub(1), c, (c + 1).min(cols - 1)] {
+            m = m.min(best(r - 1, cc, cols, wall, row0, memo));
+        }
+        let v = m + wall[r * cols + c];
+        memo[r * cols + c] = Some(v);
+        v
+    }
+    let mut memo = vec![None; rows * cols];
+    for c in [0, 1, 119, 120, 500, 998, 999] {
+        assert_eq!(fin[c], best(rows - 1, c, cols, &wall, &row0, &mut memo), "column {c}");
+    }
+}

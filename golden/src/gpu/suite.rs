@@ -69,6 +69,7 @@ const MAX_ELEMS: usize = 1 << 26;
 pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers, String> {
     let outs = match name {
         "hotspot" => hotspot(b, p)?,
+        "pathfinder" => pathfinder(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -103,4 +104,33 @@ fn hotspot(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
     }
     let _ = MAX_ELEMS;
     Ok(vec![HostBuffer::from_f32("temp", &bufs[0]), HostBuffer::from_f32("temp_next", &bufs[1])])
+}
+
+/// Row-by-row DP `dst[c] = wall[r][c] + min(src[c-1], src[c], src[c+1])` (neighbours
+/// clamped at the edges) from `ra` (row 0's costs), `pyramid` rows per launch, launches
+/// ping-ponging `ra` -> `rb` -> `ra` ... until row `rows - 1`.
+fn pathfinder(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let rows = uparam(p, "rows", 1, 1 << 16)?;
+    let cols = uparam(p, "cols", 1, 1 << 20)?;
+    let pyramid = uparam(p, "pyramid", 1, 1 << 10)?;
+    let wall = i32s(b, "wall")?;
+    let mut bufs = [i32s(b, "ra")?, i32s(b, "rb")?];
+    need(wall.len(), rows * cols, "wall")?;
+    need(bufs[0].len().min(bufs[1].len()), cols, "ra/rb")?;
+    let launches = (rows - 1).div_ceil(pyramid);
+    for launch in 0..launches {
+        let (s, d) = if launch % 2 == 1 { (1, 0) } else { (0, 1) };
+        let mut row: Vec<i32> = bufs[s][..cols].to_vec();
+        let first = launch * pyramid + 1;
+        for r in first..(first + pyramid).min(rows) {
+            row = (0..cols)
+                .map(|c| {
+                    let (w, e) = (c.saturating_sub(1), (c + 1).min(cols - 1));
+                    row[w].min(row[c]).min(row[e]).wrapping_add(wall[r * cols + c])
+                })
+                .collect();
+        }
+        bufs[d][..cols].copy_from_slice(&row);
+    }
+    Ok(vec![from_i32("ra", &bufs[0]), from_i32("rb", &bufs[1])])
 }
