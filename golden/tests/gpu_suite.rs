@@ -90,3 +90,10 @@ fn pathfinder_matches_reference_and_a_brute_force_min_path() {
         assert_eq!(fin[c], best(rows - 1, c, cols, &wall, &row0, &mut memo), "column {c}");
     }
 }
+
+#[test]
+fn srad_matches_reference() {
+    let (_, out) = check_passes("srad/srad.toml", "tiny");
+    // independent: every diffusion coefficient was clamped into [0, 1]
+    assert!(f32s(&out, "coef").iter().all(|c| (0.0..=1.0).contains(c)));
+}

@@ -70,6 +70,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
     let outs = match name {
         "hotspot" => hotspot(b, p)?,
         "pathfinder" => pathfinder(b, p)?,
+        "srad" => srad(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -133,4 +134,66 @@ fn pathfinder(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         bufs[d][..cols].copy_from_slice(&row);
     }
     Ok(vec![from_i32("ra", &bufs[0]), from_i32("rb", &bufs[1])])
+}
+
+/// `iterations` x (srad1: derivatives and the clamped diffusion coefficient; srad2: the
+/// divergence update of `image` in place), neighbours clamped to the edge.
+fn srad(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let rows = uparam(p, "rows", 1, 1 << 13)?;
+    let cols = uparam(p, "cols", 1, 1 << 13)?;
+    let iterations = uparam(p, "iterations", 0, 10_000)?;
+    let (q0sqr, lambda) = (fparam(p, "q0sqr")?, fparam(p, "lambda")?);
+    let mut j = f32s(b, "image")?;
+    let mut c = f32s(b, "coef")?;
+    let (mut dn, mut ds, mut dw, mut de) = (f32s(b, "dn")?, f32s(b, "ds")?, f32s(b, "dw")?, f32s(b, "de")?);
+    let n = rows * cols;
+    need([j.len(), c.len(), dn.len(), ds.len(), dw.len(), de.len()].into_iter().min().unwrap_or(0), n, "image/coef/dn/ds/dw/de")?;
+    let north = |y: usize| y.saturating_sub(1);
+    let south = |y: usize| (y + 1).min(rows - 1);
+    let west = |x: usize| x.saturating_sub(1);
+    let east = |x: usize| (x + 1).min(cols - 1);
+    for _ in 0..iterations {
+        for y in 0..rows {
+            for x in 0..cols {
+                let k = y * cols + x;
+                let jc = j[k];
+                let n_ = j[north(y) * cols + x] - jc;
+                let s_ = j[south(y) * cols + x] - jc;
+                let w_ = j[y * cols + west(x)] - jc;
+                let e_ = j[y * cols + east(x)] - jc;
+                let g2 = e_.mul_add(e_, w_.mul_add(w_, s_.mul_add(s_, n_ * n_))) / (jc * jc);
+                let l = (((n_ + s_) + w_) + e_) / jc;
+                let num = g2 * 0.5 - (l * l) * 0.0625;
+                let den = l.mul_add(0.25, 1.0);
+                let q = num / (den * den);
+                let d = (q - q0sqr) / (q0sqr * (q0sqr + 1.0));
+                let mut cv = 1.0 / (d + 1.0);
+                if cv < 0.0 {
+                    cv = 0.0;
+                } else if cv > 1.0 {
+                    cv = 1.0;
+                }
+                c[k] = cv;
+                (dn[k], ds[k], dw[k], de[k]) = (n_, s_, w_, e_);
+            }
+        }
+        for y in 0..rows {
+            for x in 0..cols {
+                let k = y * cols + x;
+                let mut d = c[k] * dn[k];
+                d = c[south(y) * cols + x].mul_add(ds[k], d);
+                d = c[k].mul_add(dw[k], d);
+                d = c[y * cols + east(x)].mul_add(de[k], d);
+                j[k] = (lambda * 0.25).mul_add(d, j[k]);
+            }
+        }
+    }
+    Ok(vec![
+        HostBuffer::from_f32("image", &j),
+        HostBuffer::from_f32("coef", &c),
+        HostBuffer::from_f32("dn", &dn),
+        HostBuffer::from_f32("ds", &ds),
+        HostBuffer::from_f32("dw", &dw),
+        HostBuffer::from_f32("de", &de),
+    ])
 }
