@@ -97,3 +97,23 @@ fn srad_matches_reference() {
     // independent: every diffusion coefficient was clamped into [0, 1]
     assert!(f32s(&out, "coef").iter().all(|c| (0.0..=1.0).contains(c)));
 }
+
+#[test]
+fn nn_matches_reference_and_a_brute_force_search() {
+    let (_, out) = check_passes("nn/nn.toml", "tiny");
+    // independent: the nearest record over all CTAs is the one a brute-force search in
+    // f64 finds, and its distance agrees to f32 precision
+    let init = launch("nn/nn.toml").materialize(1);
+    let (lat, lng) = (init["lat"].f32s(), init["lng"].f32s());
+    let (mut best, mut best_i) = (f64::INFINITY, 0usize);
+    for i in 0..lat.len() {
+        let d = ((lat[i] as f64 - 30.5).powi(2) + (lng[i] as f64 + 90.25).powi(2)).sqrt();
+        if d < best {
+            (best, best_i) = (d, i);
+        }
+    }
+    let (bd, bi) = (f32s(&out, "best_dist"), u32s(&out, "best_idx"));
+    let c = (0..bd.len()).min_by(|&a, &b| bd[a].total_cmp(&bd[b])).expect("CTAs");
+    assert_eq!(bi[c] as usize, best_i);
+    assert!((bd[c] as f64 - best).abs() <= 1e-5 * best.max(1.0), "{} vs {best}", bd[c]);
+}

@@ -71,6 +71,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "hotspot" => hotspot(b, p)?,
         "pathfinder" => pathfinder(b, p)?,
         "srad" => srad(b, p)?,
+        "nn" => nn(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -196,4 +197,31 @@ fn srad(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         HostBuffer::from_f32("dw", &dw),
         HostBuffer::from_f32("de", &de),
     ])
+}
+
+/// `dist[i] = sqrt((lat[i] - lat0)^2 + (lng[i] - lng0)^2)` (fused as the PTX) and per
+/// block of `block` records the nearest one (smallest distance, then smallest index).
+fn nn(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let n = uparam(p, "n", 1, MAX_ELEMS)?;
+    let block = uparam(p, "block", 1, 1024)?;
+    let (lat0, lng0) = (fparam(p, "lat")?, fparam(p, "lng")?);
+    let (lat, lng, mut dist) = (f32s(b, "lat")?, f32s(b, "lng")?, f32s(b, "dist")?);
+    need(lat.len().min(lng.len()).min(dist.len()), n, "lat/lng/dist")?;
+    let ctas = n.div_ceil(block);
+    let (mut bd, mut bi) = (f32s(b, "best_dist")?, u32s(b, "best_idx")?);
+    need(bd.len().min(bi.len()), ctas, "best_dist/best_idx")?;
+    for i in 0..n {
+        let (dx, dy) = (lat[i] - lat0, lng[i] - lng0);
+        dist[i] = dx.mul_add(dx, dy * dy).sqrt();
+    }
+    for c in 0..ctas {
+        let mut best = (f32::INFINITY, u32::MAX);
+        for i in c * block..((c + 1) * block).min(n) {
+            if dist[i] < best.0 || (dist[i] == best.0 && (i as u32) < best.1) {
+                best = (dist[i], i as u32);
+            }
+        }
+        (bd[c], bi[c]) = best;
+    }
+    Ok(vec![HostBuffer::from_f32("dist", &dist), HostBuffer::from_f32("best_dist", &bd), HostBuffer::from_u32("best_idx", &bi)])
 }
