@@ -117,3 +117,32 @@ fn nn_matches_reference_and_a_brute_force_search() {
     assert_eq!(bi[c] as usize, best_i);
     assert!((bd[c] as f64 - best).abs() <= 1e-5 * best.max(1.0), "{} vs {best}", bd[c]);
 }
+
+#[test]
+fn gaussian_matches_reference_and_solves_the_system() {
+    let (_, out) = check_passes("gaussian/gaussian.toml", "tiny");
+    // independent: back-substitution on the eliminated system gives x with A x = b for
+    // the original (boosted) A and b, residual small in f64
+    let n = 19;
+    let init = launch("gaussian/gaussian.toml").materialize(1);
+    let mut a0: Vec<f64> = init["a"].f32s().iter().map(|&v| v as f64).collect();
+    for i in 0..n {
+        a0[i * n + i] += n as f64;
+    }
+    let b0: Vec<f64> = init["b"].f32s().iter().map(|&v| v as f64).collect();
+    let (u, c) = (f32s(&out, "a"), f32s(&out, "b"));
+    for i in 1..n {
+        for j in 0..i {
+            assert!(u[i * n + j].abs() < 1e-5, "a[{i}][{j}] = {} not eliminated", u[i * n + j]);
+        }
+    }
+    let mut x = vec![0f64; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|j| u[i * n + j] as f64 * x[j]).sum();
+        x[i] = (c[i] as f64 - s) / u[i * n + i] as f64;
+    }
+    for i in 0..n {
+        let r: f64 = (0..n).map(|j| a0[i * n + j] * x[j]).sum::<f64>() - b0[i];
+        assert!(r.abs() < 1e-5, "row {i}: residual {r}");
+    }
+}

@@ -72,6 +72,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "pathfinder" => pathfinder(b, p)?,
         "srad" => srad(b, p)?,
         "nn" => nn(b, p)?,
+        "gaussian" => gaussian(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -224,4 +225,31 @@ fn nn(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         (bd[c], bi[c]) = best;
     }
     Ok(vec![HostBuffer::from_f32("dist", &dist), HostBuffer::from_f32("best_dist", &bd), HostBuffer::from_u32("best_idx", &bi)])
+}
+
+/// `a[i][i] += boost`, then for t = 0..n-1: Fan1 `m[i][t] = a[i][t] / a[t][t]` (i > t),
+/// Fan2 `a[i][j] = fma(-m[i][t], a[t][j], a[i][j])` (i > t, j >= t) and
+/// `b[i] = fma(-m[i][t], b[t], b[i])`.
+fn gaussian(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let n = uparam(p, "n", 1, 4096)?;
+    let boost = fparam(p, "boost")?;
+    let (mut a, mut bv, mut m) = (f32s(b, "a")?, f32s(b, "b")?, f32s(b, "m")?);
+    need(a.len().min(m.len()), n * n, "a/m")?;
+    need(bv.len(), n, "b")?;
+    for i in 0..n {
+        a[i * n + i] += boost;
+    }
+    for t in 0..n - 1 {
+        for i in t + 1..n {
+            m[i * n + t] = a[i * n + t] / a[t * n + t];
+        }
+        for i in t + 1..n {
+            let mul = -m[i * n + t];
+            for j in t..n {
+                a[i * n + j] = mul.mul_add(a[t * n + j], a[i * n + j]);
+            }
+            bv[i] = mul.mul_add(bv[t], bv[i]);
+        }
+    }
+    Ok(vec![HostBuffer::from_f32("a", &a), HostBuffer::from_f32("b", &bv), HostBuffer::from_f32("m", &m)])
 }
