@@ -73,6 +73,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "srad" => srad(b, p)?,
         "nn" => nn(b, p)?,
         "gaussian" => gaussian(b, p)?,
+        "lavamd" => lavamd(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -252,4 +253,46 @@ fn gaussian(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         }
     }
     Ok(vec![HostBuffer::from_f32("a", &a), HostBuffer::from_f32("b", &bv), HostBuffer::from_f32("m", &m)])
+}
+
+/// For each particle i of each box, over the neighbour boxes in (z, y, x) offset order
+/// and their particles j: `vij = exp2(-(a2 r2))`, `v += q_j vij`, `f += 2 vij d`.
+/// `pos` and `out` hold (x, y, z, q) and (v, fx, fy, fz) per particle.
+fn lavamd(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let (nx, ny, nz) = (uparam(p, "nx", 1, 1024)?, uparam(p, "ny", 1, 1024)?, uparam(p, "nz", 1, 1024)?);
+    let per_box = uparam(p, "per_box", 1, 1024)?;
+    let a2 = fparam(p, "a2")?;
+    let (pos, mut out) = (f32s(b, "pos")?, f32s(b, "out")?);
+    let boxes = nx * ny * nz;
+    if boxes * per_box > MAX_ELEMS {
+        return Err(format!("{boxes} boxes x {per_box} particles is out of range (allowed: at most {MAX_ELEMS})"));
+    }
+    need(pos.len().min(out.len()), boxes * per_box * 4, "pos/out")?;
+    for bx in 0..boxes {
+        let (x0, y0, z0) = ((bx % nx) as i64, (bx / nx % ny) as i64, (bx / nx / ny) as i64);
+        for i in 0..per_box {
+            let me = &pos[(bx * per_box + i) * 4..][..4];
+            let mut acc = [0f32; 4];
+            for nb in 0..27i64 {
+                let (x, y, z) = (x0 + nb % 3 - 1, y0 + nb / 3 % 3 - 1, z0 + nb / 9 - 1);
+                if x < 0 || x >= nx as i64 || y < 0 || y >= ny as i64 || z < 0 || z >= nz as i64 {
+                    continue;
+                }
+                let nbox = ((z as usize * ny) + y as usize) * nx + x as usize;
+                for j in 0..per_box {
+                    let o = &pos[(nbox * per_box + j) * 4..][..4];
+                    let (dx, dy, dz) = (me[0] - o[0], me[1] - o[1], me[2] - o[2]);
+                    let r2 = dx.mul_add(dx, dy.mul_add(dy, dz * dz));
+                    let vij = (-(a2 * r2)).exp2();
+                    let fs = vij + vij;
+                    acc[0] = o[3].mul_add(vij, acc[0]);
+                    acc[1] = fs.mul_add(dx, acc[1]);
+                    acc[2] = fs.mul_add(dy, acc[2]);
+                    acc[3] = fs.mul_add(dz, acc[3]);
+                }
+            }
+            out[(bx * per_box + i) * 4..][..4].copy_from_slice(&acc);
+        }
+    }
+    Ok(vec![HostBuffer::from_f32("out", &out)])
 }
