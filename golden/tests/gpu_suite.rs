@@ -166,3 +166,30 @@ fn lavamd_matches_reference_and_forces_cancel_in_a_closed_box_set() {
     }
     assert!(o.chunks_exact(4).all(|q| q[0] > 0.0), "every particle feels a positive potential");
 }
+
+#[test]
+fn streamcluster_matches_reference_and_savings_add_up() {
+    let (_, out) = check_passes("streamcluster/streamcluster.toml", "tiny");
+    // independent: the savings summed over all CTAs and steps equal the drop of the total
+    // cost, and every point's final cost is its weighted distance to its assigned centre
+    // whenever it switched
+    let init = launch("streamcluster/streamcluster.toml").materialize(1);
+    let before: f64 = init["cost"].f32s().iter().map(|&v| v as f64).sum();
+    let cost = f32s(&out, "cost");
+    let after: f64 = cost.iter().map(|&v| v as f64).sum();
+    let saved: f64 = f32s(&out, "partial").iter().map(|&v| v as f64).sum();
+    assert!(saved > 0.0);
+    assert!(((before - after) - saved).abs() < 1e-3 * before, "saved {saved} vs drop {}", before - after);
+    let (coord, w, assign) = (init["coord"].f32s(), init["weight"].f32s(), u32s(&out, "assign"));
+    let n = 1000;
+    let mut switched = 0;
+    for i in 0..n {
+        if cost[i] != init["cost"].f32s()[i] {
+            switched += 1;
+            let c = assign[i] as usize;
+            let d: f64 = (0..5).map(|f| (coord[f * n + i] as f64 - coord[f * n + c] as f64).powi(2)).sum::<f64>() * w[i] as f64;
+            assert!((d - cost[i] as f64).abs() < 1e-5, "point {i}: cost {} vs {d}", cost[i]);
+        }
+    }
+    assert!(switched > 0 && u32s(&out, "count")[0] >= switched);
+}

@@ -74,6 +74,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "nn" => nn(b, p)?,
         "gaussian" => gaussian(b, p)?,
         "lavamd" => lavamd(b, p)?,
+        "streamcluster" => streamcluster(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -295,4 +296,63 @@ fn lavamd(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         }
     }
     Ok(vec![HostBuffer::from_f32("out", &out)])
+}
+
+/// For step s, candidate c = candidates[s]: point i switches to c when
+/// `dist2(i, c) * weight[i] < cost[i]` (distance fused over dimensions in order); savings
+/// summed per block of `block` points by the shared-memory tree order into
+/// `partial[s * ctas + cta]`; `count` counts every switch.
+fn streamcluster(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let n = uparam(p, "n", 1, MAX_ELEMS)?;
+    let dim = uparam(p, "dim", 0, 1024)?;
+    let block = uparam(p, "block", 1, 1024)?;
+    let steps = uparam(p, "steps", 0, 10_000)?;
+    if !block.is_power_of_two() {
+        return Err(format!("`check.params.block` = {block} is out of range (allowed: a power of two in 1..=1024)"));
+    }
+    let (coord, weight, mut cost) = (f32s(b, "coord")?, f32s(b, "weight")?, f32s(b, "cost")?);
+    let (mut assign, cand, mut partial, mut count) = (u32s(b, "assign")?, u32s(b, "candidates")?, f32s(b, "partial")?, u32s(b, "count")?);
+    let ctas = n.div_ceil(block);
+    need(coord.len(), n * dim, "coord")?;
+    need(weight.len().min(cost.len()).min(assign.len()), n, "weight/cost/assign")?;
+    need(cand.len(), steps, "candidates")?;
+    need(partial.len(), steps * ctas, "partial")?;
+    need(count.len(), 1, "count")?;
+    for (s, &c) in cand.iter().enumerate().take(steps) {
+        let c = c as usize;
+        if c >= n {
+            return Err(format!("candidates[{s}] = {c} is out of range (allowed: 0..{n})"));
+        }
+        let mut save = vec![0f32; ctas * block];
+        for i in 0..n {
+            let mut d = 0f32;
+            for f in 0..dim {
+                let x = coord[f * n + i] - coord[f * n + c];
+                d = x.mul_add(x, d);
+            }
+            let xc = d * weight[i];
+            if xc < cost[i] {
+                save[i] = cost[i] - xc;
+                cost[i] = xc;
+                assign[i] = c as u32;
+                count[0] = count[0].wrapping_add(1);
+            }
+        }
+        for (cta, chunk) in save.chunks_mut(block).enumerate() {
+            let mut half = block / 2;
+            while half > 0 {
+                for t in 0..half {
+                    chunk[t] += chunk[t + half];
+                }
+                half /= 2;
+            }
+            partial[s * ctas + cta] = chunk[0];
+        }
+    }
+    Ok(vec![
+        HostBuffer::from_f32("cost", &cost),
+        HostBuffer::from_u32("assign", &assign),
+        HostBuffer::from_f32("partial", &partial),
+        HostBuffer::from_u32("count", &count),
+    ])
 }
