@@ -193,3 +193,21 @@ fn streamcluster_matches_reference_and_savings_add_up() {
     }
     assert!(switched > 0 && u32s(&out, "count")[0] >= switched);
 }
+
+#[test]
+fn bptree_matches_reference_and_hits_are_the_queried_keys() {
+    let (_, out) = check_passes("bptree/bptree.toml", "tiny");
+    // independent: keys are 1 + 3k, so a query q hits exactly when q % 3 == 1, at k = q / 3
+    let init = launch("bptree/bptree.toml").materialize(1);
+    let (q, res) = (init["queries"].u32s(), u32s(&out, "result"));
+    let mut hits = 0;
+    for (i, (&q, &r)) in q.iter().zip(&res).enumerate() {
+        let want = if q % 3 == 1 && q / 3 < 1000 { q / 3 } else { u32::MAX };
+        assert_eq!(r, want, "query {i} = {q}");
+        hits += (r != u32::MAX) as u32;
+    }
+    assert!(hits > 100 && hits < 677, "{hits} hits");
+    // the layout of 1000 keys in fanout 8 has 125 + 16 + 2 + 1 nodes, the root's level 3
+    assert_eq!(golden::gpu::suite::bptree_layout(&init["keys"].u32s()).len(), 144 * 18);
+    assert_eq!(u32s(&out, "tree")[143 * 18 + 1], 3);
+}

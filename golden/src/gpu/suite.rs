@@ -75,6 +75,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "gaussian" => gaussian(b, p)?,
         "lavamd" => lavamd(b, p)?,
         "streamcluster" => streamcluster(b, p)?,
+        "bptree" => bptree(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -355,4 +356,56 @@ fn streamcluster(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String>
         HostBuffer::from_f32("partial", &partial),
         HostBuffer::from_u32("count", &count),
     ])
+}
+
+/// Fanout of the B+tree kernels and words per node (`[count, level, key[8], child[8]]`).
+const BPTREE_FANOUT: usize = 8;
+const BPTREE_NODE_WORDS: usize = 2 + 2 * BPTREE_FANOUT;
+
+/// The B+tree layout `bptree_build` writes over sorted `keys`: levels bottom-up, leaves
+/// first, root last.
+pub fn bptree_layout(keys: &[u32]) -> Vec<u32> {
+    let f = BPTREE_FANOUT;
+    let mut tree = Vec::new();
+    let (mut below, mut span, mut prev, mut level) = (keys.len(), 1usize, 0usize, 0u32);
+    let mut off = 0usize;
+    loop {
+        let size = below.div_ceil(f);
+        for m in 0..size {
+            let cnt = f.min(below - m * f);
+            let mut node = vec![u32::MAX; BPTREE_NODE_WORDS];
+            node[0] = cnt as u32;
+            node[1] = level;
+            for c in 0..cnt {
+                node[2 + c] = keys[(m * f + c) * span];
+                node[2 + f + c] = if level == 0 { m * f + c } else { prev + m * f + c } as u32;
+            }
+            tree.extend(node);
+        }
+        if size <= 1 {
+            return tree;
+        }
+        (prev, off, below, span, level) = (off, off + size, size, span * f, level + 1);
+    }
+}
+
+/// The tree `bptree_build` writes, and for every query the index of the equal key in the
+/// sorted `keys` (a binary search, independent of the tree) or 0xffffffff.
+fn bptree(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let n = uparam(p, "n", 1, MAX_ELEMS)?;
+    let nq = uparam(p, "queries", 0, MAX_ELEMS)?;
+    let (keys, queries, mut result, mut tree) = (u32s(b, "keys")?, u32s(b, "queries")?, u32s(b, "result")?, u32s(b, "tree")?);
+    need(keys.len(), n, "keys")?;
+    need(queries.len().min(result.len()), nq, "queries/result")?;
+    let keys = &keys[..n];
+    if keys.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("buffer `keys` must be strictly increasing".into());
+    }
+    let layout = bptree_layout(keys);
+    need(tree.len(), layout.len(), "tree")?;
+    tree[..layout.len()].copy_from_slice(&layout);
+    for i in 0..nq {
+        result[i] = keys.binary_search(&queries[i]).map_or(u32::MAX, |k| k as u32);
+    }
+    Ok(vec![HostBuffer::from_u32("tree", &tree), HostBuffer::from_u32("result", &result)])
 }
