@@ -211,3 +211,30 @@ fn bptree_matches_reference_and_hits_are_the_queried_keys() {
     assert_eq!(golden::gpu::suite::bptree_layout(&init["keys"].u32s()).len(), 144 * 18);
     assert_eq!(u32s(&out, "tree")[143 * 18 + 1], 3);
 }
+
+#[test]
+fn nw_matches_reference_and_scores_a_hand_aligned_pair() {
+    check_passes("nw/nw.toml", "tiny");
+    // independent: a = 0 1 2 3 4 and b = 1 2 3 4 5 align best as
+    //   0 1 2 3 4 -
+    //   - 1 2 3 4 5
+    // four matches and two gaps: 4 * 5 - 2 * 2 = 16 (no mismatch can beat a gap here:
+    // the diagonal alignment scores 5 * -3 = -15)
+    let text = std::fs::read_to_string(root().join("workloads/nw/nw.toml")).unwrap()
+        .replace("len = 50\ninit = { kind = \"randint\", lo = 0, hi = 3, seed = 101 }", "len = 5\ninit = { kind = \"iota\", start = 0 }")
+        .replace("len = 50\ninit = { kind = \"randint\", lo = 0, hi = 3, seed = 102 }", "len = 5\ninit = { kind = \"iota\", start = 1 }")
+        .replace("len = 2601", "len = 36")
+        .replace("grid = 11", "grid = 1")
+        .replace("\"score\", 50, 2]", "\"score\", 5, 2]")
+        .replace("\"seqb\", 50,", "\"seqb\", 5,")
+        .replace("grid = 4\n", "grid = 1\n")
+        .replace("repeat = 7", "repeat = 1")
+        .replace("n = 50,", "n = 5,");
+    let l = Launch::parse(&root().join("workloads/nw/hand.toml"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let (r, out) = run_full(&config("tiny"), &l);
+    assert!(r.checks_passed(), "{r}");
+    let score: Vec<i32> = out["score"].u32s().into_iter().map(|v| v as i32).collect();
+    assert_eq!(score.len(), 36);
+    assert_eq!(score[35], 16);
+    assert_eq!(&score[..6], &[0, -2, -4, -6, -8, -10]);
+}

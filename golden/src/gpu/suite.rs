@@ -76,6 +76,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "lavamd" => lavamd(b, p)?,
         "streamcluster" => streamcluster(b, p)?,
         "bptree" => bptree(b, p)?,
+        "nw" => nw(b, p)?,
         other => return Err(format!("no reference implementation `{other}`")),
     };
     Ok(outs.into_iter().map(|h| (h.name.clone(), h)).collect())
@@ -408,4 +409,34 @@ fn bptree(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         result[i] = keys.binary_search(&queries[i]).map_or(u32::MAX, |k| k as u32);
     }
     Ok(vec![HostBuffer::from_u32("tree", &tree), HostBuffer::from_u32("result", &result)])
+}
+
+/// The full Needleman-Wunsch matrix, row by row: borders `-i * penalty`, cells
+/// `max(diag + (a == b ? match : -mismatch_cost), left - penalty, up - penalty)`.
+fn nw(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
+    let n = uparam(p, "n", 1, 1 << 12)?;
+    let int = |name: &str| -> Result<i32, String> {
+        let v = param(p, name)?;
+        if v.fract() != 0.0 || v.abs() > 1e6 {
+            return Err(format!("`check.params.{name}` = {v} is out of range (allowed: an integer in -1000000..=1000000)"));
+        }
+        Ok(v as i32)
+    };
+    let (pen, mat, mis) = (int("penalty")?, int("match")?, -int("mismatch_cost")?);
+    let (sa, sb, mut score) = (i32s(b, "seqa")?, i32s(b, "seqb")?, i32s(b, "score")?);
+    need(sa.len().min(sb.len()), n, "seqa/seqb")?;
+    let w = n + 1;
+    need(score.len(), w * w, "score")?;
+    for i in 0..w {
+        score[i] = -(i as i32) * pen;
+        score[i * w] = -(i as i32) * pen;
+    }
+    for r in 1..w {
+        for c in 1..w {
+            let s = if sa[r - 1] == sb[c - 1] { mat } else { mis };
+            let diag = score[(r - 1) * w + c - 1] + s;
+            score[r * w + c] = diag.max((score[r * w + c - 1] - pen).max(score[(r - 1) * w + c] - pen));
+        }
+    }
+    Ok(vec![from_i32("score", &score)])
 }
