@@ -48,11 +48,29 @@ fn u32s(b: &HostBuffers, name: &str) -> Vec<u32> {
 }
 
 #[test]
-fn hotspot_matches_reference() {
-    let (_, out) = check_passes("hotspot/hotspot.toml", "tiny");
-    // independent: with zero power, an ambient equal to a uniform temperature is a fixed point
-    let t = f32s(&out, "temp");
-    assert!(t.iter().all(|v| v.is_finite() && *v > 80.0 && *v < 400.0));
+fn hotspot_matches_reference_and_conserves_heat_without_sources() {
+    check_passes("hotspot/hotspot.toml", "tiny");
+    // independent: with no power and no path to the ambient (rz = 0), the clamped
+    // (reflecting) borders make every step conserve the total temperature, so the sum
+    // after 6 steps equals the initial sum up to f32 rounding
+    let edits = [
+        ("init = { kind = \"uniform\", lo = 0.0, hi = 0.5, seed = 22 }", "init = { kind = \"zeros\" }"),
+        ("0.25, 0.05, 80.0, \"$iter\"]", "0.25, 0.0, 80.0, \"$iter\"]"),
+        ("rz = 0.05", "rz = 0.0"),
+    ];
+    let p = root().join("workloads/hotspot/hotspot.toml");
+    let mut text = std::fs::read_to_string(&p).unwrap();
+    for (a, b) in edits {
+        assert!(text.contains(a), "{a}");
+        text = text.replace(a, b);
+    }
+    let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
+    let (r, out) = run_full(&config("tiny"), &l);
+    assert!(r.checks_passed(), "{r}");
+    let before: f64 = l.materialize(1)["temp"].f32s().iter().map(|&v| v as f64).sum();
+    let after: f64 = f32s(&out, "temp").iter().map(|&v| v as f64).sum();
+    assert!((before - after).abs() < 1e-5 * before, "{before} -> {after}");
+    assert!(f32s(&out, "temp") != l.materialize(1)["temp"].f32s(), "the stencil moved heat");
 }
 
 #[test]
@@ -237,4 +255,119 @@ fn nw_matches_reference_and_scores_a_hand_aligned_pair() {
     assert_eq!(score.len(), 36);
     assert_eq!(score[35], 16);
     assert_eq!(&score[..6], &[0, -2, -4, -6, -8, -10]);
+}
+
+const SUITE: &[&str] = &[
+    "hotspot/hotspot.toml",
+    "pathfinder/pathfinder.toml",
+    "srad/srad.toml",
+    "nn/nn.toml",
+    "gaussian/gaussian.toml",
+    "lavamd/lavamd.toml",
+    "streamcluster/streamcluster.toml",
+    "bptree/bptree.toml",
+    "nw/nw.toml",
+];
+
+#[test]
+fn every_suite_launch_has_a_reference_listed_and_a_check() {
+    for w in SUITE {
+        let l = launch(w);
+        let c = l.check.as_ref().unwrap_or_else(|| panic!("{w}: no [check]"));
+        assert!(golden::gpu::workloads::REFERENCES.contains(&c.reference.as_str()));
+        assert!(golden::gpu::suite::NAMES.contains(&c.reference.as_str()));
+    }
+    // the base references are still there, each name once
+    let r = golden::gpu::workloads::REFERENCES;
+    assert!(r.contains(&"vecadd") && r.contains(&"prodcons") && r.contains(&"nw"));
+    let mut sorted = r.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), r.len());
+}
+
+#[test]
+fn suite_matches_references_on_macro_16() {
+    for w in SUITE {
+        check_passes(w, "macro_16");
+    }
+}
+
+#[test]
+fn a_perturbed_output_element_is_caught() {
+    // run each launch once, then compare its outputs with the reference's after changing
+    // one element of the expected buffer: the comparison must fail on exactly that element
+    let cfg = config("tiny");
+    for w in SUITE {
+        let l = launch(w);
+        let (r, finals) = run_full(&cfg, &l);
+        assert!(r.checks_passed(), "{w}: {r}");
+        let c = l.check.as_ref().expect("check");
+        let init = l.materialize(1);
+        let want = golden::gpu::workloads::reference(&c.reference, &init, &c.params).expect("reference");
+        let out = &l.buffers[c.outputs[0]].name;
+        let mut bad: HostBuffer = want[out].clone();
+        let i = bad.len() / 2;
+        let eb = bad.elem.bytes();
+        if bad.elem.is_float() {
+            let v = f32::from_le_bytes(bad.data[i * eb..i * eb + 4].try_into().unwrap());
+            let nv = if v == 0.0 { 1e-3 } else { v * (1.0 + 1e-3) };
+            bad.data[i * eb..i * eb + 4].copy_from_slice(&nv.to_le_bytes());
+        } else {
+            bad.data[i * eb] ^= 1;
+        }
+        let ok = compare(&finals[out], &want[out], c.rtol, c.atol);
+        assert!(ok.passed, "{w}: {ok:?}");
+        let caught = compare(&finals[out], &bad, c.rtol, c.atol);
+        assert!(!caught.passed && caught.mismatches == 1, "{w}: perturbing `{out}`[{i}] not caught: {caught:?}");
+    }
+}
+
+/// Run the launch text of `path` after `edits`; returns whether its checks passed.
+fn passes_after(path: &str, edits: &[(&str, &str)]) -> bool {
+    let p = root().join("workloads").join(path);
+    let mut text = std::fs::read_to_string(&p).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{path}: `{from}` not found");
+        text = text.replacen(from, to, 1);
+    }
+    let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
+    let r = run(&config("tiny"), &l, RunOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"));
+    r.checks_passed()
+}
+
+#[test]
+fn off_by_one_launches_are_caught() {
+    // one row, step, launch or tile diagonal short: the reference still expects the full
+    // computation
+    assert!(!passes_after("hotspot/hotspot.toml", &[("args = [\"temp\", \"temp_next\", \"power\", 45,", "args = [\"temp\", \"temp_next\", \"power\", 44,")]));
+    assert!(!passes_after("pathfinder/pathfinder.toml", &[("repeat = 11", "repeat = 10")]));
+    assert!(!passes_after("pathfinder/pathfinder.toml", &[("grid = 9", "grid = 8")]));
+    assert!(!passes_after("nw/nw.toml", &[("repeat = 7", "repeat = 6")]));
+    assert!(!passes_after("nn/nn.toml", &[("4099, 30.5", "4098, 30.5")]));
+    assert!(!passes_after("streamcluster/streamcluster.toml", &[("repeat = 4", "repeat = 3")]));
+    assert!(!passes_after("bptree/bptree.toml", &[("\"result\", 777, 143]", "\"result\", 776, 143]")]));
+    assert!(!passes_after("lavamd/lavamd.toml", &[("grid = 24", "grid = 23")]));
+    assert!(!passes_after("srad/srad.toml", &[("grid = [4, 3, 1]", "grid = [3, 3, 1]")]));
+    // gaussian: drop the last Fan2 step (t = 17)
+    assert!(!passes_after("gaussian/gaussian.toml", &[("args = [\"m\", \"a\", \"b\", 19, 17]", "args = [\"m\", \"a\", \"b\", 19, 16]")]));
+    // and the unedited files pass through the same path
+    assert!(passes_after("nw/nw.toml", &[]));
+}
+
+#[test]
+fn check_params_the_references_cannot_take_are_errors_not_panics() {
+    let init = launch("nn/nn.toml").materialize(1);
+    let mut p = launch("nn/nn.toml").check.unwrap().params;
+    p.insert("block".into(), 0.0);
+    let e = golden::gpu::workloads::reference("nn", &init, &p).unwrap_err();
+    assert!(e.contains("check.params.block") && e.contains("1..=1024"), "{e}");
+    p.insert("block".into(), 128.0);
+    p.insert("n".into(), 9.2e18);
+    let e = golden::gpu::workloads::reference("nn", &init, &p).unwrap_err();
+    assert!(e.contains("check.params.n"), "{e}");
+    let init = launch("streamcluster/streamcluster.toml").materialize(1);
+    let mut p = launch("streamcluster/streamcluster.toml").check.unwrap().params;
+    p.insert("block".into(), 100.0);
+    assert!(golden::gpu::workloads::reference("streamcluster", &init, &p).unwrap_err().contains("power of two"));
 }
