@@ -109,7 +109,6 @@ fn hotspot(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
             }
         }
     }
-    let _ = MAX_ELEMS;
     Ok(vec![HostBuffer::from_f32("temp", &bufs[0]), HostBuffer::from_f32("temp_next", &bufs[1])])
 }
 
@@ -173,13 +172,8 @@ fn srad(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
                 let den = l.mul_add(0.25, 1.0);
                 let q = num / (den * den);
                 let d = (q - q0sqr) / (q0sqr * (q0sqr + 1.0));
-                let mut cv = 1.0 / (d + 1.0);
-                if cv < 0.0 {
-                    cv = 0.0;
-                } else if cv > 1.0 {
-                    cv = 1.0;
-                }
-                c[k] = cv;
+                // the PTX's two clamp branches (NaN passes through both)
+                c[k] = (1.0 / (d + 1.0)).clamp(0.0, 1.0);
                 (dn[k], ds[k], dw[k], de[k]) = (n_, s_, w_, e_);
             }
         }
@@ -215,15 +209,17 @@ fn nn(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
     let ctas = n.div_ceil(block);
     let (mut bd, mut bi) = (f32s(b, "best_dist")?, u32s(b, "best_idx")?);
     need(bd.len().min(bi.len()), ctas, "best_dist/best_idx")?;
-    for i in 0..n {
-        let (dx, dy) = (lat[i] - lat0, lng[i] - lng0);
-        dist[i] = dx.mul_add(dx, dy * dy).sqrt();
+    for ((d, la), lo) in dist.iter_mut().zip(&lat).zip(&lng).take(n) {
+        let (dx, dy) = (la - lat0, lo - lng0);
+        *d = dx.mul_add(dx, dy * dy).sqrt();
     }
     for c in 0..ctas {
         let mut best = (f32::INFINITY, u32::MAX);
-        for i in c * block..((c + 1) * block).min(n) {
-            if dist[i] < best.0 || (dist[i] == best.0 && (i as u32) < best.1) {
-                best = (dist[i], i as u32);
+        let lo = c * block;
+        for (k, &d) in dist[lo..((c + 1) * block).min(n)].iter().enumerate() {
+            let i = (lo + k) as u32;
+            if d < best.0 || (d == best.0 && i < best.1) {
+                best = (d, i);
             }
         }
         (bd[c], bi[c]) = best;
