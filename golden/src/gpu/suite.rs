@@ -423,15 +423,18 @@ fn nw(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
     need(sa.len().min(sb.len()), n, "seqa/seqb")?;
     let w = n + 1;
     need(score.len(), w * w, "score")?;
+    // 32-bit wrapping arithmetic, as the PTX's `mul.lo`, `add` and `sub`
     for i in 0..w {
-        score[i] = -(i as i32) * pen;
-        score[i * w] = -(i as i32) * pen;
+        score[i] = (i as i32).wrapping_mul(pen).wrapping_neg();
+        score[i * w] = score[i];
     }
     for r in 1..w {
         for c in 1..w {
             let s = if sa[r - 1] == sb[c - 1] { mat } else { mis };
-            let diag = score[(r - 1) * w + c - 1] + s;
-            score[r * w + c] = diag.max((score[r * w + c - 1] - pen).max(score[(r - 1) * w + c] - pen));
+            let diag = score[(r - 1) * w + c - 1].wrapping_add(s);
+            let left = score[r * w + c - 1].wrapping_sub(pen);
+            let up = score[(r - 1) * w + c].wrapping_sub(pen);
+            score[r * w + c] = diag.max(left.max(up));
         }
     }
     Ok(vec![from_i32("score", &score)])
