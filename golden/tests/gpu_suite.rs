@@ -123,6 +123,16 @@ fn srad_matches_reference() {
     let (_, out) = check_passes("srad/srad.toml", "tiny");
     // independent: every diffusion coefficient was clamped into [0, 1]
     assert!(f32s(&out, "coef").iter().all(|c| (0.0..=1.0).contains(c)));
+    // independent: a constant image has no gradients, so q = 0 and the coefficient is
+    // 1 / (1 - 1 / (1 + q0sqr)) = 21 for q0sqr = 0.05, clamped to exactly 1; the update
+    // is 0 and the image stays as it was
+    let p = root().join("workloads/srad/srad.toml");
+    let text = std::fs::read_to_string(&p).unwrap().replace("init = { kind = \"uniform\", lo = 0.5, hi = 1.5, seed = 41 }", "init = { kind = \"constant\", value = 0.75 }");
+    let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
+    let (r, flat) = run_full(&config("tiny"), &l);
+    assert!(r.checks_passed(), "{r}");
+    assert!(f32s(&flat, "coef").iter().all(|&c| c == 1.0));
+    assert!(f32s(&flat, "image").iter().all(|&v| v == 0.75));
 }
 
 #[test]
@@ -237,6 +247,31 @@ fn bptree_matches_reference_and_hits_are_the_queried_keys() {
     // the layout of 1000 keys in fanout 8 has 125 + 16 + 2 + 1 nodes, the root's level 3
     assert_eq!(golden::gpu::suite::bptree_layout(&init["keys"].u32s()).len(), 144 * 18);
     assert_eq!(u32s(&out, "tree")[143 * 18 + 1], 3);
+    // edge cases: one key (the root is a leaf), 8 keys (one full leaf), 65 keys (9 leaves,
+    // 2 inner nodes, a root with 2 children): every key is found at its index
+    for (n, nodes) in [(1u32, 1u32), (8, 1), (65, 12)] {
+        let edits = [
+            ("len = 1000", format!("len = {n}")),
+            ("\"keys\", \"tree\", 1000, 144]", format!("\"keys\", \"tree\", {n}, {nodes}]")),
+            ("\"result\", 777, 143]", format!("\"result\", 777, {}]", nodes - 1)),
+            ("lo = 0, hi = 3005", format!("lo = 0, hi = {}", 3 * n + 2)),
+            ("n = 1000", format!("n = {n}")),
+        ];
+        let p = root().join("workloads/bptree/bptree.toml");
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        for (a, b) in &edits {
+            assert!(text.contains(a), "{a}");
+            text = text.replacen(a, b, 1);
+        }
+        let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
+        let (r, o) = run_full(&config("tiny"), &l);
+        assert!(r.checks_passed(), "{n} keys: {r}");
+        let q = l.materialize(1)["queries"].u32s();
+        for (&q, &res) in q.iter().zip(&u32s(&o, "result")) {
+            let want = if q % 3 == 1 && q / 3 < n { q / 3 } else { u32::MAX };
+            assert_eq!(res, want, "{n} keys, query {q}");
+        }
+    }
 }
 
 #[test]
