@@ -33,6 +33,7 @@ pub mod shmem;
 pub mod sim;
 pub mod simt;
 pub mod stats;
+pub mod suite;
 pub mod txn;
 pub mod workloads;
 
