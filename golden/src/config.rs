@@ -109,13 +109,18 @@ pub fn check_name(field: &str, name: &str) -> Result<(), FieldError> {
 /// which type and range the key takes. Shared by every TOML input (block configs, GPU
 /// configs, launch files, studies).
 pub fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
-    let message = err.message().replace('\n', " ").trim().to_string();
-    let allowed = expected_range(&message);
+    let full = err.message().replace('\n', " ").trim().to_string();
+    let allowed = expected_range(&full);
+    // "..., expected u32" says its type once, in `allowed`, with the range
+    let message = match (full.rfind(", expected "), &allowed) {
+        (Some(i), Some(_)) => full[..i].to_string(),
+        _ => full.clone(),
+    };
     let field = match err.span() {
         Some(span) => {
             let start = span.start.min(text.len());
             let (line, col) = line_col(text, start);
-            match key_path_at(text, start, &message) {
+            match key_path_at(text, start, &full) {
                 Some(p) => format!("{p} (line {line})"),
                 None => format!("line {line}, column {col}"),
             }
@@ -140,6 +145,8 @@ fn expected_range(message: &str) -> Option<String> {
         "f32" | "f64" => "a number",
         "a boolean" => "true or false",
         "a string" => "a string in quotes",
+        // "one of `a`, `b`" lists (unknown fields and variants) stay in the message
+        other if other.starts_with("one of") => return None,
         other => return Some(other.to_string()),
     };
     Some(format!("{exp}: {range}"))
