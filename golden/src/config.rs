@@ -132,6 +132,18 @@ pub fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError
 
 /// The allowed range or type of a serde "expected <type>" message.
 fn expected_range(message: &str) -> Option<String> {
+    // an enum of names given a number or a boolean
+    if message.contains("wanted string or table") {
+        return Some("one of the key's names, in quotes".into());
+    }
+    // untagged enums: the forms a key may take
+    if let Some(name) = message.split("untagged enum ").nth(1) {
+        return Some(match name.trim() {
+            "RawPlacement" => "a placement name in quotes or a list of [x, y] mesh nodes".into(),
+            "Dim" => "a positive integer or [x, y, z]".into(),
+            other => format!("one of the forms of {other} (see the documentation of the key)"),
+        });
+    }
     let exp = message.rsplit("expected ").next().filter(|_| message.contains("expected "))?.trim().trim_end_matches('.');
     let range = match exp {
         "u8" => "an integer in 0..=255",

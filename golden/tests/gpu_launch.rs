@@ -336,3 +336,17 @@ fn huge_grids_index_ctas_in_64_bits() {
         other => panic!("{:?}", other.map(|_| ())),
     }
 }
+
+/// Found by tests/fuzz.rs: `.reg .pred %p<2147483648>` made the decoder build 2^31
+/// register names (a 48 GiB allocation, abort); 70000 predicates overflowed a u16 count.
+#[test]
+fn huge_register_declarations_are_ptx_errors() {
+    let d = scratch("regs");
+    for (decl, want) in [(".reg .pred %p<2147483648>;", "declares more registers than the 65533 supported"), (".reg .pred %p<40000>;\n\t.reg .pred %q<40000>;", "too many predicate registers")] {
+        std::fs::write(d.join("k.ptx"), PTX.replace(".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];", &format!("{decl}\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];"))).unwrap();
+        match parse(&d, &store("1")) {
+            Err(LaunchError::Ptx(p)) => assert!(p.message.contains(want), "{p}"),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+    }
+}

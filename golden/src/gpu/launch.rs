@@ -366,14 +366,7 @@ impl Launch {
 
     /// Parse launch text; PTX and data files are resolved relative to `path`.
     pub fn parse(path: &Path, text: &str) -> Result<Launch, LaunchError> {
-        let raw: RawLaunch = toml::from_str(text).map_err(|e| {
-            let mut e = toml_error(path, text, &e);
-            if e.message.contains("untagged enum Dim") {
-                e.message = "not a dimension".into();
-                e.allowed = Some("a positive integer or [x, y, z]".into());
-            }
-            LaunchError::Field(e)
-        })?;
+        let raw: RawLaunch = toml::from_str(text).map_err(|e| LaunchError::Field(toml_error(path, text, &e)))?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let ferr = |field: String, msg: String, allowed: Option<String>| LaunchError::field(path, field, msg, allowed);
         crate::config::check_name("name", &raw.name).map_err(|e| LaunchError::Field(e.in_file(path)))?;
