@@ -350,3 +350,18 @@ fn huge_register_declarations_are_ptx_errors() {
         }
     }
 }
+
+/// A later kernel that cannot fit an SM is found before the first one runs: with a
+/// one-cycle limit, running the first kernel would end in `CycleLimit` instead.
+#[test]
+fn every_kernel_must_fit_before_any_runs() {
+    let d = scratch("fit");
+    let text = format!("{}[[kernel]]\nptx = \"k.ptx\"\nentry = \"bump\"\ngrid = 1\nblock = 1024\nregs_per_thread = 255\nargs = [\"out\"]\n", store("1"));
+    let l = parse(&d, &text).unwrap();
+    let opts = RunOptions { max_cycles: Some(1), ..Default::default() };
+    match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, opts) {
+        // 255 x 1024 = 261120 registers per CTA against the tiny SM's 32768
+        Err(SimError::DoesNotFit { kernel, reason }) => assert!(kernel == "bump" && reason.contains("261120 registers per CTA"), "{reason}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}
