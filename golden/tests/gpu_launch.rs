@@ -239,6 +239,7 @@ fn bad_loops_are_errors() {
         (base.clone() + "[[loop]]\nfirst = 2\nlast = 3\nwhile = \"flag\"\n", "loop[1].first: kernels 2..=3 overlap the loop over kernels 1..=2"),
         (base.replace("args = [\"counter\"]\n", "args = [\"counter\"]\nloop_while = \"flag\"\n"), "overlap"),
         (base.replace("while = \"flag\"", "whilst = \"flag\""), "loop[0].whilst (line"),
+        (base.replace("args = [\"counter\"]\n", "args = [\"counter\"]\nrepeat = 2\n"), "kernel[1].repeat: kernel 1 is in the loop over kernels 1..=2"),
     ];
     for (text, want) in cases {
         let e = err(&d, &text);

@@ -533,6 +533,9 @@ impl Launch {
             if let Some(o) = loops.iter().find(|o: &&LoopSpec| o.first <= l.last && l.first <= o.last) {
                 return Err(ferr(format!("{f}.first"), format!("kernels {}..={} overlap the loop over kernels {}..={}", l.first, l.last, o.first, o.last), Some("disjoint kernel ranges".into())));
             }
+            if let Some(k) = (l.first..=l.last).find(|&k| kernels[k].repeat != 1) {
+                return Err(ferr(format!("kernel[{k}].repeat"), format!("kernel {k} is in the loop over kernels {}..={}", l.first, l.last), Some("no `repeat` inside a [[loop]]".into())));
+            }
             loops.push(LoopSpec { first: l.first, last: l.last, flag, max_iterations });
         }
         loops.sort_by_key(|l| l.first);
