@@ -366,3 +366,20 @@ fn every_kernel_must_fit_before_any_runs() {
         other => panic!("{:?}", other.map(|_| ())),
     }
 }
+
+/// `.local` storage is allocated for every thread the GPU holds: 100 MB per thread
+/// cannot be (tiny: 2 SMs x 32 warp slots x 32 lanes x 100 MB, far beyond 1 GiB).
+#[test]
+fn local_storage_beyond_the_device_memory_is_bad_input() {
+    let d = scratch("local");
+    std::fs::write(d.join("k.ptx"), PTX.replace(".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];", ".local .align 4 .b8 big[100000000];\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];")).unwrap();
+    let l = parse(&d, &store("1")).unwrap();
+    assert_eq!(l.kernels[0].kernel.local_bytes, 100_000_000);
+    match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()) {
+        Err(SimError::BadLaunch(e)) => {
+            let m = e.to_string();
+            assert!(m.contains("kernel[0].ptx") && m.contains("100000000 B of .local storage per thread") && m.contains("gpu.memory_bytes"), "{m}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}
