@@ -119,6 +119,10 @@ enum Cmd {
         /// GPU-CC: run the invariant scoreboards alongside (slower).
         #[arg(long)]
         check: bool,
+        /// GPU model: after the run, write every buffer to DIR as <name>.bin (raw
+        /// little-endian) and <name>.npy (NumPy).
+        #[arg(long, value_name = "DIR")]
+        dump: Option<PathBuf>,
     },
     /// List the registered blocks and their config tables.
     Blocks,
@@ -153,7 +157,7 @@ fn main() -> ExitCode {
             };
             cosim(&config, design, cycles, seed, trace, BuildOpts { opt, threads }, !no_check)
         }
-        Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json),
+        Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check, dump } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json, dump),
         Cmd::Study { cmd } => gpuforge::study::cli::run(cmd),
         Cmd::Blocks => {
             for b in gpuforge::blocks::BLOCKS {
@@ -439,6 +443,7 @@ fn sim(
     launch: Option<PathBuf>,
     max_cycles: Option<u64>,
     json: Option<PathBuf>,
+    dump: Option<PathBuf>,
 ) -> Res {
     let cfg = load(path)?;
     let bar = indicatif::ProgressBar::new_spinner();
@@ -447,7 +452,7 @@ fn sim(
         bar.set_message(m.to_string());
         bar.tick();
     };
-    let mut args = SimArgs { seed, check, sweep, out_dir, launch, max_cycles, progress: Some(&mut status) };
+    let mut args = SimArgs { seed, check, sweep, out_dir, launch, max_cycles, dump, progress: Some(&mut status) };
     let r = cfg.simulate(&mut args);
     drop(args);
     bar.finish_and_clear();

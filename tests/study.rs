@@ -219,7 +219,7 @@ fn rejects(tag: &str, body: &str, expect: &[&str]) {
 #[test]
 fn bad_study_files_are_refused_naming_file_and_field() {
     let runs = "[[runs]]\nconfigs = [\"CFG\"]\n";
-    rejects("unknown-field", &format!("{runs}colour = 1\n"), &["runs.colour", "unknown field"]);
+    rejects("unknown-field", &format!("{runs}colour = 1\n"), &["runs[0].colour", "unknown field"]);
     rejects("reduce", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nreduce = \"median\"\n"), &["measure", "median", "geomean"]);
     rejects("no-config", "[[runs]]\nconfigs = [\"nope.toml\"]\n", &["runs[0].configs[0]", "nope.toml: no such file"]);
     rejects("knob-key", &format!("{runs}knobs = {{ \"noc.traffic.rat\" = [0.1] }}\n"), &["runs[0].knobs", "noc.traffic.rat", "unknown field"]);

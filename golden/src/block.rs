@@ -190,6 +190,8 @@ pub enum SimFlag {
     OutDir,
     /// Run the invariant scoreboards alongside.
     Check,
+    /// Write the buffers after the run (`--dump DIR`).
+    Dump,
 }
 
 impl SimFlag {
@@ -200,6 +202,7 @@ impl SimFlag {
             SimFlag::Sweep => "--sweep",
             SimFlag::OutDir => "--out-dir",
             SimFlag::Check => "--check",
+            SimFlag::Dump => "--dump",
         }
     }
 }
@@ -213,6 +216,8 @@ pub struct SimArgs<'a> {
     pub out_dir: Option<PathBuf>,
     pub launch: Option<PathBuf>,
     pub max_cycles: Option<u64>,
+    /// Write every buffer here after the run (the GPU model).
+    pub dump: Option<PathBuf>,
     /// Called now and then with a status line (cycles done, rate).
     pub progress: Option<&'a mut dyn FnMut(&str)>,
 }
@@ -235,6 +240,9 @@ impl SimArgs<'_> {
         }
         if self.check {
             v.push(SimFlag::Check);
+        }
+        if self.dump.is_some() {
+            v.push(SimFlag::Dump);
         }
         v
     }

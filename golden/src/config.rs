@@ -104,37 +104,257 @@ pub fn check_name(field: &str, name: &str) -> Result<(), FieldError> {
 }
 
 /// Turn a toml/serde error into a one-line [`ConfigError`]: the field is the dotted
-/// path of the key the error points at (when it points at a key) plus its line.
-/// Shared by every TOML input (block configs, GPU configs, launch files).
+/// path of the key the error is about (`gpucc.lanes`, `kernel[1].ptx`,
+/// `buffer[0].init.lo`, `kernel[0].args[2]`) plus its line; a type or range error says
+/// which type and range the key takes. Shared by every TOML input (block configs, GPU
+/// configs, launch files, studies).
 pub fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
+    let full = err.message().replace('\n', " ").trim().to_string();
+    let allowed = expected_range(&full);
+    // "..., expected u32" says its type once, in `allowed`, with the range
+    let message = match (full.rfind(", expected "), &allowed) {
+        (Some(i), Some(_)) => full[..i].to_string(),
+        _ => full.clone(),
+    };
     let field = match err.span() {
         Some(span) => {
-            let (line, col) = line_col(text, span.start);
-            let raw = text.get(span.clone()).unwrap_or("").trim();
-            let key = raw.trim_matches('"');
-            // a quoted span is a string value, not a key
-            let is_key = !raw.starts_with('"') && !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            let table = enclosing_table(text, span.start);
-            match (is_key, table) {
-                (true, Some(t)) => format!("{t}.{key} (line {line})"),
-                (true, None) => format!("{key} (line {line})"),
-                (false, Some(t)) => format!("{t} (line {line}, column {col})"),
-                (false, None) => format!("line {line}, column {col}"),
+            let start = span.start.min(text.len());
+            let (line, col) = line_col(text, start);
+            match key_path_at(text, start, &full) {
+                Some(p) => format!("{p} (line {line})"),
+                None => format!("line {line}, column {col}"),
             }
         }
         None => "<file>".to_string(),
     };
-    let message = err.message().replace('\n', " ").trim().to_string();
-    ConfigError { file: path.to_path_buf(), field, message, allowed: None }
+    ConfigError { file: path.to_path_buf(), field, message, allowed }
 }
 
-/// The `[table]` header in force at byte `offset`, if any.
-fn enclosing_table(text: &str, offset: usize) -> Option<String> {
-    let before = &text[..offset.min(text.len())];
-    before.lines().rev().find_map(|l| {
-        let t = l.trim();
-        (t.starts_with('[') && t.ends_with(']')).then(|| t.trim_matches(|c| c == '[' || c == ']').trim().to_string())
-    })
+/// The allowed range or type of a serde "expected <type>" message.
+fn expected_range(message: &str) -> Option<String> {
+    // an enum of names given a number or a boolean
+    if message.contains("wanted string or table") {
+        return Some("one of the key's names, in quotes".into());
+    }
+    // untagged enums: the forms a key may take
+    if let Some(name) = message.split("untagged enum ").nth(1) {
+        return Some(match name.trim() {
+            "RawPlacement" => "a placement name in quotes or a list of [x, y] mesh nodes".into(),
+            "Dim" => "a positive integer or [x, y, z]".into(),
+            other => format!("one of the forms of {other} (see the documentation of the key)"),
+        });
+    }
+    let exp = message.rsplit("expected ").next().filter(|_| message.contains("expected "))?.trim().trim_end_matches('.');
+    let range = match exp {
+        "u8" => "an integer in 0..=255",
+        "u16" => "an integer in 0..=65535",
+        "u32" => "an integer in 0..=4294967295",
+        "u64" | "usize" => "an integer in 0..=18446744073709551615",
+        "i8" => "an integer in -128..=127",
+        "i16" => "an integer in -32768..=32767",
+        "i32" => "an integer in -2147483648..=2147483647",
+        "i64" | "isize" => "an integer in -9223372036854775808..=9223372036854775807",
+        "f32" | "f64" => "a number",
+        "a boolean" => "true or false",
+        "a string" => "a string in quotes",
+        // "one of `a`, `b`" lists (unknown fields and variants) stay in the message
+        other if other.starts_with("one of") => return None,
+        other => return Some(other.to_string()),
+    };
+    Some(format!("{exp}: {range}"))
+}
+
+/// One lexical piece of a TOML line, as far as key paths need.
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Key(String),
+    Eq,
+    Open(char),
+    Close,
+    Comma,
+    Newline,
+    Value,
+}
+
+/// The pieces of `s` (strings and comments skipped over, bare and quoted keys kept).
+fn pieces(s: &str) -> Vec<Piece> {
+    let b: Vec<char> = s.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            '#' => {
+                while i < b.len() && b[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            '\n' => out.push(Piece::Newline),
+            '=' => out.push(Piece::Eq),
+            '{' | '[' => out.push(Piece::Open(c)),
+            '}' | ']' => out.push(Piece::Close),
+            ',' => out.push(Piece::Comma),
+            '"' | '\'' => {
+                let triple = b.len() >= i + 3 && b[i + 1] == c && b[i + 2] == c;
+                let mut j = i + if triple { 3 } else { 1 };
+                let mut text = String::new();
+                while j < b.len() {
+                    if c == '"' && b[j] == '\\' {
+                        j += 2;
+                        continue;
+                    }
+                    if b[j] == c && (!triple || (j + 2 < b.len() && b[j + 1] == c && b[j + 2] == c)) {
+                        break;
+                    }
+                    text.push(b[j]);
+                    j += 1;
+                }
+                i = j + if triple { 3 } else { 1 };
+                // a quoted key is followed by `=` or `.`
+                let next = b[i.min(b.len())..].iter().find(|c| !c.is_whitespace());
+                out.push(if matches!(next, Some('=') | Some('.')) { Piece::Key(text) } else { Piece::Value });
+                continue;
+            }
+            c if c.is_whitespace() || c == '.' => {}
+            _ => {
+                let mut j = i;
+                let mut word = String::new();
+                while j < b.len() && !matches!(b[j], '=' | ',' | '{' | '}' | '[' | ']' | '#' | '\n') && !b[j].is_whitespace() && b[j] != '.' {
+                    word.push(b[j]);
+                    j += 1;
+                }
+                if j == i {
+                    j += 1;
+                }
+                let next = b[j.min(b.len())..].iter().find(|c| !(c.is_whitespace() && **c != '\n'));
+                let is_key = matches!(next, Some('=') | Some('.')) && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                // a number such as 1.5 is split at '.': treat its parts as one value
+                if is_key && !(next == Some(&'.') && word.chars().all(|c| c.is_ascii_digit() || c == '-' || c == '+')) {
+                    out.push(Piece::Key(word));
+                } else if !matches!(out.last(), Some(Piece::Value)) || !word.chars().all(|c| c.is_ascii_digit()) {
+                    out.push(Piece::Value);
+                }
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The dotted key path at byte `offset`: the table (`[a.b]`, `[[kernel]]` numbered by
+/// how many came before), then the key whose value (or which key itself) is there,
+/// through inline tables and arrays; for a "missing field `k`" message, the table
+/// the span covers plus `k`.
+fn key_path_at(text: &str, offset: usize, message: &str) -> Option<String> {
+    let before = &text[..offset];
+    let at_header = text[offset..].starts_with('[') && before.rsplit('\n').next().is_some_and(|l| l.trim().is_empty());
+    // the table header in force: the last one before `offset`, or the one at it
+    let header_end = if at_header { text[offset..].find('\n').map_or(text.len(), |e| offset + e) } else { offset };
+    let mut table: Vec<String> = Vec::new();
+    let mut body_start = 0;
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut pos = 0;
+    for line in text[..header_end].split_inclusive('\n') {
+        let t = line.trim();
+        let line_end = pos + line.len();
+        if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
+            let name = inner.trim().to_string();
+            let n = counts.entry(name.clone()).and_modify(|c| *c += 1).or_insert(0);
+            table = vec![format!("{name}[{n}]")];
+            // nested arrays (`[[check.expect]]`) keep their parent's path
+            if let Some((parent, leaf)) = name.rsplit_once('.') {
+                table = vec![format!("{parent}.{leaf}[{n}]")];
+            }
+            body_start = line_end;
+        } else if let Some(inner) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
+            table = vec![inner.trim().to_string()];
+            body_start = line_end;
+        }
+        pos = line_end;
+    }
+    let missing = message.strip_prefix("missing field `").and_then(|r| r.split('`').next());
+    let mut path = table.clone();
+    if at_header {
+        if let Some(m) = missing {
+            path.push(m.to_string());
+        }
+        return (!path.is_empty()).then(|| path.join("."));
+    }
+    // walk the body up to `offset`: a stack of (key, array index) per open bracket
+    let body = &text[body_start.min(offset)..offset];
+    let mut stack: Vec<(Vec<String>, Option<usize>)> = vec![(Vec::new(), None)];
+    let mut pending: Vec<String> = Vec::new();
+    let mut after_eq = false;
+    for p in pieces(body) {
+        match p {
+            Piece::Key(k) if !after_eq => pending.push(k),
+            Piece::Eq => after_eq = true,
+            Piece::Open(c) => {
+                let mut keys = pending.clone();
+                if let Some((_, Some(idx))) = stack.last() {
+                    keys.insert(0, format!("[{idx}]"));
+                }
+                stack.push((keys, if c == '[' { Some(0) } else { None }));
+                pending.clear();
+                after_eq = false;
+            }
+            Piece::Close => {
+                if stack.len() > 1 {
+                    stack.pop();
+                }
+                pending.clear();
+            }
+            Piece::Comma => {
+                if let Some((_, Some(idx))) = stack.last_mut() {
+                    *idx += 1;
+                }
+                pending.clear();
+                after_eq = false;
+            }
+            Piece::Newline if stack.len() == 1 => {
+                pending.clear();
+                after_eq = false;
+            }
+            _ => {}
+        }
+    }
+    for (keys, _) in stack.iter() {
+        for k in keys {
+            push_key(&mut path, k);
+        }
+    }
+    if let Some((_, Some(idx))) = stack.last() {
+        if pending.is_empty() {
+            push_key(&mut path, &format!("[{idx}]"));
+        }
+    }
+    for k in &pending {
+        push_key(&mut path, k);
+    }
+    // the key under the span itself (an unknown field is reported at its key)
+    if !after_eq {
+        let rest = &text[offset..];
+        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-' || *c == '"').collect();
+        let word = word.trim_matches('"');
+        if !word.is_empty() && rest[word.len()..].trim_start_matches('"').trim_start().starts_with('=') {
+            push_key(&mut path, word);
+        }
+    }
+    if let Some(m) = missing {
+        push_key(&mut path, m);
+    }
+    (!path.is_empty()).then(|| path.join("."))
+}
+
+/// Append a key (or an `[i]` index, which joins the previous key) to a dotted path.
+fn push_key(path: &mut Vec<String>, k: &str) {
+    match (k.starts_with('['), path.last_mut()) {
+        (true, Some(last)) => last.push_str(k),
+        _ => path.push(k.to_string()),
+    }
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -171,6 +391,82 @@ mod tests {
         let e = toml_error(Path::new("x.toml"), text, &e);
         assert_eq!(e.file, PathBuf::from("x.toml"));
         assert!(e.field.contains("line 2"), "{e}");
+    }
+
+    fn field_of(text: &str) -> ConfigError {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        #[serde(deny_unknown_fields)]
+        struct Gpucc {
+            lanes: u32,
+            #[serde(default)]
+            init: Option<Init>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        #[serde(deny_unknown_fields)]
+        struct Init {
+            lo: f64,
+            args: Option<Vec<u8>>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        #[serde(deny_unknown_fields)]
+        struct Kernel {
+            ptx: String,
+            #[serde(default)]
+            args: Vec<u8>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct File {
+            name: String,
+            gpucc: Option<Gpucc>,
+            #[serde(default)]
+            buffer: Vec<toml::Table>,
+            #[serde(default)]
+            kernel: Vec<Kernel>,
+        }
+        let e = toml::from_str::<File>(text).unwrap_err();
+        toml_error(Path::new("x.toml"), text, &e)
+    }
+
+    #[test]
+    fn type_errors_name_the_key_line_and_range() {
+        let base = "name = \"a\"\n[gpucc]\n# lanes per slice\nlanes = LANES\n";
+        let e = field_of(&base.replace("LANES", "-1"));
+        assert_eq!((e.field.as_str(), e.allowed.as_deref()), ("gpucc.lanes (line 4)", Some("u32: an integer in 0..=4294967295")), "{e}");
+        let e = field_of(&base.replace("LANES", "3.0"));
+        assert_eq!(e.field, "gpucc.lanes (line 4)", "{e}");
+        assert!(e.allowed.as_deref().is_some_and(|a| a.contains("0..=4294967295")), "{e}");
+        let e = field_of(&base.replace("LANES", "5000000000"));
+        assert_eq!(e.field, "gpucc.lanes (line 4)", "{e}");
+        assert!(e.to_string().contains("0..=4294967295"), "{e}");
+        let e = field_of(&base.replace("LANES", "\"x\""));
+        assert_eq!(e.field, "gpucc.lanes (line 4)", "{e}");
+    }
+
+    #[test]
+    fn keys_inside_inline_tables_and_arrays() {
+        let e = field_of("name = \"a\"\n[gpucc]\nlanes = 1\ninit = { lo = \"x\" }\n");
+        assert_eq!(e.field, "gpucc.init.lo (line 4)", "{e}");
+        let e = field_of("name = \"a\"\n[gpucc]\nlanes = 1\ninit = { lo = 1.5, args = [1, 2, 300] }\n");
+        assert_eq!(e.field, "gpucc.init.args[2] (line 4)", "{e}");
+        let e = field_of("name = \"a\"\n[[kernel]]\nptx = \"k\"\nargs = [\n  1,\n  -2,\n]\n");
+        assert_eq!(e.field, "kernel[0].args[1] (line 6)", "{e}");
+    }
+
+    #[test]
+    fn missing_fields_name_the_right_table_of_an_array() {
+        let e = field_of("name = \"a\"\n[[buffer]]\nx = 1\n\n[[kernel]]\nptx = \"a\"\n\n[[kernel]]\nargs = []\n");
+        assert_eq!(e.field, "kernel[1].ptx (line 8)", "{e}");
+        assert!(e.message.contains("missing field `ptx`"), "{e}");
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let e = field_of("name = \"a\"\n[gpucc]\nlanes = 1\nlane_count = 3\n");
+        assert_eq!(e.field, "gpucc.lane_count (line 4)", "{e}");
     }
 
     #[test]

@@ -292,6 +292,11 @@ pub struct GpuConfig {
     pub dram: DramConfig,
     pub mapping: MappingConfig,
     pub network: NetworkConfig,
+    /// `[gpu] memory_bytes`: device memory capacity. Every buffer of a launch, and the
+    /// `.local` storage of all resident threads, must fit it; it bounds what the
+    /// simulator allocates on the host. Default [`DEFAULT_MEMORY_BYTES`] (our choice).
+    #[serde(skip_serializing_if = "is_default_memory")]
+    pub memory_bytes: u64,
     /// `[hooks]`: the blocks attached to the model, each with its own parameters
     /// (`[hooks.<name>]`, see [`super::hooks`]); empty by default.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -325,6 +330,17 @@ struct RawGpu {
     sms: u32,
     mem_nodes: u32,
     clock_mhz: u32,
+    #[serde(default)]
+    memory_bytes: Option<u64>,
+}
+
+/// Device memory when `[gpu] memory_bytes` is not given: 1 GiB.
+pub const DEFAULT_MEMORY_BYTES: u64 = 1 << 30;
+/// Largest `[gpu] memory_bytes`: 64 GiB.
+pub const MAX_MEMORY_BYTES: u64 = 1 << 36;
+
+fn is_default_memory(b: &u64) -> bool {
+    *b == DEFAULT_MEMORY_BYTES
 }
 
 #[derive(Deserialize)]
@@ -376,6 +392,7 @@ impl GpuConfig {
         let sms = check_range("gpu.sms", raw.gpu.sms, 1, 1024)?;
         let mem_nodes = check_range("gpu.mem_nodes", raw.gpu.mem_nodes, 1, 256)?;
         let clock_mhz = check_range("gpu.clock_mhz", raw.gpu.clock_mhz, 1, 100_000)?;
+        let memory_bytes = check_range("gpu.memory_bytes", raw.gpu.memory_bytes.unwrap_or(DEFAULT_MEMORY_BYTES), 1 << 20, MAX_MEMORY_BYTES)?;
         let c = &raw.core;
         check_range("core.max_threads", c.max_threads, 32, 4096)?;
         if !c.max_threads.is_multiple_of(32) {
@@ -455,7 +472,7 @@ impl GpuConfig {
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
         raw.energy.validate("energy")?;
-        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, hooks: raw.hooks, energy: raw.energy })
+        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, memory_bytes, hooks: raw.hooks, energy: raw.energy })
     }
 
     fn network(n: RawNetwork, sms: usize, mems: usize) -> Result<NetworkConfig, FieldError> {

@@ -36,7 +36,8 @@ impl OccupancyLimit {
 pub fn occupancy(core: &CoreConfig, threads_per_cta: u32, regs_per_thread: u32, shared_bytes: u32) -> Result<(u32, OccupancyLimit), String> {
     let warps = threads_per_cta.div_ceil(32);
     let threads = warps * 32;
-    let regs = regs_per_thread * threads;
+    // saturating: 255 registers x 1024 threads fits u32, but a mutated count need not
+    let regs = regs_per_thread.saturating_mul(threads);
     let mut best = (core.max_ctas, OccupancyLimit::CtaSlots);
     let by_threads = core.max_threads / threads;
     if by_threads < best.0 {
@@ -82,6 +83,9 @@ pub struct KernelRun {
     pub regs_per_thread: u32,
     pub ctas_per_sm: u32,
     pub limit: OccupancyLimit,
+    /// Texture reference name -> device address of the buffer bound to it (a launch
+    /// file's `textures`).
+    pub textures: std::collections::BTreeMap<String, u64>,
 }
 
 impl KernelRun {
@@ -91,9 +95,9 @@ impl KernelRun {
 
     /// `%ctaid` of linear CTA `id`.
     pub fn ctaid(&self, id: u64) -> [u32; 3] {
-        let [gx, gy, _] = self.grid;
-        let id = id as u32;
-        [id % gx, (id / gx) % gy, id / (gx * gy)]
+        // u64: gx * gy overflows u32 for grids such as [2^30, 4, 1]
+        let [gx, gy] = [self.grid[0] as u64, self.grid[1] as u64];
+        [(id % gx) as u32, ((id / gx) % gy) as u32, (id / (gx * gy)) as u32]
     }
 }
 

@@ -23,7 +23,27 @@
 //! reference = "vecadd"
 //! outputs = ["c"]
 //! params = { n = 10000 }
+//!
+//! [[check.expect]]              # or (and) compare with a file, no Rust reference
+//! buffer = "c"
+//! file = "c_expected.npy"       # .npy (NumPy v1 header) or raw little-endian elements
+//! rtol = 1e-6                   # floats: |got - want| <= atol + rtol * |want|;
+//! atol = 0.0                    # integers compare exactly
 //! ```
+//!
+//! Integer arguments: a parameter of n bits takes -2^(n-1)..=2^n-1, negative values in
+//! two's complement (nvcc declares `int` parameters `.u32`).
+//!
+//! Struct-by-value arguments (`.param .align 8 .b8 p[16]`, any array parameter) take
+//! `{ struct = [ { u32 = 5 }, { f32 = 1.5 }, { u64 = "buf_a" } ] }`: typed fields (`u8`,
+//! `s8`, `u16`, `s16`, `u32`, `s32`, `u64`, `s64`, `f32`, `f64`), each at its natural
+//! alignment after the previous one (C layout) or at an explicit `offset = k` (a multiple
+//! of its size); a `u64`/`s64` field may name a buffer (its device address). Bytes no
+//! field covers are zero. Fields that overlap or do not fit the parameter are errors, and
+//! so is a plain number or buffer name for an array parameter.
+//!
+//! Texture references: `textures = { tex_a = "a" }` on a `[[kernel]]` binds buffer `a` to
+//! the kernel's texture reference `tex_a` ([`KernelSpec::textures`]).
 //!
 //! Generators (`init.kind`): `zeros`, `iota` (`start`, `step`), `constant` (`value`),
 //! `uniform` (`lo`, `hi`, `seed`; floats), `randint` (`lo`, `hi` inclusive, `seed`),
@@ -33,7 +53,19 @@
 //!
 //! Repetition: `repeat = n` launches the kernel n times; `loop_while = "flag"` clears
 //! element 0 of the u32 buffer `flag` before each launch and launches again while the
-//! kernel set it (Rodinia's BFS host loop), at most `max_iterations` times.
+//! kernel set it, at most `max_iterations` times (default 1000). Several kernels in a
+//! host loop (Rodinia's BFS alternates two):
+//!
+//! ```toml
+//! [[loop]]
+//! first = 1             # the [[kernel]] entries first..=last (0-based) are the body
+//! last = 2
+//! while = "stop"        # a u32 buffer: the host clears element 0 before each pass
+//! max_iterations = 100  # and runs the body again while a kernel set it
+//! ```
+//!
+//! `$iter` is the pass index inside a loop. Loops do not overlap or nest; a run that
+//! still sees the flag set after `max_iterations` passes fails (exit 1).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -106,6 +138,9 @@ pub enum Init {
     },
 }
 
+/// Largest generated graph (nodes), so a generator cannot exhaust the host.
+pub const MAX_GRAPH_NODES: u32 = 1 << 24;
+
 fn one() -> f64 {
     1.0
 }
@@ -130,6 +165,9 @@ pub enum Arg {
     Iter,
     /// A scalar, already encoded for the parameter's type.
     Scalar(u64),
+    /// An array (struct-by-value) parameter: its bytes, and the (offset, buffer) pairs
+    /// whose device address goes at that offset.
+    Bytes { bytes: Vec<u8>, buffers: Vec<(u32, usize)> },
 }
 
 /// One `[[kernel]]` entry.
@@ -142,18 +180,40 @@ pub struct KernelSpec {
     pub regs_per_thread: u32,
     pub args: Vec<Arg>,
     pub repeat: u32,
-    pub loop_while: Option<usize>,
+    /// Texture reference name -> index of the buffer bound to it.
+    pub textures: BTreeMap<String, usize>,
+}
+
+/// A host loop: kernels `first..=last` run again while buffer `flag` (u32, element 0)
+/// is non-zero after a pass; the host clears it before each pass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopSpec {
+    pub first: usize,
+    pub last: usize,
+    pub flag: usize,
     pub max_iterations: u32,
+}
+
+/// `[[check.expect]]`: a buffer compared with the contents of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectSpec {
+    pub buffer: usize,
+    pub file: PathBuf,
+    pub expected: HostBuffer,
+    pub rtol: f64,
+    pub atol: f64,
 }
 
 /// The `[check]` section.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckSpec {
-    pub reference: String,
+    /// A Rust reference ([`super::workloads`]) and the buffers compared with it.
+    pub reference: Option<String>,
     pub outputs: Vec<usize>,
     pub rtol: f64,
     pub atol: f64,
     pub params: BTreeMap<String, f64>,
+    pub expect: Vec<ExpectSpec>,
 }
 
 /// The largest `items` a launch may declare (2^48).
@@ -166,6 +226,8 @@ pub struct Launch {
     pub path: PathBuf,
     pub buffers: Vec<BufferSpec>,
     pub kernels: Vec<KernelSpec>,
+    /// Host loops over kernel ranges (a kernel's `loop_while` is a loop of one).
+    pub loops: Vec<LoopSpec>,
     pub check: Option<CheckSpec>,
     /// `items`: the work items the launch processes (pixels of an image, elements of a
     /// vector), for the report's throughput (`giga_items_per_s`); optional.
@@ -197,10 +259,34 @@ struct RawLaunch {
     buffers: Vec<RawBuffer>,
     #[serde(rename = "kernel")]
     kernels: Vec<RawKernel>,
+    #[serde(default, rename = "loop")]
+    loops: Vec<RawLoop>,
     #[serde(default)]
     check: Option<RawCheck>,
     #[serde(default)]
     items: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLoop {
+    first: usize,
+    last: usize,
+    #[serde(rename = "while")]
+    flag: String,
+    #[serde(default)]
+    max_iterations: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    buffer: String,
+    file: String,
+    #[serde(default)]
+    rtol: f64,
+    #[serde(default)]
+    atol: f64,
 }
 
 #[derive(Deserialize)]
@@ -234,12 +320,16 @@ struct RawKernel {
     loop_while: Option<String>,
     #[serde(default)]
     max_iterations: Option<u32>,
+    #[serde(default)]
+    textures: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCheck {
-    reference: String,
+    #[serde(default)]
+    reference: Option<String>,
+    #[serde(default)]
     outputs: Vec<String>,
     #[serde(default)]
     rtol: f64,
@@ -247,6 +337,8 @@ struct RawCheck {
     atol: f64,
     #[serde(default)]
     params: BTreeMap<String, f64>,
+    #[serde(default)]
+    expect: Vec<RawExpect>,
 }
 
 /// A random directed graph in CSR form (our generator for BFS): node v has
@@ -293,6 +385,23 @@ impl Launch {
             if buffers.iter().any(|x: &BufferSpec| x.name == b.name) {
                 return Err(ferr(format!("{f}.name"), format!("buffer `{}` defined twice", b.name), None));
             }
+            match &b.init {
+                Init::GraphRowOffsets { nodes, degree, .. } | Init::GraphColumns { nodes, degree, .. } => {
+                    if *nodes == 0 || *nodes > MAX_GRAPH_NODES || *degree == 0 || *degree > 1024 || *nodes as u64 * *degree as u64 > MAX_GRAPH_NODES as u64 * 4 {
+                        return Err(ferr(format!("{f}.init"), format!("a graph of {nodes} nodes and degree {degree}"), Some(format!("nodes 1..={MAX_GRAPH_NODES}, degree 1..=1024, nodes x degree <= {}", MAX_GRAPH_NODES as u64 * 4))));
+                    }
+                    if !matches!(b.elem, Elem::U32 | Elem::I32) {
+                        return Err(ferr(format!("{f}.type"), "graph buffers hold u32 indices".into(), Some("u32".into())));
+                    }
+                }
+                Init::Uniform { lo, hi, .. } if lo.partial_cmp(hi).is_none_or(|o| o == std::cmp::Ordering::Greater) => {
+                    return Err(ferr(format!("{f}.init"), format!("lo {lo} > hi {hi}"), Some("lo <= hi".into())));
+                }
+                Init::Randint { lo, hi, .. } if lo > hi => {
+                    return Err(ferr(format!("{f}.init"), format!("lo {lo} > hi {hi}"), Some("lo <= hi".into())));
+                }
+                _ => {}
+            }
             let mut file_data = None;
             let derived = match &b.init {
                 Init::GraphRowOffsets { nodes, .. } => Some(*nodes as usize + 1),
@@ -313,23 +422,6 @@ impl Launch {
                 }
                 _ => None,
             };
-            match &b.init {
-                Init::GraphRowOffsets { nodes, degree, .. } | Init::GraphColumns { nodes, degree, .. } => {
-                    if *nodes == 0 || *degree == 0 {
-                        return Err(ferr(format!("{f}.init"), "a graph needs nodes >= 1 and degree >= 1".into(), Some("nodes 1..=2^31, degree 1..=1024".into())));
-                    }
-                    if !matches!(b.elem, Elem::U32 | Elem::I32) {
-                        return Err(ferr(format!("{f}.type"), "graph buffers hold u32 indices".into(), Some("u32".into())));
-                    }
-                }
-                Init::Uniform { lo, hi, .. } if lo.partial_cmp(hi).is_none_or(|o| o == std::cmp::Ordering::Greater) => {
-                    return Err(ferr(format!("{f}.init"), format!("lo {lo} > hi {hi}"), Some("lo <= hi".into())));
-                }
-                Init::Randint { lo, hi, .. } if lo > hi => {
-                    return Err(ferr(format!("{f}.init"), format!("lo {lo} > hi {hi}"), Some("lo <= hi".into())));
-                }
-                _ => {}
-            }
             let len = match (b.len, derived) {
                 (Some(l), Some(d)) if l != d => {
                     return Err(ferr(format!("{f}.len"), format!("{l} does not match the {d} elements the generator produces"), Some(format!("{d} or leave it out"))));
@@ -341,6 +433,8 @@ impl Launch {
             if len == 0 || len > 1 << 32 {
                 return Err(ferr(format!("{f}.len"), format!("{len} is out of range"), Some("1..=4294967296".into())));
             }
+            // the device memory bound (the GPU config's `gpu.memory_bytes`) is checked
+            // when the launch meets a config, in [`Launch::check_fits`]
             buffers.push(BufferSpec { name: b.name, elem: b.elem, len, init: b.init, file_data });
         }
         // kernels
@@ -349,6 +443,7 @@ impl Launch {
         }
         let mut modules: BTreeMap<PathBuf, super::ptx::Module> = BTreeMap::new();
         let mut kernels = Vec::new();
+        let mut loops = Vec::new();
         for (i, k) in raw.kernels.into_iter().enumerate() {
             let f = format!("kernel[{i}]");
             let ptx_path = dir.join(&k.ptx);
@@ -388,67 +483,40 @@ impl Launch {
             }
             let mut args = Vec::new();
             for (j, (a, p)) in k.args.iter().zip(&kernel.params).enumerate() {
-                let af = format!("{f}.args[{j}]");
-                let arg = match a {
-                    toml::Value::String(s) if s == "$iter" => {
-                        if p.ty.is_float() || p.size > 8 {
-                            return Err(ferr(af, format!("\"$iter\" for float/array parameter `{}`", p.name), Some("an integer parameter".into())));
-                        }
-                        Arg::Iter
-                    }
-                    toml::Value::String(s) => {
-                        let bi = buffers.iter().position(|b| &b.name == s).ok_or_else(|| {
-                            ferr(af.clone(), format!("no buffer named `{s}`"), Some(buffers.iter().map(|b| b.name.clone()).collect::<Vec<_>>().join(", ")))
-                        })?;
-                        if p.size != 8 || p.ty.is_float() {
-                            return Err(ferr(af, format!("buffer `{s}` passed to .{} parameter `{}`", p.ty.name(), p.name), Some("a .u64/.b64/.s64 parameter".into())));
-                        }
-                        Arg::Buffer(bi)
-                    }
-                    toml::Value::Integer(v) => {
-                        if p.ty.is_float() {
-                            Arg::Scalar(if p.ty == Ty::F32 { (*v as f32).to_bits() as u64 } else { (*v as f64).to_bits() })
-                        } else {
-                            let bits = p.ty.bits();
-                            let (lo, hi) = if p.ty.is_signed() { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
-                            if (*v as i128) < lo || (*v as i128) > hi {
-                                return Err(ferr(af, format!("{v} does not fit .{} parameter `{}`", p.ty.name(), p.name), Some(format!("{lo}..={hi}"))));
-                            }
-                            Arg::Scalar((*v as u64) & p.ty.mask())
-                        }
-                    }
-                    toml::Value::Float(v) => match p.ty {
-                        Ty::F32 => Arg::Scalar((*v as f32).to_bits() as u64),
-                        Ty::F64 => Arg::Scalar(v.to_bits()),
-                        _ => return Err(ferr(af, format!("float {v} for .{} parameter `{}`", p.ty.name(), p.name), Some("an integer".into()))),
-                    },
-                    other => return Err(ferr(af, format!("unsupported argument {other}"), Some("a buffer name, a number or \"$iter\"".into()))),
-                };
-                args.push(arg);
+                args.push(encode_arg(a, p, &buffers).map_err(|(field, msg, allowed)| ferr(format!("{f}.args[{j}]{field}"), msg, allowed))?);
             }
-            let loop_while = match &k.loop_while {
-                None => None,
-                Some(n) => {
-                    let bi = buffers.iter().position(|b| &b.name == n).ok_or_else(|| ferr(format!("{f}.loop_while"), format!("no buffer named `{n}`"), None))?;
-                    if buffers[bi].elem != Elem::U32 {
-                        return Err(ferr(format!("{f}.loop_while"), format!("`{n}` is not a u32 buffer"), Some("a u32 buffer".into())));
-                    }
-                    Some(bi)
+            if let Some(n) = &k.loop_while {
+                let flag = flag_buffer(&buffers, n).map_err(|(m, a)| ferr(format!("{f}.loop_while"), m, a))?;
+                let max_iterations = k.max_iterations.unwrap_or(1000);
+                if max_iterations == 0 || max_iterations > 1_000_000 {
+                    return Err(ferr(format!("{f}.max_iterations"), format!("{max_iterations} is out of range"), Some("1..=1000000".into())));
                 }
-            };
+                loops.push(LoopSpec { first: i, last: i, flag, max_iterations });
+            } else if let Some(m) = k.max_iterations {
+                return Err(ferr(format!("{f}.max_iterations"), format!("{m} without `loop_while`"), Some("only with loop_while".into())));
+            }
             let repeat = k.repeat.unwrap_or(1);
             if repeat == 0 || repeat > 1_000_000 {
                 return Err(ferr(format!("{f}.repeat"), format!("{repeat} is out of range"), Some("1..=1000000".into())));
             }
-            if k.repeat.is_some() && loop_while.is_some() {
+            if k.repeat.is_some() && k.loop_while.is_some() {
                 return Err(ferr(format!("{f}.repeat"), "give either `repeat` or `loop_while`".into(), None));
             }
-            let max_iterations = k.max_iterations.unwrap_or(1000);
             let regs_per_thread = match k.regs_per_thread {
                 Some(r) if r == 0 || r > 255 => return Err(ferr(format!("{f}.regs_per_thread"), format!("{r} is out of range"), Some("1..=255".into()))),
                 Some(r) => r,
                 None => kernel.regs_per_thread,
             };
+            let mut textures = BTreeMap::new();
+            for (tex, b) in &k.textures {
+                let ok = tex.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                    && tex.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                if !ok {
+                    return Err(ferr(format!("{f}.textures"), format!("`{tex}` is not a PTX identifier"), Some("the name of a .texref of the kernel".into())));
+                }
+                let bi = buffers.iter().position(|x| &x.name == b).ok_or_else(|| ferr(format!("{f}.textures.{tex}"), format!("no buffer named `{b}`"), Some(buffer_names(&buffers))))?;
+                textures.insert(tex.clone(), bi);
+            }
             kernels.push(KernelSpec {
                 kernel: Arc::new(kernel.clone()),
                 grid,
@@ -457,33 +525,57 @@ impl Launch {
                 regs_per_thread,
                 args,
                 repeat,
-                loop_while,
-                max_iterations,
+                textures,
             });
         }
+        for (i, l) in raw.loops.iter().enumerate() {
+            let f = format!("loop[{i}]");
+            if l.first > l.last || l.last >= kernels.len() {
+                return Err(ferr(format!("{f}.last"), format!("kernels {}..={} are not [[kernel]] entries", l.first, l.last), Some(format!("0 <= first <= last <= {}", kernels.len() - 1))));
+            }
+            let flag = flag_buffer(&buffers, &l.flag).map_err(|(m, a)| ferr(format!("{f}.while"), m, a))?;
+            let max_iterations = l.max_iterations.unwrap_or(1000);
+            if max_iterations == 0 || max_iterations > 1_000_000 {
+                return Err(ferr(format!("{f}.max_iterations"), format!("{max_iterations} is out of range"), Some("1..=1000000".into())));
+            }
+            if let Some(o) = loops.iter().find(|o: &&LoopSpec| o.first <= l.last && l.first <= o.last) {
+                return Err(ferr(format!("{f}.first"), format!("kernels {}..={} overlap the loop over kernels {}..={}", l.first, l.last, o.first, o.last), Some("disjoint kernel ranges".into())));
+            }
+            if let Some(k) = (l.first..=l.last).find(|&k| kernels[k].repeat != 1) {
+                return Err(ferr(format!("kernel[{k}].repeat"), format!("kernel {k} is in the loop over kernels {}..={}", l.first, l.last), Some("no `repeat` inside a [[loop]]".into())));
+            }
+            loops.push(LoopSpec { first: l.first, last: l.last, flag, max_iterations });
+        }
+        loops.sort_by_key(|l| l.first);
         let check = match raw.check {
             None => None,
-            Some(c) => {
-                if !super::workloads::REFERENCES.contains(&c.reference.as_str()) {
-                    return Err(ferr("check.reference".into(), format!("no reference implementation `{}`", c.reference), Some(super::workloads::REFERENCES.join(", "))));
-                }
-                let mut outputs = Vec::new();
-                for (j, o) in c.outputs.iter().enumerate() {
-                    let bi = buffers.iter().position(|b| &b.name == o).ok_or_else(|| ferr(format!("check.outputs[{j}]"), format!("no buffer named `{o}`"), None))?;
-                    outputs.push(bi);
-                }
-                if !(c.rtol >= 0.0 && c.atol >= 0.0) {
-                    return Err(ferr("check.rtol".into(), "tolerances must be >= 0".into(), Some(">= 0".into())));
-                }
-                Some(CheckSpec { reference: c.reference, outputs, rtol: c.rtol, atol: c.atol, params: c.params })
-            }
+            Some(c) => Some(parse_check(c, &buffers, dir, &ferr)?),
         };
         if let Some(n) = raw.items {
             if n == 0 || n > MAX_ITEMS {
                 return Err(ferr("items".into(), format!("{n} is out of range"), Some(format!("1..={MAX_ITEMS}"))));
             }
         }
-        Ok(Launch { name: raw.name, path: path.to_path_buf(), buffers, kernels, check, items: raw.items })
+        Ok(Launch { name: raw.name, path: path.to_path_buf(), buffers, kernels, loops, check, items: raw.items })
+    }
+
+    /// Check that the buffers fit a device memory of `memory_bytes` (`config_field`
+    /// names the bound in the GPU config), before anything is allocated.
+    pub fn check_fits(&self, memory_bytes: u64, config_field: &str) -> Result<(), LaunchError> {
+        let mut total = 0u64;
+        for (i, b) in self.buffers.iter().enumerate() {
+            let bytes = b.len as u64 * b.elem.bytes() as u64;
+            total = total.div_ceil(super::memspace::BUFFER_ALIGN) * super::memspace::BUFFER_ALIGN + bytes;
+            if total > memory_bytes {
+                return Err(LaunchError::field(
+                    &self.path,
+                    format!("buffer[{i}].len"),
+                    format!("{} elements of {:?} ({bytes} bytes; {total} bytes with the buffers before it) exceed the device memory", b.len, b.elem),
+                    Some(format!("buffers totalling <= {memory_bytes} bytes ({config_field})")),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Generate every buffer's initial contents (`seed` for generators without one).
@@ -525,4 +617,191 @@ impl Launch {
         }
         out
     }
+}
+
+/// A problem inside one argument: (field suffix, message, allowed).
+type ArgError = (String, String, Option<String>);
+
+fn buffer_names(buffers: &[BufferSpec]) -> String {
+    buffers.iter().map(|b| b.name.clone()).collect::<Vec<_>>().join(", ")
+}
+
+fn find_buffer(buffers: &[BufferSpec], name: &str) -> Result<usize, ArgError> {
+    buffers.iter().position(|b| b.name == name).ok_or_else(|| (String::new(), format!("no buffer named `{name}`"), Some(buffer_names(buffers))))
+}
+
+/// The u32 buffer a host loop tests.
+fn flag_buffer(buffers: &[BufferSpec], name: &str) -> Result<usize, (String, Option<String>)> {
+    let bi = find_buffer(buffers, name).map_err(|(_, m, a)| (m, a))?;
+    if buffers[bi].elem != Elem::U32 {
+        return Err((format!("`{name}` is not a u32 buffer"), Some("a u32 buffer".into())));
+    }
+    Ok(bi)
+}
+
+/// The two's-complement encoding of integer `v` in `bits` bits: -2^(bits-1)..=2^bits-1.
+fn encode_int(v: i64, bits: u32) -> Result<u64, String> {
+    let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << bits) - 1);
+    if (v as i128) < lo || (v as i128) > hi {
+        return Err(format!("{lo}..={hi}"));
+    }
+    Ok(if bits == 64 { v as u64 } else { (v as u64) & ((1u64 << bits) - 1) })
+}
+
+/// An array parameter (`.b8 p[16]`, `.u32 a[4]`): filled from struct fields only.
+fn is_aggregate(p: &super::ptx::Param) -> bool {
+    p.size != p.ty.bytes()
+}
+
+/// One launch-file argument for parameter `p`.
+fn encode_arg(a: &toml::Value, p: &super::ptx::Param, buffers: &[BufferSpec]) -> Result<Arg, ArgError> {
+    let what = || format!(".{} parameter `{}`", p.ty.name(), p.name);
+    if is_aggregate(p) {
+        return match a {
+            toml::Value::Table(t) if t.len() == 1 && t.contains_key("struct") => encode_struct(&t["struct"], p, buffers),
+            other => Err((
+                String::new(),
+                format!("{other} for array parameter `{}` ({} bytes)", p.name, p.size),
+                Some("{ struct = [ { u32 = 5 }, { f32 = 1.5 }, { u64 = \"buffer\" }, ... ] }".into()),
+            )),
+        };
+    }
+    match a {
+        toml::Value::String(s) if s == "$iter" => {
+            if p.ty.is_float() {
+                return Err((String::new(), format!("\"$iter\" for {}", what()), Some("an integer parameter".into())));
+            }
+            Ok(Arg::Iter)
+        }
+        toml::Value::String(s) => {
+            let bi = find_buffer(buffers, s)?;
+            if p.size != 8 || p.ty.is_float() {
+                return Err((String::new(), format!("buffer `{s}` passed to {}", what()), Some("a .u64/.b64/.s64 parameter".into())));
+            }
+            Ok(Arg::Buffer(bi))
+        }
+        toml::Value::Integer(v) => match p.ty {
+            Ty::F32 => Ok(Arg::Scalar((*v as f32).to_bits() as u64)),
+            Ty::F64 => Ok(Arg::Scalar((*v as f64).to_bits())),
+            _ => encode_int(*v, p.ty.bits()).map(Arg::Scalar).map_err(|r| (String::new(), format!("{v} does not fit {}", what()), Some(r))),
+        },
+        toml::Value::Float(v) => match p.ty {
+            Ty::F32 => Ok(Arg::Scalar((*v as f32).to_bits() as u64)),
+            Ty::F64 => Ok(Arg::Scalar(v.to_bits())),
+            _ => Err((String::new(), format!("float {v} for {}", what()), Some("an integer".into()))),
+        },
+        other => Err((String::new(), format!("unsupported argument {other} for {}", what()), Some("a buffer name, a number or \"$iter\"".into()))),
+    }
+}
+
+/// Field types of a struct argument: (name, bytes, float, signed).
+const FIELD_TYPES: &[(&str, u32, bool)] =
+    &[("u8", 1, false), ("s8", 1, false), ("u16", 2, false), ("s16", 2, false), ("u32", 4, false), ("s32", 4, false), ("u64", 8, false), ("s64", 8, false), ("f32", 4, true), ("f64", 8, true)];
+
+fn field_type_names() -> String {
+    FIELD_TYPES.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
+}
+
+/// `{ struct = [ {u32 = 5}, {f32 = 1.5, offset = 8}, ... ] }` for array parameter `p`.
+fn encode_struct(v: &toml::Value, p: &super::ptx::Param, buffers: &[BufferSpec]) -> Result<Arg, ArgError> {
+    let fields = v.as_array().ok_or_else(|| (".struct".to_string(), format!("{v} is not an array of fields"), Some("[ { u32 = 5 }, ... ]".into())))?;
+    let size = p.size as u64;
+    let mut bytes = vec![0u8; p.size as usize];
+    let mut covered = vec![false; p.size as usize];
+    let mut buffer_slots = Vec::new();
+    let mut cursor = 0u64;
+    for (i, fv) in fields.iter().enumerate() {
+        let ff = format!(".struct[{i}]");
+        let t = fv.as_table().ok_or_else(|| (ff.clone(), format!("{fv} is not a field table"), Some(format!("{{ <type> = <value> }}, <type> one of {}", field_type_names()))))?;
+        let mut ty = None;
+        let mut offset = None;
+        for (k, val) in t {
+            if k == "offset" {
+                let o = val.as_integer().filter(|o| *o >= 0).ok_or_else(|| (format!("{ff}.offset"), format!("{val} is not a byte offset"), Some(format!("0..{size}"))))?;
+                offset = Some(o as u64);
+            } else if let Some(ft) = FIELD_TYPES.iter().find(|t| t.0 == k) {
+                if ty.is_some() {
+                    return Err((ff.clone(), "more than one type key".into(), Some(format!("exactly one of {}", field_type_names()))));
+                }
+                ty = Some((*ft, val));
+            } else {
+                return Err((format!("{ff}.{k}"), format!("unknown struct field key `{k}`"), Some(format!("offset, {}", field_type_names()))));
+            }
+        }
+        let ((name, n, float), val) = ty.ok_or_else(|| (ff.clone(), "no type key".into(), Some(format!("one of {}", field_type_names()))))?;
+        let vf = format!("{ff}.{name}");
+        let at = match offset {
+            Some(o) if !o.is_multiple_of(n as u64) => return Err((format!("{ff}.offset"), format!("{o} is not aligned for a {name} field"), Some(format!("a multiple of {n}")))),
+            Some(o) => o,
+            None => cursor.div_ceil(n as u64) * n as u64,
+        };
+        if at + n as u64 > size {
+            return Err((vf, format!("bytes {at}..{} do not fit parameter `{}` of {size} bytes", at + n as u64, p.name), Some(format!("fields within 0..{size}"))));
+        }
+        let range = at as usize..at as usize + n as usize;
+        if covered[range.clone()].iter().any(|c| *c) {
+            return Err((vf, format!("bytes {at}..{} overlap an earlier field", at + n as u64), Some("disjoint fields".into())));
+        }
+        covered[range.clone()].iter_mut().for_each(|c| *c = true);
+        let bits: u64 = match (float, val) {
+            (true, toml::Value::Float(x)) => if n == 4 { (*x as f32).to_bits() as u64 } else { x.to_bits() },
+            (true, toml::Value::Integer(x)) => if n == 4 { (*x as f32).to_bits() as u64 } else { (*x as f64).to_bits() },
+            (false, toml::Value::Integer(x)) => encode_int(*x, n * 8).map_err(|r| (vf.clone(), format!("{x} does not fit a {name} field"), Some(r)))?,
+            (false, toml::Value::String(b)) if n == 8 => {
+                let bi = find_buffer(buffers, b).map_err(|(_, m, a)| (vf.clone(), m, a))?;
+                buffer_slots.push((at as u32, bi));
+                0
+            }
+            (_, other) => {
+                let want = if float { "a number" } else if n == 8 { "an integer or a buffer name" } else { "an integer" };
+                return Err((vf, format!("{other} for a {name} field"), Some(want.into())));
+            }
+        };
+        bytes[range].copy_from_slice(&bits.to_le_bytes()[..n as usize]);
+        cursor = at + n as u64;
+    }
+    Ok(Arg::Bytes { bytes, buffers: buffer_slots })
+}
+
+/// The `[check]` section: a reference with its outputs, and/or expected files.
+fn parse_check(c: RawCheck, buffers: &[BufferSpec], dir: &Path, ferr: &dyn Fn(String, String, Option<String>) -> LaunchError) -> Result<CheckSpec, LaunchError> {
+    if c.reference.is_none() && c.expect.is_empty() {
+        return Err(ferr("check".into(), "nothing to check".into(), Some("`reference` with `outputs`, or [[check.expect]] entries".into())));
+    }
+    if let Some(r) = &c.reference {
+        if !super::workloads::REFERENCES.contains(&r.as_str()) {
+            return Err(ferr("check.reference".into(), format!("no reference implementation `{r}`"), Some(super::workloads::REFERENCES.join(", "))));
+        }
+        if c.outputs.is_empty() {
+            return Err(ferr("check.outputs".into(), "no output buffer to compare with the reference".into(), Some("at least one buffer name".into())));
+        }
+    } else if !c.outputs.is_empty() || !c.params.is_empty() {
+        return Err(ferr("check.outputs".into(), "`outputs` and `params` belong to a `reference`".into(), Some("check.reference = one of the references".into())));
+    }
+    let mut outputs = Vec::new();
+    for (j, o) in c.outputs.iter().enumerate() {
+        outputs.push(find_buffer(buffers, o).map_err(|(_, m, a)| ferr(format!("check.outputs[{j}]"), m, a))?);
+    }
+    let tol_ok = |t: f64| t.is_finite() && t >= 0.0;
+    if !tol_ok(c.rtol) || !tol_ok(c.atol) {
+        return Err(ferr("check.rtol".into(), format!("rtol {} / atol {}: tolerances must be finite and >= 0", c.rtol, c.atol), Some(">= 0".into())));
+    }
+    for (k, v) in &c.params {
+        if !v.is_finite() {
+            return Err(ferr(format!("check.params.{k}"), format!("{v} is not a finite number"), Some("a finite number".into())));
+        }
+    }
+    let mut expect = Vec::new();
+    for (j, e) in c.expect.into_iter().enumerate() {
+        let f = format!("check.expect[{j}]");
+        let bi = find_buffer(buffers, &e.buffer).map_err(|(_, m, a)| ferr(format!("{f}.buffer"), m, a))?;
+        if !tol_ok(e.rtol) || !tol_ok(e.atol) {
+            return Err(ferr(format!("{f}.rtol"), format!("rtol {} / atol {}: tolerances must be finite and >= 0", e.rtol, e.atol), Some(">= 0".into())));
+        }
+        let b = &buffers[bi];
+        let file = dir.join(&e.file);
+        let expected = super::npy::read_expected(&file, &b.name, b.elem, b.len).map_err(|m| ferr(format!("{f}.file"), m.0, Some(m.1)))?;
+        expect.push(ExpectSpec { buffer: bi, file, expected, rtol: e.rtol, atol: e.atol });
+    }
+    Ok(CheckSpec { reference: c.reference, outputs, rtol: c.rtol, atol: c.atol, params: c.params, expect })
 }

@@ -26,6 +26,7 @@ pub mod mapping;
 pub mod mempart;
 pub mod memspace;
 pub mod net;
+pub mod npy;
 pub mod ptx;
 pub mod scheduler;
 pub mod scoreboard;
@@ -81,7 +82,7 @@ impl GpuConfig {
 }
 
 impl Simulate for GpuModel {
-    const FLAGS: &'static [SimFlag] = &[SimFlag::Launch, SimFlag::MaxCycles];
+    const FLAGS: &'static [SimFlag] = &[SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Dump];
 
     /// The kernels of a launch file, checked against their reference.
     fn simulate(cfg: &ConfigFile<GpuConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, BlockSimError> {
@@ -102,14 +103,21 @@ impl Simulate for GpuModel {
                 p(&format!("{cycles} cycles, {insts} warp instructions ({:.2} M/s)", insts as f64 / s / 1e6));
             }
         };
-        let opts = RunOptions { seed: args.seed, progress: Some(&mut progress), max_cycles: args.max_cycles, ..Default::default() };
-        let r = run(&gpu_cfg, &l, opts).map_err(|e| match e {
-            SimError::Network(_) | SimError::Hooks(_) | SimError::DoesNotFit { .. } | SimError::Launch { .. } => {
-                BlockSimError::Input(format!("{}: {e}", cfg.path.display()))
-            }
+        // every run has a cycle bound: a mutated kernel may loop for ever
+        let max_cycles = args.max_cycles.unwrap_or(sim::DEFAULT_MAX_CYCLES);
+        let opts = RunOptions { seed: args.seed, progress: Some(&mut progress), max_cycles: Some(max_cycles), ..Default::default() };
+        let gpu = sim::Gpu::new(&gpu_cfg).map_err(|e| BlockSimError::Input(format!("{}: {e}", cfg.path.display())))?;
+        let (r, finals) = sim::run_capture(gpu, &l, opts).map_err(|e| match e {
+            SimError::BadLaunch(e) => BlockSimError::Input(e.to_string()),
+            SimError::Network(_) | SimError::Hooks(_) | SimError::DoesNotFit { .. } => BlockSimError::Input(format!("{}: {}: {e}", cfg.path.display(), launch.display())),
             e => BlockSimError::Failed(format!("error: {e}")),
         })?;
-        let failure = (!r.checks_passed()).then(|| format!("FAIL: results differ from the reference of {}", launch.display()));
-        Ok(SimOutcome { text: r.to_string(), json: block::to_json(&r), failure })
+        let mut text = r.to_string();
+        if let Some(dir) = &args.dump {
+            let files = npy::dump(dir, &finals).map_err(|e| BlockSimError::Failed(format!("error: --dump {}: {e}", dir.display())))?;
+            text.push_str(&format!("\ndumped {} buffers to {} (<name>.bin raw little-endian, <name>.npy)", files.len() / 2, dir.display()));
+        }
+        let failure = r.first_failure().map(|m| format!("FAIL {}: {m}", launch.display()));
+        Ok(SimOutcome { text, json: block::to_json(&r), failure })
     }
 }

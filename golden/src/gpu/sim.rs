@@ -25,7 +25,7 @@ use super::config::GpuConfig;
 use super::core::{Sm, SmPorts};
 use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
 use super::cta::{occupancy, CtaDispatcher, KernelRun};
-use super::launch::{Arg, HostBuffer, HostBuffers, Launch};
+use super::launch::{Arg, HostBuffer, HostBuffers, Launch, LaunchError};
 use super::mapping::AddressMap;
 use super::mempart::MemPartition;
 use super::memspace::DeviceMemory;
@@ -48,13 +48,21 @@ pub enum SimError {
     Fault { file: String, line: u32, kernel: String, sm: usize, warp: usize, cycle: u64, message: String },
     #[error("no progress for {idle} cycles at cycle {cycle} in kernel `{kernel}` (deadlock?): {detail}")]
     Deadlock { kernel: String, cycle: u64, idle: u64, detail: String },
-    #[error("cycle limit of {0} cycles reached")]
+    #[error("cycle limit of {0} cycles reached before the launch finished (raise it with --max-cycles)")]
     CycleLimit(u64),
+    /// The launch does not fit this GPU or its `[check]` cannot run (found before the
+    /// simulation starts; bad input, exit status 2 at the CLI).
+    #[error("{0}")]
+    BadLaunch(super::launch::LaunchError),
     #[error("launch `{launch}`: {message}")]
     Launch { launch: String, message: String },
     #[error("reference `{name}`: {message}")]
     Reference { name: String, message: String },
 }
+
+/// The cycle limit of `gpuforge sim` without `--max-cycles` (our choice: far above the
+/// shipped workloads, a few minutes of simulation at most).
+pub const DEFAULT_MAX_CYCLES: u64 = 50_000_000;
 
 /// Options of one run.
 pub struct RunOptions<'a> {
@@ -63,7 +71,8 @@ pub struct RunOptions<'a> {
     /// Called every `progress_every` cycles with (cycles, warp instructions so far).
     pub progress: Option<&'a mut dyn FnMut(u64, u64)>,
     pub progress_every: u64,
-    /// Stop with [`SimError::CycleLimit`] after this many cycles.
+    /// Stop with [`SimError::CycleLimit`] after this many cycles (the CLI always sets
+    /// one: [`DEFAULT_MAX_CYCLES`] unless `--max-cycles` is given).
     pub max_cycles: Option<u64>,
     /// Cycles without an issued instruction or a delivered packet before
     /// [`SimError::Deadlock`].
@@ -421,6 +430,15 @@ fn param_bytes(spec: &super::launch::KernelSpec, addrs: &[u64], iter: u64) -> Ve
             Arg::Buffer(i) => addrs[*i],
             Arg::Iter => iter,
             Arg::Scalar(v) => *v,
+            Arg::Bytes { bytes, buffers } => {
+                let at = p.offset as usize;
+                out[at..at + bytes.len()].copy_from_slice(bytes);
+                for &(off, bi) in buffers {
+                    let o = at + off as usize;
+                    out[o..o + 8].copy_from_slice(&addrs[bi].to_le_bytes());
+                }
+                continue;
+            }
         };
         let n = (p.size as usize).min(8);
         out[p.offset as usize..p.offset as usize + n].copy_from_slice(&v.to_le_bytes()[..n]);
@@ -440,8 +458,44 @@ pub fn run_on(gpu: Gpu, launch: &Launch, opts: RunOptions<'_>) -> Result<GpuRepo
 }
 
 /// Like [`run_on`], also returning every buffer's final contents.
+///
+/// Before anything is simulated: the buffers must fit the device memory, every kernel
+/// must fit an SM (and its `.local` storage the memory), and the `[check]` reference runs
+/// on the initial buffers (check parameters it cannot take are bad input, not a failed
+/// check). Kernels then run in order, host loops repeating their range while the flag is
+/// set.
 pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> Result<(GpuReport, HostBuffers), SimError> {
+    let cfg_field = format!("gpu.memory_bytes of {}", if gpu.cfg.path.as_os_str().is_empty() { gpu.cfg.name.clone() } else { gpu.cfg.path.display().to_string() });
+    launch.check_fits(gpu.cfg.memory_bytes, &cfg_field).map_err(SimError::BadLaunch)?;
+    let mut fits = Vec::new();
+    for (i, spec) in launch.kernels.iter().enumerate() {
+        let k = &spec.kernel;
+        let threads = spec.block.iter().product::<u32>();
+        let shared = if k.uses_dynamic_shared { k.dynamic_shared_offset.saturating_add(spec.dynamic_shared) } else { k.shared_static_bytes };
+        let fit = occupancy(&gpu.cfg.core, threads, spec.regs_per_thread, shared).map_err(|reason| SimError::DoesNotFit { kernel: k.name.clone(), reason })?;
+        let local = gpu.cfg.sms as u64 * gpu.cfg.core.warp_slots() as u64 * 32 * k.local_bytes as u64;
+        if local > gpu.cfg.memory_bytes {
+            return Err(SimError::BadLaunch(LaunchError::Field(crate::config::ConfigError {
+                file: launch.path.clone(),
+                field: format!("kernel[{i}].ptx"),
+                message: format!("`{}` has {} B of .local storage per thread: {local} B for every thread the GPU holds exceed the device memory", k.name, k.local_bytes),
+                allowed: Some(format!("at most {} B in total ({cfg_field})", gpu.cfg.memory_bytes)),
+            })));
+        }
+        fits.push((threads, shared, fit));
+    }
     let host = launch.materialize(opts.seed);
+    let expected = match (&launch.check, opts.check) {
+        (Some(super::launch::CheckSpec { reference: Some(r), params, .. }), true) => Some(workloads::reference(r, &host, params).map_err(|message| {
+            SimError::BadLaunch(LaunchError::Field(crate::config::ConfigError {
+                file: launch.path.clone(),
+                field: "check.params".into(),
+                message: format!("reference `{r}`: {message}"),
+                allowed: Some(format!("parameters and buffers the `{r}` reference can take")),
+            }))
+        })?),
+        _ => None,
+    };
     let mut addrs = Vec::new();
     for b in &launch.buffers {
         let h = &host[&b.name];
@@ -449,59 +503,74 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
         gpu.mem.write(a, &h.data).expect("just allocated");
         addrs.push(a);
     }
-    for spec in &launch.kernels {
-        let k = &spec.kernel;
-        let threads = spec.block.iter().product::<u32>();
-        let shared = if k.uses_dynamic_shared { k.dynamic_shared_offset + spec.dynamic_shared } else { k.shared_static_bytes };
-        let (ctas_per_sm, limit) = occupancy(&gpu.cfg.core, threads, spec.regs_per_thread, shared)
-            .map_err(|reason| SimError::DoesNotFit { kernel: k.name.clone(), reason })?;
-        let iterations = if spec.loop_while.is_some() { spec.max_iterations } else { spec.repeat };
-        for iter in 0..iterations as u64 {
-            if let Some(f) = spec.loop_while {
-                gpu.mem.write(addrs[f], &0u32.to_le_bytes()).expect("flag buffer");
-            }
-            let run = KernelRun {
-                kernel: Arc::clone(k),
-                params: param_bytes(spec, &addrs, iter),
-                grid: spec.grid,
-                block: spec.block,
-                threads_per_cta: threads,
-                warps_per_cta: threads.div_ceil(32),
-                shared_bytes: shared,
-                regs_per_thread: spec.regs_per_thread,
-                ctas_per_sm,
-                limit,
-            };
-            gpu.run_kernel(&run, &mut opts)?;
-            if let Some(f) = spec.loop_while {
-                let v = gpu.mem.read(addrs[f], 4).expect("flag buffer");
-                if v == [0, 0, 0, 0] {
+    let launch_kernel = |gpu: &mut Gpu, opts: &mut RunOptions<'_>, i: usize, iter: u64| -> Result<(), SimError> {
+        let spec = &launch.kernels[i];
+        let (threads, shared, (ctas_per_sm, limit)) = fits[i];
+        let run = KernelRun {
+            kernel: Arc::clone(&spec.kernel),
+            params: param_bytes(spec, &addrs, iter),
+            grid: spec.grid,
+            block: spec.block,
+            threads_per_cta: threads,
+            warps_per_cta: threads.div_ceil(32),
+            shared_bytes: shared,
+            regs_per_thread: spec.regs_per_thread,
+            ctas_per_sm,
+            limit,
+            textures: spec.textures.iter().map(|(t, &b)| (t.clone(), addrs[b])).collect(),
+        };
+        gpu.run_kernel(&run, opts)
+    };
+    let mut i = 0;
+    while i < launch.kernels.len() {
+        if let Some(l) = launch.loops.iter().find(|l| l.first == i) {
+            let flag = addrs[l.flag];
+            let mut pass = 0u64;
+            loop {
+                gpu.mem.write(flag, &0u32.to_le_bytes()).expect("flag buffer");
+                for k in l.first..=l.last {
+                    launch_kernel(&mut gpu, &mut opts, k, pass)?;
+                }
+                pass += 1;
+                if gpu.mem.read(flag, 4).expect("flag buffer") == [0, 0, 0, 0] {
                     break;
                 }
-                if iter + 1 == iterations as u64 {
+                if pass == l.max_iterations as u64 {
                     return Err(SimError::Launch {
                         launch: launch.name.clone(),
-                        message: format!("`{}` still set after max_iterations = {iterations}", launch.buffers[f].name),
+                        message: format!("`{}` still set after max_iterations = {}", launch.buffers[l.flag].name, l.max_iterations),
                     });
                 }
             }
-        }
-    }
-    // checks
-    let mut checks = Vec::new();
-    if let (true, Some(c)) = (opts.check, &launch.check) {
-        let expected = workloads::reference(&c.reference, &host, &c.params).map_err(|message| SimError::Reference { name: c.reference.clone(), message })?;
-        for &bi in &c.outputs {
-            let b = &launch.buffers[bi];
-            let got = HostBuffer { name: b.name.clone(), elem: b.elem, data: gpu.mem.read(addrs[bi], b.len * b.elem.bytes()).expect("buffer").to_vec() };
-            let want = expected.get(&b.name).ok_or_else(|| SimError::Reference { name: c.reference.clone(), message: format!("produces no buffer `{}`", b.name) })?;
-            checks.push(compare(&got, want, c.rtol, c.atol));
+            i = l.last + 1;
+        } else {
+            for iter in 0..launch.kernels[i].repeat as u64 {
+                launch_kernel(&mut gpu, &mut opts, i, iter)?;
+            }
+            i += 1;
         }
     }
     let mut finals = HostBuffers::new();
     for (b, &a) in launch.buffers.iter().zip(&addrs) {
         let data = gpu.mem.read(a, b.len * b.elem.bytes()).expect("buffer").to_vec();
         finals.insert(b.name.clone(), HostBuffer { name: b.name.clone(), elem: b.elem, data });
+    }
+    // checks
+    let mut checks = Vec::new();
+    if let (true, Some(c)) = (opts.check, &launch.check) {
+        if let (Some(expected), Some(r)) = (&expected, &c.reference) {
+            for &bi in &c.outputs {
+                let got = &finals[&launch.buffers[bi].name];
+                let want = expected.get(&got.name).ok_or_else(|| SimError::Reference { name: r.clone(), message: format!("produces no buffer `{}`", got.name) })?;
+                checks.push(compare(got, want, c.rtol, c.atol));
+            }
+        }
+        for e in &c.expect {
+            let got = &finals[&launch.buffers[e.buffer].name];
+            let mut r = compare(got, &e.expected, e.rtol, e.atol);
+            r.expected_file = Some(e.file.display().to_string());
+            checks.push(r);
+        }
     }
     let mut report = gpu.report(&launch.name, opts.seed, checks);
     if let Some(n) = launch.items {

@@ -120,7 +120,7 @@ pub struct KernelReport {
     pub warp_insts: u64,
 }
 
-/// A buffer compared against the Rust reference.
+/// A buffer compared against the Rust reference or an expected file.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct CheckReport {
     pub buffer: String,
@@ -130,6 +130,15 @@ pub struct CheckReport {
     pub first_mismatch: Option<String>,
     pub max_abs_error: f64,
     pub passed: bool,
+    /// The `[[check.expect]]` file compared with (None: the Rust reference).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_file: Option<String>,
+}
+
+impl CheckReport {
+    fn against(&self) -> String {
+        self.expected_file.as_ref().map(|f| format!(" vs {f}")).unwrap_or_default()
+    }
 }
 
 /// Per-SM summary.
@@ -198,6 +207,14 @@ pub struct GpuReport {
 }
 
 impl GpuReport {
+    /// The first failed check in one line: buffer, first mismatching index, got vs
+    /// expected (None when every check passed).
+    pub fn first_failure(&self) -> Option<String> {
+        self.checks.iter().find(|c| !c.passed).map(|c| {
+            format!("buffer `{}`{}: {} of {} elements differ, first {}", c.buffer, c.against(), c.mismatches, c.elements, c.first_mismatch.as_deref().unwrap_or("?"))
+        })
+    }
+
     /// Whether every reference check passed (true when there were none).
     pub fn checks_passed(&self) -> bool {
         self.checks.iter().all(|c| c.passed)
@@ -263,8 +280,8 @@ impl fmt::Display for GpuReport {
         }
         for c in &self.checks {
             match &c.first_mismatch {
-                None => writeln!(f, "check {:<12} ok ({} elements)", c.buffer, c.elements)?,
-                Some(m) => writeln!(f, "check {:<12} FAILED: {} of {} elements differ, first {}", c.buffer, c.mismatches, c.elements, m)?,
+                None => writeln!(f, "check {:<12} ok ({} elements{})", c.buffer, c.elements, c.against())?,
+                Some(m) => writeln!(f, "check {:<12} FAILED: {} of {} elements differ{}, first {}", c.buffer, c.mismatches, c.elements, c.against(), m)?,
             }
         }
         Ok(())

@@ -46,12 +46,20 @@ fn param(p: &Params, name: &str) -> Result<f64, String> {
     p.get(name).copied().ok_or_else(|| format!("the reference needs `check.params.{name}`"))
 }
 
+/// Largest integer check parameter: no buffer holds more elements.
+const MAX_UPARAM: f64 = 4294967296.0;
+
 fn uparam(p: &Params, name: &str) -> Result<usize, String> {
     let v = param(p, name)?;
-    if v < 0.0 || v.fract() != 0.0 {
-        return Err(format!("`check.params.{name}` = {v} must be a non-negative integer"));
+    if !(0.0..=MAX_UPARAM).contains(&v) || v.fract() != 0.0 {
+        return Err(format!("`check.params.{name}` = {v} must be an integer in 0..=4294967296"));
     }
     Ok(v as usize)
+}
+
+/// A product of sizes, or an error naming them when it overflows.
+fn product(factors: &[usize], what: &str) -> Result<usize, String> {
+    factors.iter().try_fold(1usize, |a, &f| a.checked_mul(f)).ok_or_else(|| format!("{what}: {factors:?} overflows"))
 }
 
 fn need(len: usize, want: usize, name: &str) -> Result<(), String> {
@@ -107,7 +115,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             let stride = uparam(p, "stride")?;
             let (src, mut dst) = (u32s(b, "src")?, u32s(b, "dst")?);
             need(dst.len(), n, "dst")?;
-            need(src.len(), (n.max(1) - 1) * stride + 1, "src")?;
+            need(src.len(), product(&[n.max(1) - 1, stride], "n x stride")?.saturating_add(1), "src")?;
             for i in 0..n {
                 dst[i] = src[i * stride];
             }
@@ -117,6 +125,9 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "reduce" => {
             let n = uparam(p, "n")?;
             let block = uparam(p, "block")?;
+            if !(1..=1024).contains(&block) {
+                return Err(format!("`check.params.block` = {block} is not a CTA size in 1..=1024"));
+            }
             let input = f32s(b, "input")?;
             need(input.len(), n, "input")?;
             let ctas = n.div_ceil(block);
@@ -138,8 +149,11 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         // out[x * height + y] = in[y * width + x]
         "transpose" => {
             let (w, h) = (uparam(p, "width")?, uparam(p, "height")?);
+            if w == 0 || h == 0 {
+                return Err(format!("`check.params.width` x `height` = {w} x {h}: both must be >= 1"));
+            }
             let (src, mut dst) = (u32s(b, "src")?, u32s(b, "dst")?);
-            need(src.len().min(dst.len()), w * h, "src/dst")?;
+            need(src.len().min(dst.len()), product(&[w, h], "width x height")?, "src/dst")?;
             for y in 0..h {
                 for x in 0..w {
                     dst[x * h + y] = src[y * w + x];
@@ -151,8 +165,11 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "conv2d" => {
             let (w, h, r) = (uparam(p, "width")?, uparam(p, "height")?, uparam(p, "radius")?);
             let (img, wts, mut dst) = (f32s(b, "image")?, f32s(b, "weights")?, f32s(b, "out")?);
+            if r > 1024 {
+                return Err(format!("`check.params.radius` = {r} is out of range 0..=1024"));
+            }
             let k = 2 * r + 1;
-            need(img.len().min(dst.len()), w * h, "image/out")?;
+            need(img.len().min(dst.len()), product(&[w, h], "width x height")?, "image/out")?;
             need(wts.len(), k * k, "weights")?;
             for y in 0..h as i64 {
                 for x in 0..w as i64 {
@@ -175,7 +192,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         "matvec" => {
             let (rows, cols) = (uparam(p, "rows")?, uparam(p, "cols")?);
             let (a, x, mut y) = (f32s(b, "a")?, f32s(b, "x")?, f32s(b, "y")?);
-            need(a.len(), rows * cols, "a")?;
+            need(a.len(), product(&[rows, cols], "rows x cols")?, "a")?;
             need(x.len(), cols, "x")?;
             need(y.len(), rows, "y")?;
             for r in 0..rows {
@@ -192,6 +209,16 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             let n = uparam(p, "nodes")?;
             let (off, cols) = (u32s(b, "row_offsets")?, u32s(b, "columns")?);
             need(off.len(), n + 1, "row_offsets")?;
+            // a file-filled graph may hold anything: offsets must be a CSR of n nodes
+            if n == 0 {
+                return Err("`check.params.nodes` = 0: BFS starts at node 0".into());
+            }
+            if off[..=n].windows(2).any(|w| w[0] > w[1]) || off[n] as usize > cols.len() {
+                return Err(format!("`row_offsets` is not a CSR offset array over {} columns", cols.len()));
+            }
+            if let Some(c) = cols[..off[n] as usize].iter().find(|&&c| c as usize >= n) {
+                return Err(format!("`columns` holds node {c}, not below nodes = {n}"));
+            }
             let mut level = vec![u32::MAX; n];
             let mut frontier = vec![0usize];
             level[0] = 0;
@@ -215,9 +242,12 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
         // membership[p] = argmin_c sum_f (features[f * points + p] - centroids[c * nf + f])^2
         "kmeans" => {
             let (np, nf, k) = (uparam(p, "points")?, uparam(p, "features")?, uparam(p, "clusters")?);
+            if nf == 0 || k == 0 {
+                return Err(format!("`check.params.features` = {nf}, `clusters` = {k}: both must be >= 1"));
+            }
             let (feat, cent, mut mem) = (f32s(b, "features")?, f32s(b, "centroids")?, u32s(b, "membership")?);
-            need(feat.len(), np * nf, "features")?;
-            need(cent.len(), k * nf, "centroids")?;
+            need(feat.len(), product(&[np, nf], "points x features")?, "features")?;
+            need(cent.len(), product(&[k, nf], "clusters x features")?, "centroids")?;
             need(mem.len(), np, "membership")?;
             for pt in 0..np {
                 let mut best = f32::MAX;
@@ -242,7 +272,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             let (nin, nout) = (uparam(p, "inputs")?, uparam(p, "outputs")?);
             let (inp, w, bias, mut out) = (f32s(b, "input")?, f32s(b, "weights")?, f32s(b, "bias")?, f32s(b, "output")?);
             need(inp.len(), nin, "input")?;
-            need(w.len(), nin * nout, "weights")?;
+            need(w.len(), product(&[nin, nout], "inputs x outputs")?, "weights")?;
             need(bias.len().min(out.len()), nout, "bias/output")?;
             let neg_log2e = f32::from_bits(0xBFB8_AA3B);
             for j in 0..nout {

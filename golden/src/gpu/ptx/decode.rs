@@ -170,6 +170,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
                 let ty = Ty::parse(&r.ty).ok_or_else(|| err(r.pos, format!("unsupported register type `.{}`", r.ty)))?;
                 for (name, count, npos) in &r.names {
                     let names: Vec<String> = match count {
+                        Some(n) if *n >= (u16::MAX - 1) as u32 => return Err(err(*npos, format!("`{name}<{n}>` declares more registers than the {} supported", u16::MAX - 2))),
                         Some(n) => (0..*n).map(|i| format!("{name}{i}")).collect(),
                         None => vec![name.clone()],
                     };
@@ -180,7 +181,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
                         if ty == Ty::Pred {
                             regs.insert(nm.clone(), RegInfo::Pred(npreds));
                             pred_names.push(nm);
-                            npreds += 1;
+                            npreds = npreds.checked_add(1).ok_or_else(|| err(*npos, "too many predicate registers".into()))?;
                         } else {
                             let idx = reg_names.len();
                             if idx >= (u16::MAX - 1) as usize {
