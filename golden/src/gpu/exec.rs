@@ -512,6 +512,18 @@ impl<'a> WarpExec<'a> {
             self.write_pred(inst.d[0], mask, v);
             return Ok(Effect::Alu);
         }
+        if inst.op == Op::MovUnpack {
+            let mut buf = None;
+            let v = *self.operand(inst.a[0], &mut buf);
+            let eb = ty.bits() / inst.nd as u32;
+            for k in 0..inst.nd as usize {
+                if inst.d[k] != NO_PRED {
+                    let part: Lanes = std::array::from_fn(|l| v[l] >> (k as u32 * eb));
+                    self.write(inst.d[k], mask, inst.dmask, &part);
+                }
+            }
+            return Ok(Effect::Alu);
+        }
         let mut r = [0; WARP];
         self.alu(inst, &mut r)?;
         self.write(inst.d[0], mask, inst.dmask, &r);
@@ -607,6 +619,28 @@ impl<'a> WarpExec<'a> {
             (Op::Brev, _) => map1(a, r, |x| (x & tm).reverse_bits() >> (64 - bits)),
             (Op::Selp, _) => map3(a, b, c, r, |x, y, p| if p != 0 { x } else { y }),
             (Op::Mov, _) => *r = *a,
+            (Op::Bfe, _) => map3(a, b, c, r, |x, pos, len| bit_extract(x, pos, len, ty)),
+            (Op::Bfi, _) => {
+                let mut bd = None;
+                let d = self.operand(src(3), &mut bd);
+                for l in 0..WARP {
+                    r[l] = bit_insert(a[l], b[l], c[l], d[l], bits);
+                }
+            }
+            (Op::Prmt, _) => map3(a, b, c, r, permute_bytes),
+            (Op::Shf { left, clamp }, _) => map3(a, b, c, r, |x, y, n| funnel_shift(x, y, n, left, clamp)),
+            (Op::MovPack, _) => {
+                let eb = bits / inst.na as u32;
+                let mut parts = [None, None, None, None];
+                let mut acc = [0u64; WARP];
+                for k in 0..inst.na as usize {
+                    let p = self.operand(inst.a[k], &mut parts[k]);
+                    for l in 0..WARP {
+                        acc[l] |= (p[l] & ((1u64 << eb) - 1)) << (k as u32 * eb);
+                    }
+                }
+                *r = acc;
+            }
             (Op::Cvt { from, rnd }, _) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
                 map1(a, r, |x| convert(x, from, ty, rnd, ftz, sat))
@@ -902,6 +936,64 @@ impl<'a> WarpExec<'a> {
             let v = if inst.ty.is_signed() { sext(v, inst.ty.bits()) as u64 } else { v };
             self.regs[d as usize * WARP + l] = v & dmask;
         }
+    }
+}
+
+/// `bfe` (PTX ISA): `len = c & 0xff` bits of `x` from bit `pos = b & 0xff`; bits past
+/// the msb read as the sign bit (signed types, the bit at `min(pos + len - 1, msb)`)
+/// or zero.
+pub fn bit_extract(x: u64, pos: u64, len: u64, ty: Ty) -> u64 {
+    let bits = ty.bits() as u64;
+    let msb = bits - 1;
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let x = x & ty.mask();
+    let sbit = if ty.is_signed() && len != 0 { (x >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let mut d = 0u64;
+    for i in 0..bits {
+        let bit = if i < len && pos + i <= msb { (x >> (pos + i)) & 1 } else { sbit };
+        d |= bit << i;
+    }
+    d
+}
+
+/// `bfi` (PTX ISA): `b` with `len = d & 0xff` bits from bit `pos = c & 0xff` replaced
+/// by the low bits of `a` (bits past the msb dropped).
+pub fn bit_insert(a: u64, b: u64, c: u64, d: u64, bits: u32) -> u64 {
+    let (pos, len) = (c & 0xff, d & 0xff);
+    let mut f = b;
+    for i in 0..len {
+        if pos + i >= bits as u64 {
+            break;
+        }
+        let bit = (a >> i) & 1;
+        f = (f & !(1 << (pos + i))) | (bit << (pos + i));
+    }
+    f
+}
+
+/// `prmt.b32` default mode: byte `k` of the result is byte `c[4k+2:4k]` of the 8-byte
+/// value `{b, a}`, or that byte's sign replicated when `c[4k+3]` is set.
+pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
+    let tmp = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let mut d = 0u64;
+    for k in 0..4 {
+        let sel = (c >> (4 * k)) & 0xf;
+        let byte = (tmp >> (8 * (sel & 7))) & 0xff;
+        let v = if sel & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        d |= v << (8 * k);
+    }
+    d
+}
+
+/// `shf.l`/`shf.r` (PTX ISA): shift the 64-bit `{b, a}` by `n = c & 31` (`.wrap`) or
+/// `min(c, 32)` (`.clamp`); `.l` keeps the upper 32 bits, `.r` the lower.
+pub fn funnel_shift(a: u64, b: u64, c: u64, left: bool, clamp: bool) -> u64 {
+    let n = if clamp { (c & 0xffff_ffff).min(32) } else { c & 31 };
+    let v = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    if left {
+        ((v << n) >> 32) & 0xffff_ffff
+    } else {
+        (v >> n) & 0xffff_ffff
     }
 }
 

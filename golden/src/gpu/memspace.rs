@@ -9,6 +9,11 @@
 
 /// First device-memory address handed to buffers.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// Device address of the module image: the initialized `.global`/`.const` variables
+/// of the running kernel's module, below the buffers (the host never allocates there).
+pub const MODULE_BASE: u64 = 0x0800_0000;
+/// Size limit of the module image (it must end before [`GLOBAL_BASE`]).
+pub const MODULE_BYTES: u64 = GLOBAL_BASE - MODULE_BASE;
 /// Alignment of buffers in device memory.
 pub const BUFFER_ALIGN: u64 = 256;
 /// Generic address of shared-memory offset 0.
@@ -40,11 +45,24 @@ pub fn resolve_generic(addr: u64) -> GenericTarget {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeviceMemory {
     data: Vec<u8>,
+    /// Module variables at [`MODULE_BASE`], and the module file they came from.
+    module: Vec<u8>,
+    module_file: Option<std::path::PathBuf>,
 }
 
 impl DeviceMemory {
     pub fn new() -> Self {
-        DeviceMemory { data: Vec::new() }
+        DeviceMemory { data: Vec::new(), module: Vec::new(), module_file: None }
+    }
+
+    /// Place a module's `.global`/`.const` image at [`MODULE_BASE`], unless that
+    /// module's image is already there (kernels of one module share their variables
+    /// across launches, as on hardware).
+    pub fn install_module(&mut self, file: &std::path::Path, image: &[u8]) {
+        if self.module_file.as_deref() != Some(file) {
+            self.module = image.to_vec();
+            self.module_file = Some(file.to_path_buf());
+        }
     }
 
     /// Reserve `bytes` (aligned to [`BUFFER_ALIGN`]) and return the buffer's address.
@@ -68,13 +86,29 @@ impl DeviceMemory {
     }
 
     #[inline]
+    fn module_range(&self, addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
+        let off = addr.checked_sub(MODULE_BASE)? as usize;
+        let end = off.checked_add(len)?;
+        (end <= self.module.len()).then_some(off..end)
+    }
+
+    #[inline]
     pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        if addr < GLOBAL_BASE {
+            let r = self.module_range(addr, len)?;
+            return Some(&self.module[r]);
+        }
         let r = self.range(addr, len)?;
         Some(&self.data[r])
     }
 
     #[inline]
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
+        if addr < GLOBAL_BASE {
+            let r = self.module_range(addr, bytes.len())?;
+            self.module[r].copy_from_slice(bytes);
+            return Some(());
+        }
         let r = self.range(addr, bytes.len())?;
         self.data[r].copy_from_slice(bytes);
         Some(())

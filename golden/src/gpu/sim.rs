@@ -149,6 +149,7 @@ impl Gpu {
     pub fn run_kernel(&mut self, run: &KernelRun, opts: &mut RunOptions<'_>) -> Result<(), SimError> {
         let start = self.now;
         let insts_before = self.warp_insts();
+        self.mem.install_module(&run.kernel.file, &run.kernel.module_image);
         for sm in &mut self.sms {
             sm.start_kernel(&run.kernel);
         }
@@ -272,6 +273,7 @@ impl Gpu {
             ctas: run.total_ctas(),
             ctas_per_sm: run.ctas_per_sm,
             occupancy_limit: run.limit.name().to_string(),
+            regs_per_thread: run.regs_per_thread,
             start_cycle: start,
             cycles: self.now - start,
             warp_insts: self.warp_insts() - insts_before,

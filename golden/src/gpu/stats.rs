@@ -114,6 +114,9 @@ pub struct KernelReport {
     /// CTAs resident per SM at most (occupancy) and which limit set it.
     pub ctas_per_sm: u32,
     pub occupancy_limit: String,
+    /// Registers per thread used for occupancy (the kernel's liveness estimate, or the
+    /// launch file's `regs_per_thread`).
+    pub regs_per_thread: u32,
     pub start_cycle: u64,
     pub cycles: u64,
     pub warp_insts: u64,
@@ -210,8 +213,8 @@ impl fmt::Display for GpuReport {
         for k in &self.kernels {
             writeln!(
                 f,
-                "  kernel {:<24} grid {:?} block {:?}: {} cycles, {} warp insts, {} CTAs/SM ({})",
-                k.name, k.grid, k.block, k.cycles, k.warp_insts, k.ctas_per_sm, k.occupancy_limit
+                "  kernel {:<24} grid {:?} block {:?}: {} cycles, {} warp insts, {} regs/thread, {} CTAs/SM ({})",
+                k.name, k.grid, k.block, k.cycles, k.warp_insts, k.regs_per_thread, k.ctas_per_sm, k.occupancy_limit
             )?;
         }
         writeln!(f, "cycles            {}", self.cycles)?;

@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 use super::ast::*;
 use super::cfg::assign_reconvergence;
+use super::pressure::estimate_regs;
 use super::inst::*;
 use super::PtxError;
+use crate::gpu::memspace::{MODULE_BASE, MODULE_BYTES};
 
 /// A kernel parameter's place in the parameter buffer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -43,10 +45,17 @@ pub struct Kernel {
     pub uses_dynamic_shared: bool,
     /// Bytes of `.local` storage per thread.
     pub local_bytes: u32,
-    /// 32-bit registers per thread for occupancy: `.maxnreg` if given, else the sum over
-    /// declared general registers of their width in 32-bit words (our choice; ptxas
-    /// would allocate fewer — a launch file may override it).
+    /// Initial contents of the module's `.global` and `.const` variables, placed in
+    /// device memory at [`MODULE_BASE`] when the kernel runs (see
+    /// [`crate::gpu::memspace::DeviceMemory::install_module`]).
+    pub module_image: Vec<u8>,
+    /// 32-bit registers per thread for occupancy, estimated like `ptxas` from liveness
+    /// ([`super::pressure`]), capped by `.maxnreg` and the architecture's 255; a launch
+    /// file may override it.
     pub regs_per_thread: u32,
+    /// Sum over declared general registers of their width in 32-bit words (the count
+    /// before the liveness estimate; kept for comparison in reports and tests).
+    pub declared_reg_words: u32,
     pub insts: Vec<Inst>,
 }
 
@@ -74,6 +83,70 @@ enum Sym {
     Param(u32),
     Shared(u32),
     Local(u32),
+    /// A module `.global`/`.const` variable: its device address.
+    Global(u64),
+}
+
+/// Lay out the module's `.global`/`.const` variables from [`MODULE_BASE`]: the image
+/// and each variable's address.
+fn module_data(file: &Path, m: &ModuleAst) -> Result<(Vec<u8>, Vec<(String, u64)>), PtxError> {
+    let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
+    let mut image: Vec<u8> = Vec::new();
+    let mut addrs = Vec::new();
+    for v in m.vars.iter().filter(|v| v.space == "global" || v.space == "const") {
+        let ty = Ty::parse(&v.ty).filter(|t| *t != Ty::Pred).ok_or_else(|| err(v.pos, format!("unsupported variable type `.{}`", v.ty)))?;
+        let esz = ty.bytes() as usize;
+        let n = match (v.array, &v.init) {
+            (None, _) => 1usize,
+            (Some(Some(n)), _) => n as usize,
+            (Some(None), Some(init)) => init.len(),
+            (Some(None), None) => return Err(err(v.pos, format!("`{}[]` needs a size or an initializer", v.name))),
+        };
+        let bytes = n.checked_mul(esz).filter(|&b| (b as u64) < MODULE_BYTES).ok_or_else(|| {
+            err(v.pos, format!("`{}` is {n} elements of {esz} bytes: module variables are limited to {MODULE_BYTES} bytes in all", v.name))
+        })?;
+        let align = v.align.unwrap_or(ty.bytes()).max(1) as usize;
+        let off = image.len().div_ceil(align) * align;
+        if (off + bytes) as u64 > MODULE_BYTES {
+            return Err(err(v.pos, format!("module variables exceed {MODULE_BYTES} bytes at `{}`", v.name)));
+        }
+        image.resize(off + bytes, 0);
+        if let Some(init) = &v.init {
+            if init.len() > n {
+                return Err(err(v.pos, format!("`{}` has {} initializers for {n} elements", v.name, init.len())));
+            }
+            for (k, iv) in init.iter().enumerate() {
+                let bits = init_bits(iv, ty).ok_or_else(|| err(v.pos, format!("initializer {k} of `{}` does not fit .{}", v.name, ty.name())))?;
+                let at = off + k * esz;
+                image[at..at + esz].copy_from_slice(&bits.to_le_bytes()[..esz]);
+            }
+        }
+        addrs.push((v.name.clone(), MODULE_BASE + off as u64));
+    }
+    Ok((image, addrs))
+}
+
+/// The bit pattern of an initializer element stored as `ty` (PTX ISA §5.4.4:
+/// integers initialize float variables by value, float literals need a float type).
+fn init_bits(v: &InitVal, ty: Ty) -> Option<u64> {
+    Some(match (v, ty) {
+        (InitVal::Int(i), Ty::F32) => (*i as f32).to_bits() as u64,
+        (InitVal::Int(i), Ty::F64) => (*i as f64).to_bits(),
+        (InitVal::Int(i), t) => {
+            let bits = t.bits();
+            if *i < -(1i128 << (bits - 1)) || *i > (1i128 << bits) - 1 {
+                return None;
+            }
+            (*i as i64 as u64) & t.mask()
+        }
+        (InitVal::Float(f), Ty::F32) => (*f as f32).to_bits() as u64,
+        (InitVal::Float(f), Ty::F64) => f.to_bits(),
+        (InitVal::F32Bits(b), Ty::F32 | Ty::B32 | Ty::U32 | Ty::S32) => *b as u64,
+        (InitVal::F32Bits(b), Ty::F64) => (f32::from_bits(*b) as f64).to_bits(),
+        (InitVal::F64Bits(b), Ty::F64 | Ty::B64 | Ty::U64 | Ty::S64) => *b,
+        (InitVal::F64Bits(b), Ty::F32) => (f64::from_bits(*b) as f32).to_bits() as u64,
+        _ => return None,
+    })
 }
 
 /// Decode every entry of a module.
@@ -117,6 +190,11 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         off += size;
     }
     let param_bytes = off;
+    let body = super::inline::inline_calls(file, m, &e.body)?;
+    let (module_image, module_addrs) = module_data(file, m)?;
+    for (name, a) in module_addrs {
+        syms.insert(name, Sym::Global(a));
+    }
     // registers, variables, labels (first pass)
     let mut regs = BTreeMap::new();
     let mut reg_names = Vec::new();
@@ -128,8 +206,8 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
     let mut dyn_shared: Vec<(String, u32)> = Vec::new();
     let mut labels = BTreeMap::new();
     let mut pc = 0u32;
-    let mut vars: Vec<&VarDecl> = m.vars.iter().collect();
-    for s in &e.body {
+    let mut vars: Vec<&VarDecl> = m.vars.iter().filter(|v| v.space != "global" && v.space != "const").collect();
+    for s in &body {
         if let Stmt::Var(v) = s {
             vars.push(v);
         }
@@ -164,7 +242,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
     for (name, _) in &dyn_shared {
         syms.insert(name.clone(), Sym::Shared(dynamic_shared_offset));
     }
-    for s in &e.body {
+    for s in &body {
         match s {
             Stmt::Reg(r) => {
                 let ty = Ty::parse(&r.ty).ok_or_else(|| err(r.pos, format!("unsupported register type `.{}`", r.ty)))?;
@@ -199,13 +277,13 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
                 }
             }
             Stmt::Inst(_) => pc += 1,
-            Stmt::Var(_) => {}
+            Stmt::Var(_) | Stmt::Param(_) => {}
         }
     }
     let nregs = reg_names.len() as u16;
     let ctx = Ctx { file, regs, nregs, syms, labels };
     let mut insts = Vec::with_capacity(pc as usize);
-    for s in &e.body {
+    for s in &body {
         if let Stmt::Inst(i) = s {
             insts.push(ctx.decode_inst(i)?);
         }
@@ -220,7 +298,8 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         }
     }
     assign_reconvergence(&mut insts);
-    let regs_per_thread = e.maxnreg.unwrap_or_else(|| reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>().max(1));
+    let declared_reg_words = reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>();
+    let regs_per_thread = estimate_regs(&insts, &reg_types, e.maxnreg);
     Ok(Kernel {
         name: e.name.clone(),
         file: file.to_path_buf(),
@@ -234,7 +313,9 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         dynamic_shared_offset,
         uses_dynamic_shared: !dyn_shared.is_empty(),
         local_bytes: align_up(local_off, 8),
+        module_image,
         regs_per_thread,
+        declared_reg_words,
         insts,
     })
 }
@@ -283,6 +364,7 @@ struct Mods {
     wide: bool,
     to: bool,
     sync: bool,
+    is_const: bool,
 }
 
 fn type_ok(reg: Ty, want: Ty, wider_ok: bool) -> bool {
@@ -383,6 +465,12 @@ impl<'a> Ctx<'a> {
             }
             match s {
                 "global" => m.space = Some(Space::Global),
+                // constant memory lives in device memory (module image); no constant
+                // cache is modelled: `ld.const` times as a global load
+                "const" => {
+                    m.space = Some(Space::Global);
+                    m.is_const = true;
+                }
                 "shared" | "shared::cta" => m.space = Some(Space::Shared),
                 "local" => m.space = Some(Space::Local),
                 "param" | "param::entry" => m.space = Some(Space::Param),
@@ -404,6 +492,8 @@ impl<'a> Ctx<'a> {
                 "wide" => m.wide = true,
                 "to" => m.to = true,
                 "sync" => m.sync = true,
+                "l" | "r" | "clamp" | "wrap" if op == "shf" => {}
+                "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" if op == "prmt" => {}
                 "uni" | "aligned" | "ca" | "nc" | "lu" | "cs" | "wb" | "weak" => {}
                 "cg" | "cv" | "volatile" | "relaxed" | "acquire" | "release" | "mmio" => m.bypass_l1 = true,
                 "acq_rel" | "sc" => {}
@@ -552,6 +642,7 @@ impl<'a> Ctx<'a> {
                         if ia.opcode == "mov" && !ty.is_float() && ty.bits() >= 32 {
                             let v = match sym {
                                 Sym::Param(o) | Sym::Shared(o) | Sym::Local(o) => *o as u64,
+                                Sym::Global(a) => *a,
                             };
                             return Ok(Src::Imm(v));
                         }
@@ -595,10 +686,13 @@ impl<'a> Ctx<'a> {
                 } else {
                     let sym = self.syms.get(b).ok_or_else(|| self.err(*pos, format!("undefined symbol `{b}`")))?;
                     let (ok, base) = match (sym, space) {
-                        (Sym::Param(o), Space::Param) => (true, *o),
-                        (Sym::Shared(o), Space::Shared) => (true, *o),
-                        (Sym::Local(o), Space::Local) => (true, *o),
-                        (Sym::Param(o), _) | (Sym::Shared(o), _) | (Sym::Local(o), _) => (false, *o),
+                        (Sym::Param(o), Space::Param) => (true, *o as u64),
+                        (Sym::Shared(o), Space::Shared) => (true, *o as u64),
+                        (Sym::Local(o), Space::Local) => (true, *o as u64),
+                        // module variables have device addresses: global or generic
+                        (Sym::Global(a), Space::Global | Space::Generic) => (true, *a),
+                        (Sym::Param(o), _) | (Sym::Shared(o), _) | (Sym::Local(o), _) => (false, *o as u64),
+                        (Sym::Global(a), _) => (false, *a),
                     };
                     if !ok {
                         return Err(self.err(*pos, format!("symbol `{b}` is not in the space of `{}`", ia.full_name())));
@@ -699,11 +793,125 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// `mov.bN d, {a, b, ...}`: the parts are N/len bits each.
+    fn mov_pack(&self, ia: &InstAst, ty: Ty, dst: &OperandAst, parts: &[OperandAst], p: Pos) -> Result<Inst, PtxError> {
+        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
+            self.err(p, format!("`{}` packs 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
+        })?;
+        let mut inst = blank(Op::MovPack, ty, OpClass::Int);
+        self.set_dst(&mut inst, ia, dst, ty, false)?;
+        for (k, o) in parts.iter().enumerate() {
+            inst.a[k] = self.src(ia, o, part, false)?;
+        }
+        inst.na = parts.len() as u8;
+        Ok(inst)
+    }
+
+    /// `mov.bN {a, b, ...}, s`: `_` skips a part.
+    fn mov_unpack(&self, ia: &InstAst, ty: Ty, parts: &[OperandAst], p: Pos, src: &OperandAst) -> Result<Inst, PtxError> {
+        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
+            self.err(p, format!("`{}` unpacks into 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
+        })?;
+        let mut inst = blank(Op::MovUnpack, ty, OpClass::Int);
+        for (k, o) in parts.iter().enumerate() {
+            inst.d[k] = match o {
+                OperandAst::Sink(_) => NO_PRED,
+                o => self.reg(ia, o, part, false)?.0,
+            };
+        }
+        inst.nd = parts.len() as u8;
+        inst.dmask = part.mask();
+        inst.a[0] = self.src(ia, src, ty, false)?;
+        inst.na = 1;
+        Ok(inst)
+    }
+
+    fn pack_part_ty(ty: Ty, n: usize) -> Option<Ty> {
+        Some(match (ty.bits(), n) {
+            (64, 2) => Ty::B32,
+            (64, 4) | (32, 2) => Ty::B16,
+            (32, 4) | (16, 2) => Ty::B8,
+            _ => return None,
+        })
+    }
+
+    /// `bfe`, `bfi`, `prmt`, `shf` (PTX ISA §9.7.7 bit-field and §9.7.8.6 funnel shift).
+    fn bit_field(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let ops = &ia.operands;
+        let name = ia.full_name();
+        let ty = self.one_type(ia, m)?;
+        match ia.opcode.as_str() {
+            "bfe" => {
+                self.operands(ia, 4..=4)?;
+                if !matches!(ty, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .u32, .s32, .u64 or .s64")));
+                }
+                let mut inst = blank(Op::Bfe, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::U32, false)?;
+                inst.a[2] = self.src(ia, &ops[3], Ty::U32, false)?;
+                inst.na = 3;
+                Ok(inst)
+            }
+            "bfi" => {
+                self.operands(ia, 5..=5)?;
+                if !matches!(ty, Ty::B32 | Ty::B64) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32 or .b64")));
+                }
+                let mut inst = blank(Op::Bfi, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], ty, false)?;
+                inst.a[2] = self.src(ia, &ops[3], Ty::U32, false)?;
+                inst.a[3] = self.src(ia, &ops[4], Ty::U32, false)?;
+                inst.na = 4;
+                Ok(inst)
+            }
+            "prmt" => {
+                self.operands(ia, 4..=4)?;
+                if ty != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                if let Some(mode) = ia.mods.iter().find(|s| matches!(s.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16")) {
+                    return Err(self.err(ia.pos, format!("`{name}`: mode `.{mode}` is not in the supported PTX subset (only the default mode)")));
+                }
+                let mut inst = blank(Op::Prmt, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                for k in 0..3 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 3;
+                Ok(inst)
+            }
+            _ => {
+                self.operands(ia, 4..=4)?;
+                let left = ia.mods.iter().any(|s| s == "l");
+                let right = ia.mods.iter().any(|s| s == "r");
+                let clamp = ia.mods.iter().any(|s| s == "clamp");
+                let wrap = ia.mods.iter().any(|s| s == "wrap");
+                if left == right || clamp == wrap {
+                    return Err(self.err(ia.pos, format!("`{name}` needs one of .l/.r and one of .clamp/.wrap")));
+                }
+                if !matches!(ty, Ty::B32 | Ty::U32) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mut inst = blank(Op::Shf { left, clamp }, Ty::B32, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                for k in 0..3 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 3;
+                Ok(inst)
+            }
+        }
+    }
+
     fn decode_body(&self, ia: &InstAst) -> Result<Inst, PtxError> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
-            "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "st", "atom", "red",
-            "bar", "barrier", "membar", "fence", "bra", "ret", "exit",
+            "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -962,8 +1170,11 @@ impl<'a> Ctx<'a> {
             "mov" => {
                 self.operands(ia, 2..=2)?;
                 let ty = self.one_type(ia, &m)?;
-                if matches!(ops[1], OperandAst::Vector(..)) || matches!(ops[0], OperandAst::Vector(..)) {
-                    return Err(unsupported("vector pack/unpack"));
+                if let OperandAst::Vector(parts, p) = &ops[1] {
+                    return self.mov_pack(ia, ty, &ops[0], parts, *p);
+                }
+                if let OperandAst::Vector(parts, p) = &ops[0] {
+                    return self.mov_unpack(ia, ty, parts, *p, &ops[1]);
                 }
                 let mut inst = blank(Op::Mov, ty, OpClass::Int);
                 self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
@@ -1019,14 +1230,21 @@ impl<'a> Ctx<'a> {
                 inst.na = 1;
                 Ok(inst)
             }
-            "ld" | "st" => {
-                let is_ld = ia.opcode == "ld";
+            // `ldu` (load uniform) is a global load
+            "ld" | "ldu" | "st" => {
+                let is_ld = ia.opcode != "st";
                 self.operands(ia, 2..=2)?;
                 let ty = self.one_type(ia, &m)?;
                 if ty == Ty::Pred {
                     return Err(self.err(ia.pos, format!("`{name}` cannot move predicates")));
                 }
                 let space = m.space.unwrap_or(Space::Generic);
+                if !is_ld && m.is_const {
+                    return Err(self.err(ia.pos, format!("`{name}`: constant memory is read-only")));
+                }
+                if ia.opcode == "ldu" && space != Space::Global && space != Space::Generic {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .global")));
+                }
                 if !is_ld && space == Space::Param {
                     return Err(unsupported("st.param"));
                 }
@@ -1141,6 +1359,7 @@ impl<'a> Ctx<'a> {
                 let scope = m.scope.ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a scope (.cta, .gl/.gpu, .sys)")))?;
                 Ok(blank(Op::Membar(scope), Ty::B32, OpClass::Ctrl))
             }
+            "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
             "bra" => {
                 self.operands(ia, 1..=1)?;
                 let mut inst = blank(Op::Bra, Ty::B32, OpClass::Ctrl);

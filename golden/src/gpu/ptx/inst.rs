@@ -259,9 +259,21 @@ pub enum Op {
     Popc,
     Clz,
     Brev,
+    /// `bfe`: extract `c` bits from bit `b` of `a` (sign-extended for .s types).
+    Bfe,
+    /// `bfi`: insert the low `d` bits of `a` into `b` at bit `c`.
+    Bfi,
+    /// `prmt.b32` default mode: bytes of `{b, a}` selected by the nibbles of `c`.
+    Prmt,
+    /// `shf.l`/`shf.r` funnel shift of `{b, a}` by `c`, `.clamp` (else `.wrap`).
+    Shf { left: bool, clamp: bool },
     Setp(Cmp, BoolOp),
     Selp,
     Mov,
+    /// `mov.b64 %rd, {%r0, %r1}`: the sources packed low element first.
+    MovPack,
+    /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
+    MovUnpack,
     Cvt { from: Ty, rnd: Rnd },
     Cvta { dir: CvtaDir, space: Space },
     Sqrt,
