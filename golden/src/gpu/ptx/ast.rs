@@ -143,6 +143,8 @@ pub enum OperandAst {
     Sink(Pos),
     /// `(a, b)`: the return and argument lists of `call`.
     List(Vec<OperandAst>, Pos),
+    /// `[tex, {x, y}]`: a texture or surface and its coordinates.
+    TexAddr { tex: String, coords: Box<OperandAst>, pos: Pos },
 }
 
 impl OperandAst {
@@ -158,7 +160,8 @@ impl OperandAst {
             | OperandAst::Not(_, p)
             | OperandAst::PredPair(_, _, p)
             | OperandAst::Sink(p)
-            | OperandAst::List(_, p) => *p,
+            | OperandAst::List(_, p)
+            | OperandAst::TexAddr { pos: p, .. } => *p,
         }
     }
 }

@@ -89,7 +89,7 @@ enum Sym {
 
 /// Lay out the module's `.global`/`.const` variables from [`MODULE_BASE`]: the image
 /// and each variable's address.
-fn module_data(file: &Path, m: &ModuleAst) -> Result<(Vec<u8>, Vec<(String, u64)>), PtxError> {
+fn module_data(file: &Path, m: &ModuleAst) -> Result<ModuleData, PtxError> {
     let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
     let mut image: Vec<u8> = Vec::new();
     let mut addrs = Vec::new();
@@ -151,9 +151,10 @@ fn init_bits(v: &InitVal, ty: Ty) -> Option<u64> {
 
 /// Decode every entry of a module.
 pub fn decode_module(file: &Path, ast: &ModuleAst) -> Result<Module, PtxError> {
+    let data = module_data(file, ast)?;
     let mut kernels = Vec::new();
     for e in &ast.entries {
-        kernels.push(decode_entry(file, ast, e)?);
+        kernels.push(decode_entry(file, ast, e, &data)?);
     }
     Ok(Module { file: file.to_path_buf(), kernels })
 }
@@ -170,7 +171,10 @@ fn align_up(v: u32, a: u32) -> u32 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
 
-fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxError> {
+/// The module image and the addresses of its variables.
+type ModuleData = (Vec<u8>, Vec<(String, u64)>);
+
+fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> Result<Kernel, PtxError> {
     let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
     // parameters
     let mut params = Vec::new();
@@ -191,7 +195,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
     }
     let param_bytes = off;
     let body = super::inline::inline_calls(file, m, &e.body)?;
-    let (module_image, module_addrs) = module_data(file, m)?;
+    let (module_image, module_addrs) = data.clone();
     for (name, a) in module_addrs {
         syms.insert(name, Sym::Global(a));
     }

@@ -245,6 +245,7 @@ fn rename_operand(o: &mut OperandAst, rn: &dyn Fn(&str) -> String) {
         OperandAst::Addr { base: Some(b), .. } => *b = rn(b),
         OperandAst::Vector(v, _) | OperandAst::List(v, _) => v.iter_mut().for_each(|e| rename_operand(e, rn)),
         OperandAst::Not(inner, _) => rename_operand(inner, rn),
+        OperandAst::TexAddr { coords, .. } => rename_operand(coords, rn),
         OperandAst::PredPair(p, q, _) => {
             *p = rn(p);
             *q = rn(q);

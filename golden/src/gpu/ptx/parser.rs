@@ -585,6 +585,7 @@ impl<'a> Parser<'a> {
             OperandAst::Name(n, _) => self.resolve(n),
             OperandAst::Addr { base: Some(b), .. } => self.resolve(b),
             OperandAst::Vector(v, _) | OperandAst::List(v, _) => v.iter_mut().for_each(|e| self.resolve_operand(e)),
+            OperandAst::TexAddr { coords, .. } => self.resolve_operand(coords),
             OperandAst::Not(inner, _) => self.resolve_operand(inner),
             OperandAst::PredPair(p, q, _) => {
                 self.resolve(p);
@@ -691,6 +692,13 @@ impl<'a> Parser<'a> {
                 let mut base = None;
                 let mut offset: i64 = 0;
                 match self.peek().clone() {
+                    Tok::Ident(s) if *self.peek_at(1) == Tok::Punct(',') => {
+                        self.bump();
+                        self.bump();
+                        let coords = self.operand()?;
+                        self.expect_punct(']')?;
+                        return Ok(OperandAst::TexAddr { tex: s, coords: Box::new(coords), pos });
+                    }
                     Tok::Ident(s) => {
                         self.bump();
                         base = Some(s);

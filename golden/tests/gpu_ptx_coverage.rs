@@ -1,0 +1,292 @@
+//! PTX coverage beyond the core subset (issue 9, item 1): each construct runs in a
+//! kernel whose results are compared with values derived by hand from the PTX ISA
+//! manual (or a few lines of Rust written from it, independent of the model).
+
+mod gpu_common;
+
+use std::path::{Path, PathBuf};
+
+use golden::gpu::host::HostBuffers;
+use golden::gpu::ptx::parse_module;
+use golden::gpu::sim::{run_capture, Gpu};
+use golden::gpu::{Launch, RunOptions};
+use gpu_common::*;
+
+const HEAD: &str = ".version 8.0\n.target sm_52\n.address_size 64\n";
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuforge_ptxcov_{tag}_{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run `ptx` (one kernel, one CTA of `block` threads) with u32 output buffers
+/// `(name, len)` passed as the kernel's arguments in order; return every buffer.
+fn run_kernel(tag: &str, ptx: &str, block: u32, outs: &[(&str, usize)]) -> HostBuffers {
+    let dir = tmpdir(tag);
+    std::fs::write(dir.join("k.ptx"), ptx).unwrap();
+    let mut toml = format!("name = \"{tag}\"\n");
+    for (n, len) in outs {
+        toml.push_str(&format!("[[buffer]]\nname = \"{n}\"\ntype = \"u32\"\nlen = {len}\ninit = {{ kind = \"zeros\" }}\n"));
+    }
+    let args: Vec<String> = outs.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    toml.push_str(&format!("[[kernel]]\nptx = \"k.ptx\"\ngrid = 1\nblock = {block}\nargs = [{}]\n", args.join(", ")));
+    let l = Launch::parse(&dir.join("k.toml"), &toml).unwrap_or_else(|e| panic!("{e}"));
+    let (_, b) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    b
+}
+
+fn u32s(b: &HostBuffers, name: &str) -> Vec<u32> {
+    b[name].u32s()
+}
+
+fn err_of(src: &str) -> String {
+    parse_module(Path::new("bad.ptx"), src).unwrap_err().to_string()
+}
+
+/// Entry `k(out)` with `%rd1` = the generic address of `out[%tid.x]`, the given
+/// declarations and body.
+fn entry(decls: &str, body: &str) -> String {
+    format!(
+        ".visible .entry k(.param .u64 out)\n{{\n\t.reg .b32 %t;\n\t.reg .b64 %rd<4>;\n{decls}\n\
+         \tld.param.u64 %rd2, [out];\n\tmov.u32 %t, %tid.x;\n\tmul.wide.u32 %rd3, %t, 4;\n\tadd.s64 %rd1, %rd2, %rd3;\n{body}\n\tret;\n}}\n"
+    )
+}
+
+// ------------------------------------------------------------ module variables
+
+#[test]
+fn module_const_and_global_variables_are_initialized_and_addressable() {
+    let ptx = format!(
+        "{HEAD}.const .align 4 .b8 ctab[8] = {{1, 2, 3, 4, 5, 6, 7, 200}};\n\
+         .const .align 4 .f32 cf[3] = {{0f3F800000, 2.5, 3}};\n\
+         .global .align 4 .u32 gtab[4] = {{10, 20, 30, 40}};\n\
+         .global .align 4 .u32 counter = 7;\n\
+         .global .align 8 .u64 big = -2;\n\
+         .visible .entry k(.param .u64 out)\n{{\n\
+         \t.reg .b32 %r<8>;\n\t.reg .b64 %rd<10>;\n\t.reg .f32 %f<3>;\n\
+         \tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\
+         \tmov.u64 %rd3, gtab;\n\tcvta.global.u64 %rd4, %rd3;\n\tadd.s64 %rd5, %rd4, %rd2;\n\tld.u32 %r2, [%rd5];\n\
+         \tcvt.u64.u32 %rd6, %r1;\n\tmov.u64 %rd7, ctab;\n\tadd.s64 %rd7, %rd7, %rd6;\n\tld.const.u8 %r3, [%rd7];\n\
+         \tld.const.f32 %f1, [cf+4];\n\tcvt.rzi.u32.f32 %r4, %f1;\n\
+         \tatom.global.add.u32 %r5, [counter], 1;\n\tbar.sync 0;\n\tldu.global.u32 %r6, [counter];\n\
+         \tld.global.u32 %r7, [big+4];\n\
+         \tmul.wide.u32 %rd8, %r1, 24;\n\tadd.s64 %rd9, %rd1, %rd8;\n\
+         \tst.global.u32 [%rd9], %r2;\n\tst.global.u32 [%rd9+4], %r3;\n\tst.global.u32 [%rd9+8], %r4;\n\
+         \tst.global.u32 [%rd9+12], %r6;\n\tst.global.u32 [%rd9+16], %r7;\n\tld.const.f32 %f2, [cf];\n\
+         \tmov.b32 %r7, %f2;\n\tst.global.u32 [%rd9+20], %r7;\n\tret;\n}}\n"
+    );
+    let b = run_kernel("modvars", &ptx, 4, &[("out", 24)]);
+    let o = u32s(&b, "out");
+    for t in 0..4usize {
+        let row = &o[t * 6..t * 6 + 6];
+        // gtab[t]; ctab[t]; (u32)cf[1] = 2; counter after 4 increments = 11;
+        // the high word of big = -2 (0xFFFFFFFF_FFFFFFFE); cf[0] = 1.0f
+        assert_eq!(row, &[[10, 20, 30, 40][t], [1, 2, 3, 4][t], 2, 11, 0xFFFF_FFFF, 0x3F80_0000], "thread {t}");
+    }
+}
+
+#[test]
+fn module_variable_errors_name_the_variable() {
+    assert_eq!(
+        err_of(&format!("{HEAD}.global .u32 x[2] = {{1, 2, 3}};\n")),
+        "bad.ptx:4:1: `x` has 3 initializers for 2 elements"
+    );
+    assert_eq!(err_of(&format!("{HEAD}.const .u8 x = 300;\n")), "bad.ptx:4:1: initializer 0 of `x` does not fit .u8");
+    let e = err_of(&format!("{HEAD}.const .u32 c = 1;\n{}", entry("", "\tst.const.u32 [c], %t;")));
+    assert!(e.ends_with("`st.const.u32`: constant memory is read-only"), "{e}");
+}
+
+#[test]
+fn debug_sections_and_line_directives_are_skipped() {
+    let ptx = format!(
+        "{HEAD}.file 1 \"/src/k.cu\"\n{}\
+         .section .debug_abbrev\n{{\n.b8 1\n.b8 17\n.b8 0\n}}\n\
+         .section .debug_info\n{{\n.b32 85\n.b8 2\n.b64 $L__func_begin0\n.b8 0\n}}\n",
+        entry("", "\t.loc 1 3 5\n\tadd.u32 %t, %t, 9;\n\tst.global.u32 [%rd1], %t;")
+    );
+    let b = run_kernel("section", &ptx, 2, &[("out", 2)]);
+    assert_eq!(u32s(&b, "out"), vec![9, 10]);
+}
+
+// ------------------------------------------------------------ bit manipulation
+
+#[test]
+fn bfe_bfi_prmt_shf_follow_the_isa() {
+    // (instruction, expected) pairs; the inputs are immediates, derived by hand from
+    // the PTX ISA definitions of each instruction
+    let cases: &[(&str, u32)] = &[
+        // bits 4..11 of 0xF0F01234
+        ("bfe.u32 %r1, %r9, 4, 8;", 0x23),
+        // field past bit 31 reads zeros (unsigned): bits 28..31 = 0xF
+        ("bfe.u32 %r1, %r9, 28, 8;", 0xF),
+        ("bfe.u32 %r1, %r9, 4, 0;", 0),
+        // signed: field 0xF at bits 8..11 of 0x00000F00, sign bit 1
+        ("bfe.s32 %r1, 0x00000F00, 8, 4;", 0xFFFF_FFFF),
+        ("bfe.s32 %r1, 0x00000700, 8, 4;", 7),
+        // past the msb the sign is bit min(pos+len-1, 31) = 31 of 0x80000000
+        ("bfe.s32 %r1, 0x80000000, 28, 8;", 0xFFFF_FFF8),
+        // insert 8 bits of 0xAB at bit 8 of all-ones
+        ("bfi.b32 %r1, 0xAB, 0xFFFFFFFF, 8, 8;", 0xFFFF_ABFF),
+        // only bits 28..31 fit
+        ("bfi.b32 %r1, 0xFF, 0, 28, 8;", 0xF000_0000),
+        // prmt: bytes of {b = 0x77665544, a = 0x33221180}, selector nibbles low first
+        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x3210;", 0x3322_1180),
+        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x7654;", 0x7766_5544),
+        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x0123;", 0x8011_2233),
+        // nibble 0 = 8: sign of byte 0 (0x80) replicated; the others pick byte 1
+        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x1118;", 0x1111_11FF),
+        // funnel shifts of {b = 0x01234567, a = 0x89ABCDEF}
+        ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x1234_5678),
+        ("shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x789A_BCDE),
+        ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x2345_6789),
+        ("shf.l.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x89AB_CDEF),
+        ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x0123_4567),
+        ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 0;", 0x89AB_CDEF),
+    ];
+    let mut body = String::from("\tmov.u32 %r9, 0xF0F01234;\n");
+    for (k, (inst, _)) in cases.iter().enumerate() {
+        body.push_str(&format!("\t{inst}\n\tst.global.u32 [%rd1+{}], %r1;\n", 4 * k));
+    }
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<10>;", &body));
+    let b = run_kernel("bits", &ptx, 1, &[("out", cases.len())]);
+    let o = u32s(&b, "out");
+    for (k, (inst, want)) in cases.iter().enumerate() {
+        assert_eq!(o[k], *want, "{inst}: got {:#x}, want {want:#x}", o[k]);
+    }
+}
+
+#[test]
+fn bfe_64_bit_extracts_across_words() {
+    // bits 28..43 of 0x0000_0ABC_D000_0000 = 0xABCD
+    let body = "\tmov.u64 %rd3, 0x00000ABCD0000000;\n\tbfe.u64 %rd3, %rd3, 28, 16;\n\tcvt.u32.u64 %t, %rd3;\n\tst.global.u32 [%rd1], %t;";
+    let b = run_kernel("bfe64", &format!("{HEAD}{}", entry("", body)), 1, &[("out", 1)]);
+    assert_eq!(u32s(&b, "out"), vec![0xABCD]);
+}
+
+#[test]
+fn prmt_modes_other_than_default_are_reported() {
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tprmt.b32.f4e %t, %t, %t, 1;")));
+    assert!(e.starts_with("bad.ptx:") && e.contains("mode `.f4e`"), "{e}");
+}
+
+// ------------------------------------------------------------ pack / unpack
+
+#[test]
+fn mov_packs_and_unpacks_halves() {
+    let body = "\
+\tmov.u32 %r1, 0x11111111;\n\tmov.u32 %r2, 0x22222222;\n\
+\tmov.b64 %rd3, {%r1, %r2};\n\
+\tmov.b64 {%r3, %r4}, %rd3;\n\
+\tmov.b64 {_, %r5}, %rd3;\n\
+\tmov.u16 %h1, 0xAAAA;\n\tmov.u16 %h2, 0xBBBB;\n\
+\tmov.b32 %r6, {%h1, %h2};\n\
+\tmov.b32 {%h3, %h4}, %r6;\n\tcvt.u32.u16 %r7, %h4;\n\
+\tcvt.u32.u64 %r8, %rd3;\n\tshr.u64 %rd3, %rd3, 32;\n\tcvt.u32.u64 %r9, %rd3;\n\
+\tst.global.u32 [%rd1], %r8;\n\tst.global.u32 [%rd1+4], %r9;\n\tst.global.u32 [%rd1+8], %r3;\n\
+\tst.global.u32 [%rd1+12], %r4;\n\tst.global.u32 [%rd1+16], %r5;\n\tst.global.u32 [%rd1+20], %r6;\n\tst.global.u32 [%rd1+24], %r7;";
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<10>;\n\t.reg .b16 %h<5>;", body));
+    let b = run_kernel("pack", &ptx, 1, &[("out", 7)]);
+    // {lo, hi}: the first element is the low half
+    assert_eq!(u32s(&b, "out"), vec![0x1111_1111, 0x2222_2222, 0x1111_1111, 0x2222_2222, 0x2222_2222, 0xBBBB_AAAA, 0xBBBB]);
+}
+
+#[test]
+fn pack_of_the_wrong_arity_is_reported() {
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tmov.b64 %rd3, {%t, %t, %t};")));
+    assert!(e.contains("packs 2 or 4 parts"), "{e}");
+}
+
+// ------------------------------------------------------------ scopes
+
+#[test]
+fn nested_scopes_shadow_outer_registers() {
+    let body = "\
+\tmov.u32 %r1, 5;\n\
+\t{\n\t.reg .b32 %r<3>;\n\t.reg .pred %q;\n\tmov.u32 %r1, 100;\n\tadd.u32 %res, %r1, 1;\n\
+\t\t{\n\t\t.reg .b32 %r1;\n\t\tmov.u32 %r1, 1000;\n\t\tadd.u32 %res, %res, %r1;\n\t\t}\n\
+\tsetp.eq.u32 %q, %r1, 100;\n\tselp.u32 %r2, 1, 0, %q;\n\tadd.u32 %res, %res, %r2;\n\t}\n\
+\tadd.u32 %r2, %r1, %res;\n\tst.global.u32 [%rd1], %r2;";
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<3>;\n\t.reg .b32 %res;", body));
+    let b = run_kernel("scopes", &ptx, 1, &[("out", 1)]);
+    // inner %r1 = 100: res = 101; innermost %r1 = 1000: res = 1101; back in the
+    // middle scope %r1 is still 100, so +1 = 1102; outside %r1 is 5: 1107
+    assert_eq!(u32s(&b, "out"), vec![1107]);
+}
+
+#[test]
+fn a_register_of_an_ended_scope_is_undefined_outside() {
+    let e = err_of(&format!("{HEAD}{}", entry("", "\t{\n\t.reg .b32 %in;\n\tmov.u32 %in, 1;\n\t}\n\tmov.u32 %t, %in;")));
+    assert!(e.contains("undefined register `%in`"), "{e}");
+}
+
+// ------------------------------------------------------------ functions
+
+const FUNCS: &str = "\
+.func  (.param .b32 func_retval0) _Z3addii(\n\t.param .b32 _Z3addii_param_0,\n\t.param .b32 _Z3addii_param_1\n)\n{\n\
+\t.reg .b32 %r<4>;\n\tld.param.u32 %r1, [_Z3addii_param_0];\n\tld.param.u32 %r2, [_Z3addii_param_1];\n\
+\tmul.lo.s32 %r3, %r1, 3;\n\tadd.s32 %r3, %r3, %r2;\n\tst.param.b32 [func_retval0+0], %r3;\n\tret;\n}\n\
+.func (.param .b32 func_retval0) twice(.param .b32 x)\n{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [x];\n\
+\t{ // callseq 0, 0\n\t.reg .b32 temp_param_reg;\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %r1;\n\
+\t.param .b32 param1;\n\tst.param.b32 [param1+0], %r1;\n\t.param .b32 retval0;\n\
+\tcall.uni (retval0), _Z3addii, (param0, param1);\n\tld.param.b32 %r2, [retval0+0];\n\t} // callseq 0\n\
+\tst.param.b32 [func_retval0+0], %r2;\n\tret;\n}\n\
+.func (.param .b32 func_retval0) relu(.param .b32 x)\n{\n\t.reg .pred %p;\n\t.reg .b32 %r<2>;\n\
+\tld.param.u32 %r1, [x];\n\tsetp.lt.s32 %p, %r1, 0;\n\tmov.u32 %r0, 0;\n\tst.param.b32 [func_retval0+0], %r0;\n\
+\t@%p ret;\n\tst.param.b32 [func_retval0+0], %r1;\n\tret;\n}\n\
+.func noop()\n{\n\tret;\n}\n";
+
+#[test]
+fn func_calls_are_inlined_with_param_passing() {
+    let body = "\
+\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %t;\n\t.param .b32 retval0;\n\
+\tcall.uni (retval0), twice, (param0);\n\tld.param.b32 %a, [retval0+0];\n\t}\n\
+\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %t;\n\t.param .b32 param1;\n\tst.param.b32 [param1+0], 5;\n\
+\t.param .b32 retval0;\n\tcall.uni (retval0), _Z3addii, (param0, param1);\n\tld.param.b32 %b, [retval0+0];\n\t}\n\
+\tsub.s32 %c, 2, %t;\n\
+\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %c;\n\t.param .b32 retval0;\n\
+\tcall.uni (retval0), relu, (param0);\n\tld.param.b32 %c, [retval0+0];\n\t}\n\
+\tcall.uni noop;\n\
+\tmul.wide.u32 %rd3, %t, 12;\n\tadd.s64 %rd3, %rd2, %rd3;\n\
+\tst.global.u32 [%rd3], %a;\n\tst.global.u32 [%rd3+4], %b;\n\tst.global.u32 [%rd3+8], %c;";
+    let ptx = format!("{HEAD}{FUNCS}{}", entry("\t.reg .b32 %a, %b, %c;", body));
+    let b = run_kernel("calls", &ptx, 6, &[("out", 18)]);
+    let o = u32s(&b, "out");
+    for t in 0..6i32 {
+        // twice(t) = add(t, t) = 3t + t; add(t, 5) = 3t + 5; relu(2 - t)
+        let want = [4 * t, 3 * t + 5, (2 - t).max(0)].map(|v| v as u32);
+        assert_eq!(&o[t as usize * 3..t as usize * 3 + 3], &want, "thread {t}");
+    }
+}
+
+#[test]
+fn recursion_and_bodiless_calls_are_reported_at_the_call() {
+    let rec = format!("{HEAD}.func f()\n{{\n\tcall.uni f;\n\tret;\n}}\n{}", entry("", "\tcall.uni f;"));
+    assert_eq!(err_of(&rec), "bad.ptx:6:2: recursive call of `f`: recursion is not supported (calls are inlined)");
+    let ext = format!("{HEAD}.extern .func g();\n{}", entry("", "\tcall.uni g;"));
+    assert!(err_of(&ext).contains("`g` is declared without a body"), "{}", err_of(&ext));
+    let undef = format!("{HEAD}{}", entry("", "\tcall.uni h;"));
+    assert!(err_of(&undef).contains("call of undefined function `h`"), "{}", err_of(&undef));
+    let arity = format!("{HEAD}{FUNCS}{}", entry("", "\tcall.uni noop, (%t);"));
+    assert!(err_of(&arity).contains("`noop` takes 0 return value(s) and 0 argument(s), the call passes 0 and 1"), "{}", err_of(&arity));
+}
+
+// ------------------------------------------------------------ unsupported constructs
+
+#[test]
+fn unsupported_constructs_name_file_line_column() {
+    let cases = [
+        (format!("{HEAD}.global .surfref s;\n"), "bad.ptx:4:1: `.surfref` declarations (textures, surfaces, samplers) are not in the supported PTX subset"),
+        (
+            format!("{HEAD}{}", entry("", "\twmma.load.a.sync.aligned.row.m16n16k16.f16 {%t}, [%rd1], 16;")),
+            "bad.ptx:13:2: unsupported instruction `wmma.load.a.sync.aligned.row.m16n16k16.f16` (not in the supported PTX subset, see docs/ptx_subset.md)",
+        ),
+        (
+            format!("{HEAD}{}", entry("", "\ttex.2d.v4.f32.f32 {%t, %t, %t, %t}, [tx, {%t, %t}];")),
+            "bad.ptx:13:2: unsupported instruction `tex.2d.v4.f32.f32` (not in the supported PTX subset, see docs/ptx_subset.md)",
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(err_of(&src), want);
+    }
+}
