@@ -381,6 +381,7 @@ impl<'a> WarpExec<'a> {
                 let uniform = match sp {
                     Special::Tid(c) => return self.tids(c),
                     Special::LaneId => return std::array::from_fn(|l| l as u64),
+                    Special::LaneMask(c) => return std::array::from_fn(|l| lane_mask(c, l)),
                     Special::Ntid(c) => ids.ntid[c as usize] as u64,
                     Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
                     Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
@@ -511,6 +512,31 @@ impl<'a> WarpExec<'a> {
             };
             self.write_pred(inst.d[0], mask, v);
             return Ok(Effect::Alu);
+        }
+        match inst.op {
+            Op::Shfl(mode) => return Ok(self.shuffle(inst, mode, mask)),
+            Op::Vote(mode) => {
+                let mut buf = None;
+                let p = self.operand(inst.a[0], &mut buf);
+                let yes = (0..WARP).fold(0u32, |m, l| m | ((p[l] as u32 & 1) << l)) & mask;
+                let all = if mask == 0 { 0 } else { u32::MAX };
+                let v = match mode {
+                    VoteMode::All => if yes == mask { all } else { 0 },
+                    VoteMode::Any => if yes != 0 { all } else { 0 },
+                    VoteMode::Uni => if yes == 0 || yes == mask { all } else { 0 },
+                    VoteMode::Ballot => {
+                        self.write(inst.d[0], mask, inst.dmask, &[yes as u64; WARP]);
+                        return Ok(Effect::Alu);
+                    }
+                };
+                self.write_pred(inst.d[0], mask, v);
+                return Ok(Effect::Alu);
+            }
+            Op::ActiveMask => {
+                self.write(inst.d[0], mask, inst.dmask, &[mask as u64; WARP]);
+                return Ok(Effect::Alu);
+            }
+            _ => {}
         }
         if inst.op == Op::MovUnpack {
             let mut buf = None;
@@ -912,6 +938,44 @@ impl<'a> WarpExec<'a> {
         Ok(())
     }
 
+    /// `shfl.sync` (PTX ISA): each executing lane reads `a` of lane `j` (its own when
+    /// `j` is out of its segment). Our choice for what PTX leaves undefined: reading a
+    /// lane that does not execute the shuffle gives that lane's current register value;
+    /// the member mask is not checked against the executing lanes.
+    fn shuffle(&mut self, inst: &Inst, mode: ShflMode, mask: u32) -> Effect {
+        let (mut ba, mut bb, mut bc) = (None, None, None);
+        let a = *self.operand(inst.a[0], &mut ba);
+        let b = *self.operand(inst.a[1], &mut bb);
+        let c = *self.operand(inst.a[2], &mut bc);
+        let mut out = [0u64; WARP];
+        let mut inrange = 0u32;
+        for l in 0..WARP {
+            let lane = l as i64;
+            let bval = (b[l] & 31) as i64;
+            let cval = (c[l] & 31) as i64;
+            let segmask = ((c[l] >> 8) & 31) as i64;
+            let max_lane = (lane & segmask) | (cval & !segmask);
+            let min_lane = lane & segmask;
+            let (j, ok) = match mode {
+                ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+                ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+                ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+                ShflMode::Idx => {
+                    let j = min_lane | (bval & !segmask);
+                    (j, j <= max_lane)
+                }
+            };
+            let src = if ok { j as usize } else { l };
+            out[l] = a[src];
+            inrange |= (ok as u32) << l;
+        }
+        self.write(inst.d[0], mask, inst.dmask, &out);
+        if inst.d[1] != NO_PRED {
+            self.write_pred(inst.d[1], mask, inrange);
+        }
+        Effect::Alu
+    }
+
     #[inline]
     fn operand_lane(&self, s: Src, l: usize) -> u64 {
         match s {
@@ -937,6 +1001,19 @@ impl<'a> WarpExec<'a> {
             self.regs[d as usize * WARP + l] = v & dmask;
         }
     }
+}
+
+/// `%lanemask_*` of lane `l`: the lanes whose index compares with `l` as `c`.
+fn lane_mask(c: Cmp, l: usize) -> u64 {
+    let eq = 1u64 << l;
+    let m = match c {
+        Cmp::Eq => eq,
+        Cmp::Lt => eq - 1,
+        Cmp::Le => (eq << 1) - 1,
+        Cmp::Gt => !((eq << 1) - 1),
+        _ => !(eq - 1),
+    };
+    m & 0xffff_ffff
 }
 
 /// `bfe` (PTX ISA): `len = c & 0xff` bits of `x` from bit `pos = b & 0xff`; bits past

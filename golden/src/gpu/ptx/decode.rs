@@ -497,6 +497,8 @@ impl<'a> Ctx<'a> {
                 "to" => m.to = true,
                 "sync" => m.sync = true,
                 "l" | "r" | "clamp" | "wrap" if op == "shf" => {}
+                "up" | "down" | "bfly" | "idx" if op == "shfl" => {}
+                "all" | "any" | "uni" | "ballot" if op == "vote" => {}
                 "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" if op == "prmt" => {}
                 "uni" | "aligned" | "ca" | "nc" | "lu" | "cs" | "wb" | "weak" => {}
                 "cg" | "cv" | "volatile" | "relaxed" | "acquire" | "release" | "mmio" => m.bypass_l1 = true,
@@ -759,9 +761,11 @@ impl<'a> Ctx<'a> {
             uses.push(r);
         }
         let pred_dst = matches!(inst.op, Op::Setp(..)) || inst.ty == Ty::Pred && !inst.is_mem();
-        for &d in &inst.d[..inst.nd as usize] {
+        for (k, &d) in inst.d[..inst.nd as usize].iter().enumerate() {
             if d != NO_PRED {
-                defs.push(if pred_dst { nregs + d } else { d });
+                // shfl.sync: d[1] is the in-range predicate
+                let pred = pred_dst || matches!(inst.op, Op::Shfl(_)) && k == 1;
+                defs.push(if pred { nregs + d } else { d });
             }
         }
         uses.sort_unstable();
@@ -837,6 +841,79 @@ impl<'a> Ctx<'a> {
             (32, 4) | (16, 2) => Ty::B8,
             _ => return None,
         })
+    }
+
+    /// `shfl.sync`, `vote.sync`, `activemask` (PTX ISA §9.7.8.6-§9.7.8.8 and
+    /// §9.7.13).
+    fn warp_level(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let ops = &ia.operands;
+        let name = ia.full_name();
+        let has = |s: &str| ia.mods.iter().any(|x| x == s);
+        match ia.opcode.as_str() {
+            "activemask" => {
+                self.operands(ia, 1..=1)?;
+                if self.one_type(ia, m)? != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mut inst = blank(Op::ActiveMask, Ty::B32, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                Ok(inst)
+            }
+            "shfl" => {
+                if !m.sync {
+                    return Err(self.err(ia.pos, format!("`{name}`: only `shfl.sync` is in the supported PTX subset")));
+                }
+                self.operands(ia, 5..=5)?;
+                let ty = self.one_type(ia, m)?;
+                if ty != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mode = [("up", ShflMode::Up), ("down", ShflMode::Down), ("bfly", ShflMode::Bfly), ("idx", ShflMode::Idx)]
+                    .into_iter()
+                    .find(|(s, _)| has(s))
+                    .map(|(_, md)| md)
+                    .ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a mode (.up, .down, .bfly, .idx)")))?;
+                let mut inst = blank(Op::Shfl(mode), Ty::B32, OpClass::Int);
+                let (d, p) = match &ops[0] {
+                    OperandAst::PredPair(d, p, pos) => (OperandAst::Name(d.clone(), *pos), Some(OperandAst::Name(p.clone(), *pos))),
+                    o => (o.clone(), None),
+                };
+                self.set_dst(&mut inst, ia, &d, Ty::B32, false)?;
+                inst.d[1] = match p {
+                    Some(p) => self.pred(ia, &p)?.0,
+                    None => NO_PRED,
+                };
+                inst.nd = 2;
+                for k in 0..4 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 4;
+                Ok(inst)
+            }
+            _ => {
+                let mode = [("all", VoteMode::All), ("any", VoteMode::Any), ("uni", VoteMode::Uni), ("ballot", VoteMode::Ballot)]
+                    .into_iter()
+                    .find(|(s, _)| has(s))
+                    .map(|(_, md)| md)
+                    .ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a mode (.all, .any, .uni, .ballot)")))?;
+                self.operands(ia, if m.sync { 3..=3 } else { 2..=2 })?;
+                let ty = self.one_type(ia, m)?;
+                let want = if mode == VoteMode::Ballot { Ty::B32 } else { Ty::Pred };
+                if ty != want {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .{}", want.name())));
+                }
+                let mut inst = blank(Op::Vote(mode), ty, OpClass::Int);
+                self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
+                let (c, neg) = self.pred(ia, &ops[1])?;
+                inst.a[0] = Src::Pred(c, neg);
+                inst.na = 1;
+                if m.sync {
+                    inst.a[1] = self.src(ia, &ops[2], Ty::B32, false)?;
+                    inst.na = 2;
+                }
+                Ok(inst)
+            }
+        }
     }
 
     /// `bfe`, `bfi`, `prmt`, `shf` (PTX ISA §9.7.7 bit-field and §9.7.8.6 funnel shift).
@@ -915,7 +992,7 @@ impl<'a> Ctx<'a> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
             "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "fence", "bra", "ret", "exit",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -1364,6 +1441,7 @@ impl<'a> Ctx<'a> {
                 Ok(blank(Op::Membar(scope), Ty::B32, OpClass::Ctrl))
             }
             "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
+            "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
             "bra" => {
                 self.operands(ia, 1..=1)?;
                 let mut inst = blank(Op::Bra, Ty::B32, OpClass::Ctrl);

@@ -270,6 +270,13 @@ pub enum Op {
     Setp(Cmp, BoolOp),
     Selp,
     Mov,
+    /// `shfl.sync`: `d[0]` gets `a` of the source lane, `d[1]` (a predicate or
+    /// `NO_PRED`) whether the source lane was in range.
+    Shfl(ShflMode),
+    /// `vote.sync` over the executing lanes.
+    Vote(VoteMode),
+    /// `activemask.b32`: the executing lanes.
+    ActiveMask,
     /// `mov.b64 %rd, {%r0, %r1}`: the sources packed low element first.
     MovPack,
     /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
@@ -292,6 +299,24 @@ pub enum Op {
     Bra,
     Ret,
     Exit,
+}
+
+/// Source-lane rule of `shfl.sync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// Reduction of `vote.sync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
 }
 
 /// Functional-unit class an instruction issues to (per-class latency and initiation
@@ -345,6 +370,8 @@ pub enum Special {
     NSmId,
     Clock,
     Clock64,
+    /// `%lanemask_eq/lt/le/gt/ge`.
+    LaneMask(Cmp),
 }
 
 impl Special {
@@ -373,6 +400,11 @@ impl Special {
             "%nsmid" => Special::NSmId,
             "%clock" => Special::Clock,
             "%clock64" => Special::Clock64,
+            "%lanemask_eq" => Special::LaneMask(Cmp::Eq),
+            "%lanemask_lt" => Special::LaneMask(Cmp::Lt),
+            "%lanemask_le" => Special::LaneMask(Cmp::Le),
+            "%lanemask_gt" => Special::LaneMask(Cmp::Gt),
+            "%lanemask_ge" => Special::LaneMask(Cmp::Ge),
             _ => return None,
         })
     }
