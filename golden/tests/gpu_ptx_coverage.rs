@@ -290,3 +290,78 @@ fn unsupported_constructs_name_file_line_column() {
         assert_eq!(err_of(&src), want);
     }
 }
+
+// ------------------------------------------------------------ warp-level
+
+#[test]
+fn shfl_vote_activemask_follow_cuda_semantics() {
+    // v = 10 * lane + 1 in every lane; results per lane in out[lane * 11 + k]
+    let cases = [
+        "shfl.sync.down.b32 %r1, %v, 1, 31, -1;",
+        "shfl.sync.up.b32 %r1, %v, 2, 0, -1;",
+        "shfl.sync.bfly.b32 %r1, %v, 16, 31, -1;",
+        "shfl.sync.idx.b32 %r1, %v, 5, 31, -1;",
+        // width 8: c = ((32 - 8) << 8) | 31
+        "shfl.sync.down.b32 %r1, %v, 1, 0x181f, -1;",
+        "shfl.sync.idx.b32 %r1, %v, 3, 0x181f, -1;",
+        "shfl.sync.down.b32 %r1|%q, %v, 4, 31, -1;\n\tselp.u32 %r1, 1, 0, %q;",
+        "vote.sync.ballot.b32 %r1, %m3, -1;",
+        "vote.sync.any.pred %q, %m3, -1;\n\tselp.u32 %r1, 1, 0, %q;",
+        "vote.sync.all.pred %q, %m3, -1;\n\tselp.u32 %r1, 1, 0, %q;",
+        "vote.sync.uni.pred %q, !%m3, -1;\n\tselp.u32 %r1, 1, 0, %q;",
+    ];
+    let mut body = String::from(
+        "\tmad.lo.s32 %v, %t, 10, 1;\n\trem.u32 %r2, %t, 3;\n\tsetp.eq.u32 %m3, %r2, 0;\n\tmul.lo.s32 %r2, %t, 64;\n\tcvt.u64.u32 %rd3, %r2;\n\tadd.s64 %rd3, %rd2, %rd3;\n",
+    );
+    for (k, c) in cases.iter().enumerate() {
+        body.push_str(&format!("\t{c}\n\tst.global.u32 [%rd3+{}], %r1;\n", 4 * k));
+    }
+    // divergent: lanes < 10 ask for the active mask, and vote among themselves
+    body.push_str(
+        "\tsetp.lt.u32 %q, %t, 10;\n\t@!%q bra $SKIP;\n\tactivemask.b32 %r1;\n\tst.global.u32 [%rd3+44], %r1;\n\
+         \tsetp.lt.u32 %q, %t, 10;\n\tvote.sync.all.pred %q, %q, 0x3ff;\n\tselp.u32 %r1, 1, 0, %q;\n\tst.global.u32 [%rd3+48], %r1;\n\
+         $SKIP:\n\tmov.u32 %r1, %lanemask_lt;\n\tst.global.u32 [%rd3+52], %r1;\n\tmov.u32 %r1, %lanemask_ge;\n\tst.global.u32 [%rd3+56], %r1;",
+    );
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<3>, %v;\n\t.reg .pred %q, %m3;", &body));
+    let b = run_kernel("warp", &ptx, 32, &[("out", 32 * 16)]);
+    let o = u32s(&b, "out");
+    let v = |l: usize| 10 * l as u32 + 1;
+    let ballot: u32 = (0..32).filter(|l| l % 3 == 0).map(|l| 1u32 << l).sum();
+    for l in 0..32usize {
+        let seg = l & !7;
+        let want = [
+            // __shfl_down_sync(v, 1): lane + 1 if it exists, else own
+            if l + 1 < 32 { v(l + 1) } else { v(l) },
+            // __shfl_up_sync(v, 2)
+            if l >= 2 { v(l - 2) } else { v(l) },
+            // __shfl_xor_sync(v, 16)
+            v(l ^ 16),
+            // __shfl_sync(v, 5)
+            v(5),
+            // __shfl_down_sync(v, 1, 8): stays inside its 8-lane segment
+            if (l % 8) + 1 < 8 { v(l + 1) } else { v(l) },
+            // __shfl_sync(v, 3, 8)
+            v(seg + 3),
+            // in range for down-by-4 iff l + 4 < 32
+            (l + 4 < 32) as u32,
+            ballot,
+            1,
+            0,
+            // !m3 is not uniform
+            0,
+            if l < 10 { 0x3ff } else { 0 },
+            if l < 10 { 1 } else { 0 },
+            (1u32 << l) - 1,
+            !((1u32 << l) - 1),
+        ];
+        assert_eq!(&o[l * 16..l * 16 + 15], &want, "lane {l}");
+    }
+}
+
+#[test]
+fn shfl_without_sync_or_mode_is_reported() {
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tshfl.bfly.b32 %t, %t, 1, 31;")));
+    assert!(e.contains("only `shfl.sync`"), "{e}");
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tshfl.sync.b32 %t, %t, 1, 31, -1;")));
+    assert!(e.contains("needs a mode"), "{e}");
+}

@@ -494,25 +494,6 @@ impl<'a> WarpExec<'a> {
             }
             _ => {}
         }
-        // predicate-typed logic and moves
-        if ty == Ty::Pred {
-            let pv = |s: Src, preds: &[u32]| match s {
-                Src::Pred(p, neg) => preds[p as usize] ^ if neg { u32::MAX } else { 0 },
-                Src::Imm(v) if v != 0 => u32::MAX,
-                _ => 0,
-            };
-            let x = pv(inst.a[0], self.preds);
-            let y = pv(inst.a[1], self.preds);
-            let v = match inst.op {
-                Op::And => x & y,
-                Op::Or => x | y,
-                Op::Xor => x ^ y,
-                Op::Not => !x,
-                _ => x,
-            };
-            self.write_pred(inst.d[0], mask, v);
-            return Ok(Effect::Alu);
-        }
         match inst.op {
             Op::Shfl(mode) => return Ok(self.shuffle(inst, mode, mask)),
             Op::Vote(mode) => {
@@ -537,6 +518,25 @@ impl<'a> WarpExec<'a> {
                 return Ok(Effect::Alu);
             }
             _ => {}
+        }
+        // predicate-typed logic and moves
+        if ty == Ty::Pred {
+            let pv = |s: Src, preds: &[u32]| match s {
+                Src::Pred(p, neg) => preds[p as usize] ^ if neg { u32::MAX } else { 0 },
+                Src::Imm(v) if v != 0 => u32::MAX,
+                _ => 0,
+            };
+            let x = pv(inst.a[0], self.preds);
+            let y = pv(inst.a[1], self.preds);
+            let v = match inst.op {
+                Op::And => x & y,
+                Op::Or => x | y,
+                Op::Xor => x ^ y,
+                Op::Not => !x,
+                _ => x,
+            };
+            self.write_pred(inst.d[0], mask, v);
+            return Ok(Effect::Alu);
         }
         if inst.op == Op::MovUnpack {
             let mut buf = None;
