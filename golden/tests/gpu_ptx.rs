@@ -115,7 +115,7 @@ fn other_malformed_input_is_reported() {
     let cases = [
         (format!("{HEAD}\tbra $L_nowhere;\n}}\n"), "bad.ptx:10:6: undefined label `$L_nowhere`"),
         (format!("{HEAD}\tadd.s32 %r1, %r2\n\tret;\n}}\n"), "bad.ptx:11:2: expected `,` or `;` after an operand, found `ret`"),
-        (format!("{HEAD}\tadd.rz.f32 %f1, %f2, %f2;\n\tret;\n}}\n"), "bad.ptx:10:2: a rounding mode other than .rn in `add.rz.f32` is not in the supported PTX subset"),
+        (format!("{HEAD}\tadd.rz.f64 %f1, %f2, %f2;\n\tret;\n}}\n"), "bad.ptx:10:2: a rounding mode other than .rn in `add.rz.f64` is not in the supported PTX subset"),
         (format!("{HEAD}\tld.global.cs.f16 %f1, [%r1];\n}}\n"), "bad.ptx:10:2: unsupported modifier `.f16` in `ld.global.cs.f16` (not in the supported PTX subset)"),
         (format!("{HEAD}\tbar.sync 1;\n}}\n"), "bad.ptx:10:11: only barrier 0 (`bar.sync 0`) is in the supported PTX subset"),
         (".version 8.0\n.func f()\n{ call.uni f; ret; }\n.entry k()\n{ call.uni f;\n ret; }\n".to_string(), "bad.ptx:3:3: recursive call of `f`: recursion is not supported (calls are inlined)"),

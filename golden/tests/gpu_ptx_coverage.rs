@@ -365,3 +365,63 @@ fn shfl_without_sync_or_mode_is_reported() {
     let e = err_of(&format!("{HEAD}{}", entry("", "\tshfl.sync.b32 %t, %t, 1, 31, -1;")));
     assert!(e.contains("needs a mode"), "{e}");
 }
+
+// ------------------------------------------------------------ rounding modes
+
+#[test]
+fn directed_rounding_of_f32_add_mul_fma_cvt() {
+    // expected bit patterns derived by hand (IEEE 754 directed rounding):
+    // 1 + 2^-30 lies strictly between 1 (0x3F800000) and 1 + 2^-23 (0x3F800001)
+    let cases: &[(&str, u32)] = &[
+        ("add.rm.f32 %f1, 0f3F800000, 0f30800000;", 0x3F80_0000),
+        ("add.rp.f32 %f1, 0f3F800000, 0f30800000;", 0x3F80_0001),
+        ("add.rz.f32 %f1, 0fBF800000, 0fB0800000;", 0xBF80_0000),
+        ("add.rm.f32 %f1, 0fBF800000, 0fB0800000;", 0xBF80_0001),
+        ("sub.rp.f32 %f1, 0f3F800000, 0fB0800000;", 0x3F80_0001),
+        // exact zero sums: -0 under .rm, +0 otherwise
+        ("add.rm.f32 %f1, 0f40400000, 0fC0400000;", 0x8000_0000),
+        ("add.rp.f32 %f1, 0f40400000, 0fC0400000;", 0x0000_0000),
+        // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: 0x3F800002 plus a quarter ulp
+        ("mul.rz.f32 %f1, 0f3F800001, 0f3F800001;", 0x3F80_0002),
+        ("mul.rp.f32 %f1, 0f3F800001, 0f3F800001;", 0x3F80_0003),
+        ("mul.rn.f32 %f1, 0f3F800001, 0f3F800001;", 0x3F80_0002),
+        // overflow: MAX x 2 goes to infinity only when rounding away from zero
+        ("mul.rp.f32 %f1, 0f7F7FFFFF, 0f40000000;", 0x7F80_0000),
+        ("mul.rz.f32 %f1, 0f7F7FFFFF, 0f40000000;", 0x7F7F_FFFF),
+        ("mul.rm.f32 %f1, 0f7F7FFFFF, 0f40000000;", 0x7F7F_FFFF),
+        ("mul.rm.f32 %f1, 0fFF7FFFFF, 0f40000000;", 0xFF80_0000),
+        // fused: (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46, half an ulp (2^-45) above 2^-22
+        ("fma.rn.f32 %f1, 0f3F800001, 0f3F800001, 0fBF800000;", 0x3480_0000),
+        ("fma.rp.f32 %f1, 0f3F800001, 0f3F800001, 0fBF800000;", 0x3480_0001),
+        ("fma.rz.f32 %f1, 0f3F800001, 0f3F800001, 0fBF800000;", 0x3480_0000),
+        // 0.1 (f64) lies between 0x3DCCCCCC and 0x3DCCCCCD (the nearest, above)
+        ("cvt.rm.f32.f64 %f1, 0d3FB999999999999A;", 0x3DCC_CCCC),
+        ("cvt.rp.f32.f64 %f1, 0d3FB999999999999A;", 0x3DCC_CCCD),
+        ("cvt.rz.f32.f64 %f1, 0d3FB999999999999A;", 0x3DCC_CCCC),
+        // 2^24 + 1 between 2^24 (0x4B800000) and 2^24 + 2 (0x4B800001)
+        ("cvt.rp.f32.s32 %f1, 16777217;", 0x4B80_0001),
+        ("cvt.rm.f32.s32 %f1, 16777217;", 0x4B80_0000),
+        ("cvt.rz.f32.s32 %f1, -16777217;", 0xCB80_0000),
+        ("cvt.rm.f32.s32 %f1, -16777217;", 0xCB80_0001),
+    ];
+    let mut body = String::new();
+    for (k, (inst, _)) in cases.iter().enumerate() {
+        body.push_str(&format!("\t{inst}\n\tst.global.f32 [%rd1+{}], %f1;\n", 4 * k));
+    }
+    // 2^53 + 1 (u64) rounds up to 2^53 + 2 = 0x4340000000000001
+    body.push_str(&format!(
+        "\tmov.u64 %rd3, 9007199254740993;\n\tcvt.rp.f64.u64 %fd1, %rd3;\n\tst.global.f64 [%rd1+{}], %fd1;\n\
+         \tcvt.rm.f64.u64 %fd1, %rd3;\n\tst.global.f64 [%rd1+{}], %fd1;",
+        4 * cases.len(),
+        4 * cases.len() + 8
+    ));
+    let ptx = format!("{HEAD}{}", entry("\t.reg .f32 %f1;\n\t.reg .f64 %fd1;", &body));
+    let b = run_kernel("rounding", &ptx, 1, &[("out", cases.len() + 4)]);
+    let o = u32s(&b, "out");
+    for (k, (inst, want)) in cases.iter().enumerate() {
+        assert_eq!(o[k], *want, "{inst}: got {:#010x}, want {want:#010x}", o[k]);
+    }
+    let n = cases.len();
+    assert_eq!((o[n], o[n + 1]), (0x0000_0001, 0x4340_0000), "cvt.rp.f64.u64");
+    assert_eq!((o[n + 2], o[n + 3]), (0x0000_0000, 0x4340_0000), "cvt.rm.f64.u64");
+}

@@ -569,6 +569,31 @@ impl<'a> WarpExec<'a> {
         let bits = ty.bits();
         let tm = ty.mask();
         match (inst.op, ty) {
+            (Op::Add | Op::Sub | Op::Mul, Ty::F32) if is_directed(inst.rnd) => {
+                let (op, rnd, ftz, sat) = (inst.op, inst.rnd, inst.ftz, inst.sat);
+                map2(a, b, r, |p, q| {
+                    let x = ftz32(f32v(p), ftz) as f64;
+                    let y = ftz32(f32v(q), ftz) as f64;
+                    let v = match op {
+                        Op::Add => add_f32_dir(x, y, rnd),
+                        Op::Sub => add_f32_dir(x, -y, rnd),
+                        _ => round_f32_dir(x * y, 0.0, rnd),
+                    };
+                    let v = ftz32(v, ftz);
+                    f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
+            (Op::Fma, Ty::F32) if is_directed(inst.rnd) => {
+                let (rnd, ftz, sat) = (inst.rnd, inst.ftz, inst.sat);
+                map3(a, b, c, r, |p, q, w| {
+                    let x = ftz32(f32v(p), ftz) as f64;
+                    let y = ftz32(f32v(q), ftz) as f64;
+                    let z = ftz32(f32v(w), ftz) as f64;
+                    // the f32 product is exact in f64; the sum's error is exact (TwoSum)
+                    let v = ftz32(add_f32_dir(x * y, z, rnd), ftz);
+                    f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
             (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::F64) => f64op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::S32) if inst.sat => {
@@ -1129,13 +1154,88 @@ fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
     }
 }
 
-/// Round-toward-zero correction: step `r` (rounded to nearest) one ulp toward zero
-/// when its magnitude exceeds the exact value's.
-fn f32_toward_zero(r: f32, exact_gt: bool) -> f32 {
-    if exact_gt && r.is_finite() && r != 0.0 {
-        f32::from_bits(r.to_bits() - 1)
-    } else {
-        r
+/// `.rz`, `.rm` or `.rp`.
+#[inline(always)]
+fn is_directed(r: Rnd) -> bool {
+    matches!(r, Rnd::Rz | Rnd::Rm | Rnd::Rp)
+}
+
+/// The f32 after `c` toward +infinity (`up`) or -infinity.
+fn f32_step(c: f32, up: bool) -> f32 {
+    if c == 0.0 {
+        return f32::from_bits(if up { 1 } else { 0x8000_0001 });
+    }
+    let b = c.to_bits();
+    f32::from_bits(if (c > 0.0) == up { b + 1 } else { b - 1 })
+}
+
+/// Our choice for directed rounding of f32 operations (documented in
+/// docs/ptx_subset.md): the exact result is `s + e` in f64 arithmetic (`e` is the
+/// error term of an error-free transformation, zero when `s` is exact), rounded once to
+/// f32 in mode `rnd` (`.rz`, `.rm`, `.rp`; anything else rounds to nearest).
+pub fn round_f32_dir(s: f64, e: f64, rnd: Rnd) -> f32 {
+    let c = s as f32;
+    if s.is_nan() || s.is_infinite() || !is_directed(rnd) {
+        return c;
+    }
+    if c.is_infinite() {
+        // overflow: to infinity only when rounding away from zero in that direction
+        let to_inf = if s > 0.0 { rnd == Rnd::Rp } else { rnd == Rnd::Rm };
+        return if to_inf { c } else { f32::MAX.copysign(c) };
+    }
+    // sign of (exact - c): s - c is exact (c is within half an f32 ulp of s), and e is
+    // smaller than one f64 ulp of s
+    let d = (s - c as f64) + e;
+    if d == 0.0 {
+        return c;
+    }
+    let up = d > 0.0;
+    match rnd {
+        Rnd::Rp if up => f32_step(c, true),
+        Rnd::Rm if !up => f32_step(c, false),
+        // toward zero: step only when c is farther from zero than the exact value
+        Rnd::Rz if up && c < 0.0 || !up && c > 0.0 => f32_step(c, up),
+        _ => c,
+    }
+}
+
+/// `x + y` (f32 values held in f64) rounded to f32 in `rnd`: TwoSum gives the exact
+/// error; an exact zero sum is -0 under `.rm` unless both operands are +0 (IEEE 754
+/// §6.3).
+pub fn add_f32_dir(x: f64, y: f64, rnd: Rnd) -> f32 {
+    let s = x + y;
+    if !s.is_finite() {
+        return s as f32;
+    }
+    let bb = s - x;
+    let e = (x - (s - bb)) + (y - bb);
+    if s == 0.0 && e == 0.0 {
+        let both_pos = x == 0.0 && y == 0.0 && x.is_sign_positive() && y.is_sign_positive();
+        let both_neg = x == 0.0 && y == 0.0 && x.is_sign_negative() && y.is_sign_negative();
+        let neg = both_neg || rnd == Rnd::Rm && !both_pos;
+        return if neg { -0.0 } else { 0.0 };
+    }
+    round_f32_dir(s, e, rnd)
+}
+
+/// Integer `v` to f64 in a directed mode (`as f64` rounds to nearest; step one ulp
+/// when that went the wrong way).
+fn int_to_f64_dir(v: i128, rnd: Rnd) -> f64 {
+    let r = v as f64;
+    let back = r as i128;
+    if back == v {
+        return r;
+    }
+    let up = v > back;
+    let step = |r: f64, up: bool| {
+        let b = r.to_bits();
+        f64::from_bits(if (r > 0.0) == up { b + 1 } else { b - 1 })
+    };
+    match rnd {
+        Rnd::Rp if up => step(r, true),
+        Rnd::Rm if !up => step(r, false),
+        Rnd::Rz if up && r < 0.0 || !up && r > 0.0 => step(r, up),
+        _ => r,
     }
 }
 
@@ -1162,13 +1262,17 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
         (false, true) => {
             let v = int_val(x, from);
             if to == Ty::F32 {
-                let r = v as f32;
-                let r = if rnd == Rnd::Rz { f32_toward_zero(r, (r as i128).abs() > v.abs()) } else { r };
+                let r = if is_directed(rnd) {
+                    // v - (v as f64) is below 2^11 in magnitude: exact in f64
+                    let s = v as f64;
+                    round_f32_dir(s, (v - s as i128) as f64, rnd)
+                } else {
+                    v as f32
+                };
                 let r = if sat { sat01_32(r) } else { r };
                 f32b(r)
             } else {
-                let r = v as f64;
-                let r = if rnd == Rnd::Rz && (r as i128).abs() > v.abs() && r != 0.0 { f64::from_bits(r.to_bits() - 1) } else { r };
+                let r = if is_directed(rnd) { int_to_f64_dir(v, rnd) } else { v as f64 };
                 (if sat { sat01_64(r) } else { r }).to_bits()
             }
         }
@@ -1205,11 +1309,10 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
                     fi(ftz32(f32v(x), ftz) as f64) as f32
                 } else {
                     let e = fi(f64v(x));
-                    let r = e as f32;
-                    if rnd == Rnd::Rz {
-                        f32_toward_zero(r, (r as f64).abs() > e.abs())
+                    if is_directed(rnd) {
+                        round_f32_dir(e, 0.0, rnd)
                     } else {
-                        r
+                        e as f32
                     }
                 };
                 let r = ftz32(r, ftz);

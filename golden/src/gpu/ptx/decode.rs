@@ -339,6 +339,7 @@ fn blank(op: Op, ty: Ty, class: OpClass) -> Inst {
         addr: Addr { base: AddrBase::None, offset: 0 },
         target: 0,
         rpc: RPC_EXIT,
+        rnd: Rnd::Default,
         ftz: false,
         sat: false,
         sb_use: [0; 8],
@@ -1041,12 +1042,13 @@ impl<'a> Ctx<'a> {
                 if op == Op::Rem && ty.is_float() {
                     return Err(unsupported("a float type"));
                 }
+                let directed = matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp));
                 if ty.is_float() {
                     if op == Op::Div {
-                        if matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp)) {
+                        if directed {
                             return Err(unsupported("a rounding mode other than .rn"));
                         }
-                    } else {
+                    } else if !(directed && ty == Ty::F32 && matches!(op, Op::Add | Op::Sub)) {
                         only_rn(&m)?;
                     }
                 }
@@ -1055,6 +1057,9 @@ impl<'a> Ctx<'a> {
                 }
                 let sfu = matches!(op, Op::Div | Op::Rem);
                 let mut inst = blank(op, ty, Self::class_of(ty, sfu));
+                if ty.is_float() && op != Op::Div {
+                    inst.rnd = m.rnd.unwrap_or(Rnd::Default);
+                }
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
@@ -1069,7 +1074,9 @@ impl<'a> Ctx<'a> {
                 let ty = self.one_type(ia, &m)?;
                 let mut dty = ty;
                 let op = if ty.is_float() {
-                    only_rn(&m)?;
+                    if !(ty == Ty::F32 && matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp))) {
+                        only_rn(&m)?;
+                    }
                     if m.lo || m.hi || m.wide {
                         return Err(self.err(ia.pos, format!("`{name}`: .lo/.hi/.wide need an integer type")));
                     }
@@ -1112,6 +1119,9 @@ impl<'a> Ctx<'a> {
                     return Err(unsupported(".sat"));
                 }
                 let mut inst = blank(op, ty, Self::class_of(ty, false));
+                if ty.is_float() {
+                    inst.rnd = m.rnd.unwrap_or(Rnd::Default);
+                }
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst(&mut inst, ia, &ops[0], dty, false)?;
@@ -1130,14 +1140,14 @@ impl<'a> Ctx<'a> {
                 if !ty.is_float() {
                     return Err(self.err(ia.pos, format!("`{name}` needs .f32 or .f64")));
                 }
-                if m.rnd != Some(Rnd::Rn) {
-                    return Err(if m.rnd.is_none() {
-                        self.err(ia.pos, format!("`{name}` needs a rounding modifier (.rn)"))
-                    } else {
-                        unsupported("a rounding mode other than .rn")
-                    });
+                match m.rnd {
+                    None => return Err(self.err(ia.pos, format!("`{name}` needs a rounding modifier (.rn, .rz, .rm, .rp)"))),
+                    Some(Rnd::Rn) => {}
+                    Some(Rnd::Rz | Rnd::Rm | Rnd::Rp) if ty == Ty::F32 => {}
+                    Some(_) => return Err(unsupported("this rounding mode (directed rounding is supported for .f32)")),
                 }
                 let mut inst = blank(Op::Fma, ty, Self::class_of(ty, false));
+                inst.rnd = m.rnd.unwrap_or(Rnd::Default);
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
@@ -1282,8 +1292,8 @@ impl<'a> Ctx<'a> {
                 if !st.is_float() && dt.is_float() && int_rnd || st.is_float() && !dt.is_float() && flt_rnd {
                     return Err(self.err(ia.pos, format!("`{name}`: wrong kind of rounding modifier")));
                 }
-                if matches!(rnd, Rnd::Rm | Rnd::Rp) {
-                    return Err(unsupported("a rounding mode other than .rn/.rz"));
+                if matches!(rnd, Rnd::Rm | Rnd::Rp | Rnd::Rz) && dt == Ty::F64 && st.is_float() && st != Ty::F32 {
+                    return Err(unsupported("a directed rounding mode on an f64 result"));
                 }
                 let class = if dt == Ty::F64 || st == Ty::F64 { OpClass::Fp64 } else { OpClass::Int };
                 let mut inst = blank(Op::Cvt { from: st, rnd }, dt, class);

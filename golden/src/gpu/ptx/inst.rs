@@ -477,6 +477,9 @@ pub struct Inst {
     pub target: u32,
     /// Reconvergence point of a branch (immediate post-dominator), or [`RPC_EXIT`].
     pub rpc: u32,
+    /// Rounding of f32 `add`/`sub`/`mul`/`fma` (`.rz`/`.rm`/`.rp` directed;
+    /// `Default`/`Rn` to nearest).
+    pub rnd: Rnd,
     /// `.ftz` / `.sat` on float ops, `.sat` on `cvt` and `add.s32`.
     pub ftz: bool,
     pub sat: bool,
