@@ -425,3 +425,70 @@ fn directed_rounding_of_f32_add_mul_fma_cvt() {
     assert_eq!((o[n], o[n + 1]), (0x0000_0001, 0x4340_0000), "cvt.rp.f64.u64");
     assert_eq!((o[n + 2], o[n + 3]), (0x0000_0000, 0x4340_0000), "cvt.rm.f64.u64");
 }
+
+// ------------------------------------------------------------ half precision
+
+#[test]
+fn cvt_to_and_from_f16_rounds_to_nearest_even() {
+    // binary16: 1 sign, 5 exponent (bias 15), 10 mantissa bits; expected by hand
+    let to_half: &[(&str, u32)] = &[
+        ("0f3F800000", 0x3C00), // 1.0
+        ("0f477FE000", 0x7BFF), // 65504, the largest half
+        ("0f477FEF00", 0x7BFF), // 65519: below the halfway point 65520
+        ("0f477FF000", 0x7C00), // 65520: ties to even = infinity
+        ("0fD01502F9", 0xFC00), // -1e10: -infinity
+        ("0f33800000", 0x0001), // 2^-24, the smallest subnormal
+        ("0f33000000", 0x0000), // 2^-25: halfway between 0 and 2^-24, even is 0
+        ("0f33400000", 0x0001), // 0.75 x 2^-24: nearest is 2^-24
+        ("0f38800000", 0x0400), // 2^-14, the smallest normal
+        ("0f387FC000", 0x03FF), // 2^-14 - 2^-24, the largest subnormal
+        ("0f3F801000", 0x3C00), // 1 + 2^-11: tie, even mantissa 0
+        ("0f3F803000", 0x3C02), // 1 + 3 x 2^-11: tie, even mantissa 2
+        ("0f80000000", 0x8000), // -0
+        ("0f7FC00000", 0x7FFF), // NaN: canonical
+    ];
+    let from_half: &[(u32, u32)] = &[
+        (0x0001, 0x3380_0000), // 2^-24
+        (0x7BFF, 0x477F_E000), // 65504
+        (0xFC00, 0xFF80_0000), // -inf
+        (0x3555, 0x3EAA_A000), // 1.3330078125 x 2^-2
+        (0x8000, 0x8000_0000), // -0
+    ];
+    let mut body = String::new();
+    let mut k = 0;
+    for (src, _) in to_half {
+        body.push_str(&format!("\tcvt.rn.f16.f32 %h, {src};\n\tcvt.u32.u16 %r, %h;\n\tst.global.u32 [%rd1+{}], %r;\n", 4 * k));
+        k += 1;
+    }
+    for (h, _) in from_half {
+        body.push_str(&format!("\tmov.b16 %h, {h:#06x};\n\tcvt.f32.f16 %f, %h;\n\tst.global.f32 [%rd1+{}], %f;\n", 4 * k));
+        k += 1;
+    }
+    // 2.625 (0x4140) to the nearest integer is 3; -3 is 0xC200; 2^-24 as f64
+    body.push_str(&format!(
+        "\tmov.b16 %h, 0x4140;\n\tcvt.rni.s32.f16 %r, %h;\n\tst.global.u32 [%rd1+{}], %r;\n\
+         \tcvt.rn.f16.s32 %h, -3;\n\tcvt.u32.u16 %r, %h;\n\tst.global.u32 [%rd1+{}], %r;\n\
+         \tmov.b16 %h, 1;\n\tcvt.f64.f16 %fd, %h;\n\tmov.b64 {{%lo, %hi}}, %fd;\n\tst.global.u32 [%rd1+{}], %lo;\n\tst.global.u32 [%rd1+{}], %hi;",
+        4 * k,
+        4 * k + 4,
+        4 * k + 8,
+        4 * k + 12
+    ));
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b16 %h;\n\t.reg .b32 %r, %lo, %hi;\n\t.reg .f32 %f;\n\t.reg .f64 %fd;", &body));
+    let n = to_half.len() + from_half.len();
+    let b = run_kernel("half", &ptx, 1, &[("out", n + 4)]);
+    let o = u32s(&b, "out");
+    for (i, (src, want)) in to_half.iter().enumerate() {
+        assert_eq!(o[i], *want, "cvt.rn.f16.f32 {src}: got {:#06x}", o[i]);
+    }
+    for (i, (h, want)) in from_half.iter().enumerate() {
+        assert_eq!(o[to_half.len() + i], *want, "cvt.f32.f16 {h:#06x}");
+    }
+    assert_eq!(&o[n..n + 4], &[3, 0xC200, 0, 0x3E70_0000]);
+}
+
+#[test]
+fn half_arithmetic_is_reported() {
+    let e = err_of(&format!("{HEAD}{}", entry("\t.reg .b16 %h;", "\tadd.f16 %h, %h, %h;")));
+    assert!(e.contains("half-precision `add.f16` is not in the supported PTX subset"), "{e}");
+}

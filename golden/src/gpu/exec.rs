@@ -1154,6 +1154,60 @@ fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
     }
 }
 
+/// IEEE binary16 bits to f64 (exact).
+pub fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        31 if mant == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// f64 to IEEE binary16 bits, rounded to nearest even (overflow to infinity, subnormal
+/// results kept). Our choice: every NaN becomes the canonical NaN 0x7FFF.
+pub fn f64_to_f16(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    // 65520 is halfway between 65504 (the largest half) and 2^16: ties to even go up
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // subnormal (or zero): units of 2^-24; rounding up to 1024 gives the smallest normal
+        let q = (a * 2f64.powi(24)).round_ties_even() as u16;
+        return sign | q;
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let q = ((a / 2f64.powi(e) - 1.0) * 1024.0).round_ties_even() as u32;
+    // a carry out of the mantissa increments the exponent (q = 1024 adds 1 << 10)
+    sign | ((((e + 15) as u32) << 10) + q) as u16
+}
+
+/// `cvt` with an `.f16` source or destination (through f64, exact for every half).
+fn convert_f16(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 {
+    let v = match from {
+        Ty::F16 => f16_to_f64(x as u16),
+        Ty::F32 => ftz32(f32v(x), ftz) as f64,
+        Ty::F64 => f64v(x),
+        t => int_val(x, t) as f64,
+    };
+    if to == Ty::F16 {
+        let v = if sat { sat01_64(v) } else { v };
+        let h = f64_to_f16(v);
+        // .ftz flushes subnormal results to zero
+        let h = if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h };
+        return h as u64;
+    }
+    convert(v.to_bits(), Ty::F64, to, rnd, ftz && to != Ty::F64, sat)
+}
+
 /// `.rz`, `.rm` or `.rp`.
 #[inline(always)]
 fn is_directed(r: Rnd) -> bool {
@@ -1241,6 +1295,9 @@ fn int_to_f64_dir(v: i128, rnd: Rnd) -> f64 {
 
 /// `cvt` semantics.
 pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 {
+    if from == Ty::F16 || to == Ty::F16 {
+        return convert_f16(x, from, to, rnd, ftz, sat);
+    }
     let tm = to.mask();
     match (from.is_float(), to.is_float()) {
         (false, false) => {

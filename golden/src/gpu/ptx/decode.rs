@@ -94,7 +94,7 @@ fn module_data(file: &Path, m: &ModuleAst) -> Result<ModuleData, PtxError> {
     let mut image: Vec<u8> = Vec::new();
     let mut addrs = Vec::new();
     for v in m.vars.iter().filter(|v| v.space == "global" || v.space == "const") {
-        let ty = Ty::parse(&v.ty).filter(|t| *t != Ty::Pred).ok_or_else(|| err(v.pos, format!("unsupported variable type `.{}`", v.ty)))?;
+        let ty = Ty::parse(&v.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| err(v.pos, format!("unsupported variable type `.{}`", v.ty)))?;
         let esz = ty.bytes() as usize;
         let n = match (v.array, &v.init) {
             (None, _) => 1usize,
@@ -181,7 +181,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
     let mut off = 0u32;
     let mut syms = BTreeMap::new();
     for p in &e.params {
-        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred).ok_or_else(|| {
+        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| {
             err(p.pos, format!("unsupported parameter type `.{}`", p.ty))
         })?;
         let size = ty.bytes() * p.array.unwrap_or(1);
@@ -1002,6 +1002,12 @@ impl<'a> Ctx<'a> {
             ));
         }
         let m = self.parse_mods(ia)?;
+        if m.types.contains(&Ty::F16) && !matches!(ia.opcode.as_str(), "cvt" | "ld" | "ldu" | "st" | "mov") {
+            return Err(self.err(
+                ia.pos,
+                format!("half-precision `{}` is not in the supported PTX subset (only cvt to and from .f16, and moves)", ia.full_name()),
+            ));
+        }
         let ops = &ia.operands;
         let name = ia.full_name();
         let unsupported = |what: &str| self.err(ia.pos, format!("{what} in `{name}` is not in the supported PTX subset"));
@@ -1294,6 +1300,9 @@ impl<'a> Ctx<'a> {
                 }
                 if matches!(rnd, Rnd::Rm | Rnd::Rp | Rnd::Rz) && dt == Ty::F64 && st.is_float() && st != Ty::F32 {
                     return Err(unsupported("a directed rounding mode on an f64 result"));
+                }
+                if (dt == Ty::F16 || st == Ty::F16) && matches!(rnd, Rnd::Rz | Rnd::Rm | Rnd::Rp) {
+                    return Err(unsupported("a directed rounding mode with .f16"));
                 }
                 let class = if dt == Ty::F64 || st == Ty::F64 { OpClass::Fp64 } else { OpClass::Int };
                 let mut inst = blank(Op::Cvt { from: st, rnd }, dt, class);

@@ -5,7 +5,7 @@
 //! and branch reconvergence points to immediate post-dominators, so execution does no
 //! lookups and no allocation.
 
-/// PTX fundamental types (no `.f16`).
+/// PTX fundamental types (`.f16` only as a `cvt` operand and in `.b16` moves).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub enum Ty {
     B8,
@@ -20,6 +20,7 @@ pub enum Ty {
     S16,
     S32,
     S64,
+    F16,
     F32,
     F64,
     Pred,
@@ -50,6 +51,7 @@ impl Ty {
             "s16" => Ty::S16,
             "s32" => Ty::S32,
             "s64" => Ty::S64,
+            "f16" => Ty::F16,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -71,6 +73,7 @@ impl Ty {
             Ty::S16 => "s16",
             Ty::S32 => "s32",
             Ty::S64 => "s64",
+            Ty::F16 => "f16",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Pred => "pred",
@@ -80,7 +83,7 @@ impl Ty {
     pub fn bits(self) -> u32 {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
-            Ty::B16 | Ty::U16 | Ty::S16 => 16,
+            Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 => 16,
             Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
@@ -96,7 +99,7 @@ impl Ty {
             Ty::B8 | Ty::B16 | Ty::B32 | Ty::B64 => TyKind::Bits,
             Ty::U8 | Ty::U16 | Ty::U32 | Ty::U64 => TyKind::Unsigned,
             Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64 => TyKind::Signed,
-            Ty::F32 | Ty::F64 => TyKind::Float,
+            Ty::F16 | Ty::F32 | Ty::F64 => TyKind::Float,
             Ty::Pred => TyKind::Pred,
         }
     }
