@@ -492,3 +492,53 @@ fn half_arithmetic_is_reported() {
     let e = err_of(&format!("{HEAD}{}", entry("\t.reg .b16 %h;", "\tadd.f16 %h, %h, %h;")));
     assert!(e.contains("half-precision `add.f16` is not in the supported PTX subset"), "{e}");
 }
+
+// ------------------------------------------------------------ printf
+
+/// `.global .align 1 .b8 name[n] = {...}` holding `s` and its NUL, as nvcc writes.
+fn c_string(name: &str, s: &str) -> String {
+    let bytes: Vec<String> = s.bytes().chain([0]).map(|b| b.to_string()).collect();
+    format!(".global .align 1 .b8 {name}[{}] = {{{}}};\n", bytes.len(), bytes.join(", "))
+}
+
+#[test]
+fn vprintf_prints_to_the_run_log() {
+    let fmt = "t=%d x=%f s=%s c=%c u=%lu h=%x|%5.2f|%-4d|\n";
+    let ptx = format!(
+        "{HEAD}.extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n{}{}\
+         .visible .entry k(.param .u64 out)\n{{\n\t.local .align 8 .b8 __local_depot0[56];\n\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n\
+         \t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<2>;\n\
+         \tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n\tmov.u32 %r1, %tid.x;\n\
+         \tadd.u64 %rd1, %SP, 0;\n\tadd.u64 %rd2, %SPL, 0;\n\tst.local.u32 [%rd2], %r1;\n\
+         \tcvt.rn.f64.u32 %fd1, %r1;\n\tadd.f64 %fd1, %fd1, 0d3FF8000000000000;\n\tst.local.f64 [%rd2+8], %fd1;\n\
+         \tmov.u64 %rd3, $str$1;\n\tcvta.global.u64 %rd4, %rd3;\n\tst.local.u64 [%rd2+16], %rd4;\n\
+         \tmov.u32 %r2, 65;\n\tst.local.u32 [%rd2+24], %r2;\n\tmov.u64 %rd5, 12345678901;\n\tst.local.u64 [%rd2+32], %rd5;\n\
+         \tmov.u32 %r2, 255;\n\tst.local.u32 [%rd2+40], %r2;\n\tst.local.f64 [%rd2+48], %fd1;\n\
+         \tmov.u64 %rd6, $str;\n\tcvta.global.u64 %rd7, %rd6;\n\
+         \t{{ // callseq 0, 0\n\t.reg .b32 temp_param_reg;\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd7;\n\
+         \t.param .b64 param1;\n\tst.param.b64 [param1+0], %rd1;\n\t.param .b32 retval0;\n\
+         \tcall.uni (retval0), vprintf, (param0, param1);\n\tld.param.b32 %r3, [retval0+0];\n\t}} // callseq 0\n\
+         \tld.param.u64 %rd6, [out];\n\tcvta.to.global.u64 %rd6, %rd6;\n\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd6, %rd5;\n\
+         \tst.global.u32 [%rd6], %r3;\n\tret;\n}}\n",
+        c_string("$str", fmt),
+        c_string("$str$1", "hi"),
+    );
+    // the eighth conversion (%-4d, an int after the f64 at offset 48) reads offset 56,
+    // past the 56-byte local buffer: a fault naming the address
+    let dir = tmpdir("printf");
+    std::fs::write(dir.join("k.ptx"), &ptx).unwrap();
+    let toml = "name = \"printf\"\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = 2\ninit = { kind = \"zeros\" }\n\
+                [[kernel]]\nptx = \"k.ptx\"\ngrid = 1\nblock = 2\nargs = [\"out\"]\n";
+    let l = Launch::parse(&dir.join("k.toml"), toml).unwrap();
+    let e = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("printf argument at") && e.contains("is not readable"), "{e}");
+    // with a format that reads what the buffer holds
+    let ok = ptx.replace(&c_string("$str", fmt), &c_string("$str", "t=%d x=%f s=%s c=%c u=%lu h=%x|%5.2f|\n"));
+    std::fs::write(dir.join("k.ptx"), &ok).unwrap();
+    let l = Launch::parse(&dir.join("k.toml"), toml).unwrap();
+    let (r, b) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap();
+    assert_eq!(r.printf, "t=0 x=1.500000 s=hi c=A u=12345678901 h=ff| 1.50|\nt=1 x=2.500000 s=hi c=A u=12345678901 h=ff| 2.50|\n");
+    assert!(r.to_string().contains("printf output:\n  t=0 x=1.500000"), "{r}");
+    // printf returns the number of arguments it read
+    assert_eq!(u32s(&b, "out"), vec![7, 7]);
+}

@@ -984,7 +984,8 @@ impl Sm {
         self.warps[w].ids.clock = p.now;
         let rb = w * self.nregs * WARP;
         let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
-        let effect = if inst.is_mem() {
+        // `vprintf` reads memory (its format and arguments) but is no access of the timing model
+        let effect = if inst.is_mem() || inst.op == Op::Printf {
             let cta = self.warps[w].cta as usize;
             let lb = w * WARP * self.local_bytes;
             let mut mem = MemCtx {

@@ -452,6 +452,10 @@ impl<'a> WarpExec<'a> {
     /// Execute `inst` for the lanes in `mask` (active lanes already filtered by the
     /// guard predicate). Memory instructions fill `rec`.
     pub fn execute(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<Effect, Fault> {
+        if inst.op == Op::Printf {
+            self.printf(inst, mask, mem)?;
+            return Ok(Effect::Alu);
+        }
         if inst.is_mem() {
             self.memory(inst, mask, mem, rec)?;
             return Ok(Effect::Mem);
@@ -1001,6 +1005,26 @@ impl<'a> WarpExec<'a> {
         Effect::Alu
     }
 
+    /// `vprintf` for each executing lane in increasing lane order: the formatted text
+    /// goes to the device `printf` log ([`DeviceMemory::log_printf`]).
+    fn printf(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>) -> Result<(), Fault> {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (fa, aa) = (self.operand_lane(inst.a[0], l), self.operand_lane(inst.a[1], l));
+            let lb = mem.local_bytes as usize;
+            let mut src = LaneMemory { global: &*mem.global, shared: &*mem.shared, local: &mem.local[l * lb..(l + 1) * lb] };
+            let fmt = super::printf::read_string(&mut src, fa).ok_or_else(|| Fault(format!("printf format string at {fa:#x} is not readable (lane {l})")))?;
+            let (text, n) = super::printf::format_counted(&fmt, aa, &mut src).map_err(|e| Fault(format!("{e} (lane {l})")))?;
+            mem.global.log_printf(&text);
+            if inst.nd == 1 {
+                self.regs[inst.d[0] as usize * WARP + l] = n as u64 & inst.dmask;
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn operand_lane(&self, s: Src, l: usize) -> u64 {
         match s {
@@ -1096,6 +1120,24 @@ pub fn funnel_shift(a: u64, b: u64, c: u64, left: bool, clamp: bool) -> u64 {
         ((v << n) >> 32) & 0xffff_ffff
     } else {
         (v >> n) & 0xffff_ffff
+    }
+}
+
+/// One lane's view of memory by generic address (for `printf` arguments).
+struct LaneMemory<'a> {
+    global: &'a DeviceMemory,
+    shared: &'a [u8],
+    local: &'a [u8],
+}
+
+impl super::printf::ArgSource for LaneMemory<'_> {
+    fn bytes(&mut self, addr: u64, len: usize) -> Option<Vec<u8>> {
+        let slice = |d: &[u8], a: u64| d.get(a as usize..(a as usize).checked_add(len)?).map(|s| s.to_vec());
+        match resolve_generic(addr) {
+            GenericTarget::Global(a) => self.global.read(a, len).map(|s| s.to_vec()),
+            GenericTarget::Shared(a) => slice(self.shared, a),
+            GenericTarget::Local(a) => slice(self.local, a),
+        }
     }
 }
 

@@ -48,11 +48,30 @@ pub struct DeviceMemory {
     /// Module variables at [`MODULE_BASE`], and the module file they came from.
     module: Vec<u8>,
     module_file: Option<std::path::PathBuf>,
+    /// Device `printf` output, in execution order (bounded by [`PRINTF_LOG_BYTES`]).
+    printf: String,
 }
+
+/// Most bytes of device `printf` output kept (later output is dropped, noted once).
+pub const PRINTF_LOG_BYTES: usize = 1 << 20;
 
 impl DeviceMemory {
     pub fn new() -> Self {
-        DeviceMemory { data: Vec::new(), module: Vec::new(), module_file: None }
+        DeviceMemory { data: Vec::new(), module: Vec::new(), module_file: None, printf: String::new() }
+    }
+
+    /// Append device `printf` output (kept up to [`PRINTF_LOG_BYTES`]).
+    pub fn log_printf(&mut self, text: &str) {
+        if self.printf.len() + text.len() <= PRINTF_LOG_BYTES {
+            self.printf.push_str(text);
+        } else if !self.printf.ends_with("[printf output truncated]\n") {
+            self.printf.push_str("\n[printf output truncated]\n");
+        }
+    }
+
+    /// Device `printf` output so far.
+    pub fn printf_output(&self) -> &str {
+        &self.printf
     }
 
     /// Place a module's `.global`/`.const` image at [`MODULE_BASE`], unless that

@@ -293,6 +293,7 @@ impl Gpu {
             cycles: self.now,
             kernels: self.kernels.clone(),
             checks,
+            printf: self.mem.printf_output().to_string(),
             ..Default::default()
         };
         for sm in &self.sms {

@@ -189,6 +189,9 @@ pub struct GpuReport {
     /// Counters of the attached hooks (see `gpu::hooks`), by name; absent without hooks.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hooks: std::collections::BTreeMap<String, u64>,
+    /// Device `printf` output of the run, in execution order (absent when empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub printf: String,
 }
 
 impl GpuReport {
@@ -250,6 +253,12 @@ impl fmt::Display for GpuReport {
         )?;
         for (name, v) in &self.hooks {
             writeln!(f, "hook {name:<13} {v}")?;
+        }
+        if !self.printf.is_empty() {
+            writeln!(f, "printf output:")?;
+            for line in self.printf.lines() {
+                writeln!(f, "  {line}")?;
+            }
         }
         for c in &self.checks {
             match &c.first_mismatch {

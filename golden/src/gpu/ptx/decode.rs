@@ -993,7 +993,7 @@ impl<'a> Ctx<'a> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
             "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "fence", "bra", "ret", "exit",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -1461,6 +1461,18 @@ impl<'a> Ctx<'a> {
             }
             "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
             "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
+            "vprintf" => {
+                // built from `call vprintf` by the inliner: [ret or _, format, args]
+                self.operands(ia, 3..=3)?;
+                let mut inst = blank(Op::Printf, Ty::B64, OpClass::Int);
+                if !matches!(ops[0], OperandAst::Sink(_)) {
+                    self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                }
+                inst.a[0] = self.src(ia, &ops[1], Ty::B64, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::B64, false)?;
+                inst.na = 2;
+                Ok(inst)
+            }
             "bra" => {
                 self.operands(ia, 1..=1)?;
                 let mut inst = blank(Op::Bra, Ty::B32, OpClass::Ctrl);

@@ -111,6 +111,7 @@ impl Inliner<'_> {
     }
 
     fn call(&mut self, i: &InstAst, slots: &BTreeMap<String, u32>, out: &mut Vec<Stmt>) -> Result<(), PtxError> {
+        // the return slot of `vprintf` is written by the built-in instruction
         let ops = &i.operands;
         let (rets, fname, args): (&[OperandAst], &OperandAst, &[OperandAst]) = match ops.as_slice() {
             [OperandAst::List(r, _), f, OperandAst::List(a, _)] => (r, f, a),
@@ -129,6 +130,16 @@ impl Inliner<'_> {
         let Some(f) = f else {
             return Err(self.err(*fpos, format!("call of undefined function `{fname}`")));
         };
+        if f.body.is_none() && fname == "vprintf" {
+            // the device runtime's printf: built in
+            if rets.len() > 1 || args.len() != 2 {
+                return Err(self.err(i.pos, "`vprintf` takes at most one return value and two arguments (format, argument buffer)".into()));
+            }
+            let mut operands = vec![rets.first().map_or(OperandAst::Sink(i.pos), |r| Self::caller_operand(r, slots))];
+            operands.extend(args.iter().map(|a| Self::caller_operand(a, slots)));
+            out.push(Stmt::Inst(InstAst { guard: None, opcode: "vprintf".into(), mods: Vec::new(), operands, pos: i.pos }));
+            return Ok(());
+        }
         let Some(fbody) = &f.body else {
             return Err(self.err(
                 *fpos,

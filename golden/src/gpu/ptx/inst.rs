@@ -280,6 +280,9 @@ pub enum Op {
     Vote(VoteMode),
     /// `activemask.b32`: the executing lanes.
     ActiveMask,
+    /// A `vprintf` call: format string address `a[0]`, argument buffer `a[1]` (generic
+    /// addresses); `d[0]` (if any) gets the number of arguments read.
+    Printf,
     /// `mov.b64 %rd, {%r0, %r1}`: the sources packed low element first.
     MovPack,
     /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
