@@ -542,3 +542,43 @@ fn vprintf_prints_to_the_run_log() {
     // printf returns the number of arguments it read
     assert_eq!(u32s(&b, "out"), vec![7, 7]);
 }
+
+// ------------------------------------------------------------ named barriers
+
+#[test]
+fn named_barriers_order_producers_and_consumers() {
+    // 4 warps: warps 0-1 produce shared[t] = 3t and `bar.arrive 1, 128`; warps 2-3
+    // `bar.sync 1, 128` and copy shared[t - 64] out; then every warp meets at barrier 3
+    // (no count: all of them) and warp 0 reads what warp 3 wrote after it
+    let body = "\
+\tmov.u32 %sb, sh;\n\tsetp.lt.u32 %q, %t, 64;\n\t@!%q bra $CONS;\n\
+\tmul.lo.s32 %r1, %t, 3;\n\tshl.b32 %r2, %t, 2;\n\tadd.u32 %r2, %r2, %sb;\n\tst.shared.u32 [%r2], %r1;\n\
+\tbar.arrive 1, 128;\n\tbra.uni $JOIN;\n\
+$CONS:\n\tbar.sync 1, 128;\n\tsub.u32 %r2, %t, 64;\n\tshl.b32 %r2, %r2, 2;\n\tadd.u32 %r2, %r2, %sb;\n\tld.shared.u32 %r1, [%r2];\n\
+\tmul.wide.u32 %rd3, %t, 4;\n\tadd.s64 %rd3, %rd2, %rd3;\n\tst.global.u32 [%rd3+-256], %r1;\n\
+\tadd.u32 %r1, %r1, 1000;\n\tst.shared.u32 [%r2+256], %r1;\n\
+$JOIN:\n\tbarrier.sync.aligned 3;\n\tbar.warp.sync -1;\n\
+\tsetp.lt.u32 %q, %t, 32;\n\t@!%q bra $END;\n\tshl.b32 %r2, %t, 2;\n\tadd.u32 %r2, %r2, %sb;\n\tld.shared.u32 %r1, [%r2+448];\n\
+\tst.global.u32 [%rd1+256], %r1;\n$END:";
+    let ptx = format!("{HEAD}.shared .align 4 .b8 sh[1024];\n{}", entry("\t.reg .b32 %r<3>, %sb;\n\t.reg .pred %q;", body));
+    let b = run_kernel("namedbar", &ptx, 128, &[("out", 96)]);
+    let o = u32s(&b, "out");
+    for i in 0..64u32 {
+        assert_eq!(o[i as usize], 3 * i, "consumer copy {i}");
+    }
+    // warp 3 (t = 96..127) wrote shared[t] = 3(t - 64) + 1000 at byte 4t; warp 0 lane l
+    // reads byte 4l + 448 = 4(l + 112): t = l + 112 (lanes 0..15 in warp 3's range)
+    for l in 0..32u32 {
+        let t = l + 112;
+        let want = if t < 128 { 3 * (t - 64) + 1000 } else { 0 };
+        assert_eq!(o[64 + l as usize], want, "after barrier 3, lane {l}");
+    }
+}
+
+#[test]
+fn barrier_operands_are_checked() {
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tbar.arrive 1;")));
+    assert!(e.contains("`bar.arrive` takes 2 operands"), "{e}");
+    let e = err_of(&format!("{HEAD}{}", entry("", "\tbar.sync 2, 48;")));
+    assert!(e.contains("a positive multiple of 32"), "{e}");
+}

@@ -472,7 +472,8 @@ impl<'a> WarpExec<'a> {
                 return Ok(Effect::Branch { taken: mask });
             }
             Op::Ret | Op::Exit => return Ok(Effect::Exit),
-            Op::Bar => return Ok(Effect::Bar),
+            Op::Bar | Op::BarArrive => return Ok(Effect::Bar),
+            Op::WarpSync => return Ok(Effect::Alu),
             Op::Membar(s) => return Ok(Effect::Membar(s)),
             Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => unreachable!("memory instructions go through execute"),
             Op::Setp(cmp, bop) => {

@@ -501,6 +501,7 @@ impl<'a> Ctx<'a> {
                 "up" | "down" | "bfly" | "idx" if op == "shfl" => {}
                 "all" | "any" | "uni" | "ballot" if op == "vote" => {}
                 "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" if op == "prmt" => {}
+                "arrive" | "warp" if op == "bar" || op == "barrier" => {}
                 "uni" | "aligned" | "ca" | "nc" | "lu" | "cs" | "wb" | "weak" => {}
                 "cg" | "cv" | "volatile" | "relaxed" | "acquire" | "release" | "mmio" => m.bypass_l1 = true,
                 "acq_rel" | "sc" => {}
@@ -1433,22 +1434,33 @@ impl<'a> Ctx<'a> {
                 Ok(inst)
             }
             "bar" | "barrier" => {
-                if !m.sync {
-                    return Err(unsupported("a barrier other than .sync"));
+                // `bar.sync id[, n]`, `bar.arrive id, n`, `barrier.sync[.aligned] id[, n]`,
+                // `bar.red` is not supported
+                let arrive = ia.mods.iter().any(|s| s == "arrive");
+                if ia.mods.iter().any(|s| s == "warp") {
+                    self.operands(ia, 1..=1)?;
+                    let mut inst = blank(Op::WarpSync, Ty::B32, OpClass::Int);
+                    inst.a[0] = self.src(ia, &ops[0], Ty::B32, false)?;
+                    inst.na = 1;
+                    return Ok(inst);
                 }
-                self.operands(ia, 1..=2)?;
-                match &ops[0] {
-                    OperandAst::Int(0, _) => {}
-                    o => return Err(self.err(o.pos(), "only barrier 0 (`bar.sync 0`) is in the supported PTX subset")),
+                if !m.sync && !arrive {
+                    return Err(unsupported("a barrier other than .sync and .arrive"));
                 }
-                let mut inst = blank(Op::Bar, Ty::B32, OpClass::Ctrl);
+                self.operands(ia, if arrive { 2..=2 } else { 1..=2 })?;
+                let id = match &ops[0] {
+                    OperandAst::Int(id, _) if (0..16).contains(id) => *id as u64,
+                    o => return Err(self.err(o.pos(), format!("`{name}`: the barrier id must be an immediate in 0..=15"))),
+                };
+                let mut inst = blank(if arrive { Op::BarArrive } else { Op::Bar }, Ty::B32, OpClass::Ctrl);
+                inst.a[1] = Src::Imm(id);
                 if ops.len() == 2 {
                     match &ops[1] {
                         OperandAst::Int(n, _) if *n > 0 && n % 32 == 0 => inst.a[0] = Src::Imm(*n as u64),
-                        o => return Err(self.err(o.pos(), "bar.sync thread count must be a positive multiple of 32")),
+                        o => return Err(self.err(o.pos(), format!("`{name}`: the thread count must be an immediate, a positive multiple of 32"))),
                     }
-                    inst.na = 1;
                 }
+                inst.na = 0;
                 Ok(inst)
             }
             "membar" | "fence" => {

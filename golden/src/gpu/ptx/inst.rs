@@ -300,7 +300,13 @@ pub enum Op {
     St { space: Space, vec: u8, cache: CacheOp },
     Atom { space: Space, op: AtomOp },
     Red { space: Space, op: AtomOp },
+    /// `bar.sync`/`barrier.sync`: `a[0]` the thread count (or none), `a[1]` the barrier id.
     Bar,
+    /// `bar.arrive`/`barrier.arrive`: counts at the barrier without waiting.
+    BarArrive,
+    /// `bar.warp.sync mask` (`__syncwarp`): the lanes of a warp already execute
+    /// together, so nothing to wait for.
+    WarpSync,
     Membar(Scope),
     Bra,
     Ret,
