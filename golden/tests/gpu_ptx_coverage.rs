@@ -283,7 +283,7 @@ fn unsupported_constructs_name_file_line_column() {
         ),
         (
             format!("{HEAD}{}", entry("", "\ttex.2d.v4.f32.f32 {%t, %t, %t, %t}, [tx, {%t, %t}];")),
-            "bad.ptx:13:2: unsupported instruction `tex.2d.v4.f32.f32` (not in the supported PTX subset, see docs/ptx_subset.md)",
+            "bad.ptx:13:2: `tex.2d.v4.f32.f32` is not in the supported PTX subset (only `tex.1d.v4.{f32,s32,u32}.s32`)",
         ),
     ];
     for (src, want) in cases {
@@ -581,4 +581,71 @@ fn barrier_operands_are_checked() {
     assert!(e.contains("`bar.arrive` takes 2 operands"), "{e}");
     let e = err_of(&format!("{HEAD}{}", entry("", "\tbar.sync 2, 48;")));
     assert!(e.contains("a positive multiple of 32"), "{e}");
+}
+
+// ------------------------------------------------------------ textures
+
+/// Run `ptx`'s kernel on one CTA of `threads` with parameter 0 = an output buffer of
+/// `out_len` u32 and texture `t` bound to `texels` (None: unbound). The launch file
+/// does not bind textures yet: this drives the GPU directly.
+fn run_with_texture(ptx: &str, threads: u32, out_len: usize, texels: Option<(&[u32], u32)>) -> Result<Vec<u32>, String> {
+    use golden::gpu::cta::{occupancy, KernelRun};
+    use golden::gpu::memspace::TexBinding;
+    let m = parse_module(Path::new("tex.ptx"), ptx).map_err(|e| e.to_string())?;
+    let k = std::sync::Arc::new(m.kernels[0].clone());
+    let mut gpu = Gpu::new(&config("tiny")).unwrap();
+    if let Some((data, channels)) = texels {
+        let a = gpu.mem.alloc(data.len() as u64 * 4);
+        gpu.mem.write(a, &data.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        gpu.mem.bind_texture("t", TexBinding { addr: a, elems: data.len() as u64 / channels as u64, channels });
+    }
+    let out = gpu.mem.alloc(out_len as u64 * 4);
+    let (ctas_per_sm, limit) = occupancy(&gpu.cfg.core, threads, k.regs_per_thread, k.shared_static_bytes).unwrap();
+    let run = KernelRun {
+        kernel: k,
+        params: out.to_le_bytes().to_vec(),
+        grid: [1, 1, 1],
+        block: [threads, 1, 1],
+        threads_per_cta: threads,
+        warps_per_cta: threads.div_ceil(32),
+        shared_bytes: 0,
+        regs_per_thread: 8,
+        ctas_per_sm,
+        limit,
+    };
+    gpu.run_kernel(&run, &mut RunOptions::default()).map_err(|e| e.to_string())?;
+    Ok(gpu.mem.read(out, out_len * 4).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+}
+
+#[test]
+fn tex_1d_fetches_from_the_bound_buffer() {
+    // out[4t + k] = component k of texel (t - 1): t = 0 is below the buffer
+    let body = "\tsub.s32 %x, %t, 1;\n\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [t, {%x}];\n\
+                \tmul.wide.u32 %rd3, %t, 16;\n\tadd.s64 %rd3, %rd2, %rd3;\n\
+                \tst.global.v4.f32 [%rd3], {%f0, %f1, %f2, %f3};";
+    let ptx = format!("{HEAD}.global .texref t;\n{}", entry("\t.reg .b32 %x;\n\t.reg .f32 %f<4>;", body));
+    let texels: Vec<u32> = (0..4).map(|i| (10.0f32 + i as f32).to_bits()).collect();
+    // one channel: (v, 0, 0, 1.0)
+    let o = run_with_texture(&ptx, 6, 24, Some((&texels, 1))).unwrap();
+    let one = 1f32.to_bits();
+    for t in 0..6usize {
+        let want = if (1..=4).contains(&t) { [texels[t - 1], 0, 0, one] } else { [0; 4] };
+        assert_eq!(&o[4 * t..4 * t + 4], &want, "thread {t}");
+    }
+    // two channels: texel x is elements 2x, 2x + 1
+    let o = run_with_texture(&ptx, 4, 16, Some((&texels, 2))).unwrap();
+    assert_eq!(&o[4..8], &[texels[0], texels[1], 0, one]);
+    assert_eq!(&o[8..12], &[texels[2], texels[3], 0, one]);
+    assert_eq!(&o[12..16], &[0; 4], "texel 2 is past the 2-texel buffer");
+    // unbound: a fault naming the texture and the launch-file key
+    let e = run_with_texture(&ptx, 1, 4, None).unwrap_err();
+    assert!(e.contains("texture `t` is not bound") && e.contains("textures = { t = \"buffer\" }"), "{e}");
+}
+
+#[test]
+fn texture_errors_name_the_construct() {
+    let e = err_of(&format!("{HEAD}.global .texref t;\n{}", entry("\t.reg .f32 %f<4>;", "\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [u, {%t}];")));
+    assert!(e.contains("undefined texture `u`"), "{e}");
+    let e = err_of(&format!("{HEAD}.global .texref t;\n{}", entry("\t.reg .f32 %f<4>;", "\ttex.1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [t, {%f0}];")));
+    assert!(e.contains("only `tex.1d.v4.{f32,s32,u32}.s32`"), "{e}");
 }

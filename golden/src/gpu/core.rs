@@ -674,6 +674,8 @@ impl Sm {
             Op::St { .. } => (false, false, AccKind::Write),
             Op::Atom { .. } => (true, true, AccKind::Atomic),
             Op::Red { .. } => (false, true, AccKind::Atomic),
+            // texture fetches time as cached global loads (no texture cache is modelled)
+            Op::Tex => (true, false, AccKind::Read),
             _ => unreachable!("mem_issue on a non-memory instruction"),
         };
         if rec_mask == 0 {

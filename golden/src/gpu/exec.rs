@@ -733,6 +733,9 @@ impl<'a> WarpExec<'a> {
 
     /// Resolve lane addresses, do the access functionally, fill `rec`.
     fn memory(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<(), Fault> {
+        if inst.op == Op::Tex {
+            return self.texture(inst, mask, mem, rec);
+        }
         let (space, vec, write, atomic) = match inst.op {
             Op::Ld { space, vec, .. } => (space, vec as u32, false, None),
             Op::St { space, vec, .. } => (space, vec as u32, true, None),
@@ -1004,6 +1007,48 @@ impl<'a> WarpExec<'a> {
             self.write_pred(inst.d[1], mask, inrange);
         }
         Effect::Alu
+    }
+
+    /// `tex.1d` (`tex1Dfetch`): texel `x` of the bound buffer, component `k` its
+    /// `k`-th 32-bit channel. Our choices: components past the buffer's channels read 0
+    /// (and 1 for the fourth, 1.0 for `.f32`), coordinates outside the buffer read all
+    /// zeros (CUDA's out-of-range fetch); an unbound texture is a fault naming the
+    /// launch-file key.
+    fn texture(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<(), Fault> {
+        let (name, b) = mem.global.texture(inst.target).ok_or_else(|| Fault(format!("texture index {} out of range", inst.target)))?;
+        let b = b.ok_or_else(|| Fault(format!("texture `{name}` is not bound to a buffer (launch file: textures = {{ {name} = \"buffer\" }} in its [[kernel]])")))?;
+        let stride = 4 * b.channels as u64;
+        let one = if inst.ty == Ty::F32 { 1f32.to_bits() as u64 } else { 1 };
+        rec.space = Space::Global;
+        rec.mask = mask;
+        rec.bytes = stride as u32;
+        rec.write = false;
+        rec.atomic = false;
+        let mut buf = None;
+        let xs = *self.operand(inst.a[0], &mut buf);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let x = sext(xs[l], 32);
+            let inside = x >= 0 && (x as u64) < b.elems;
+            let texel = if inside { x as u64 } else { 0 };
+            rec.addr[l] = b.addr + texel * stride;
+            for k in 0..4usize {
+                let v = if !inside {
+                    0
+                } else if (k as u32) < b.channels {
+                    let a = rec.addr[l] + 4 * k as u64;
+                    load_le(mem.global.read(a, 4).ok_or_else(|| Fault(format!("texture `{name}` reads {a:#x} outside device memory (lane {l})")))?)
+                } else if k == 3 {
+                    one
+                } else {
+                    0
+                };
+                self.set_loaded(inst, k, l, v, inst.dmask);
+            }
+        }
+        Ok(())
     }
 
     /// `vprintf` for each executing lane in increasing lane order: the formatted text

@@ -50,6 +50,19 @@ pub struct DeviceMemory {
     module_file: Option<std::path::PathBuf>,
     /// Device `printf` output, in execution order (bounded by [`PRINTF_LOG_BYTES`]).
     printf: String,
+    /// Buffers bound to texture references, by name, and the running kernel's
+    /// textures by index ([`Self::select_textures`]).
+    textures: std::collections::BTreeMap<String, TexBinding>,
+    active_textures: Vec<(String, Option<TexBinding>)>,
+}
+
+/// A buffer bound to a texture reference: `elems` texels of `channels` 32-bit
+/// components from device address `addr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TexBinding {
+    pub addr: u64,
+    pub elems: u64,
+    pub channels: u32,
 }
 
 /// Most bytes of device `printf` output kept (later output is dropped, noted once).
@@ -57,7 +70,30 @@ pub const PRINTF_LOG_BYTES: usize = 1 << 20;
 
 impl DeviceMemory {
     pub fn new() -> Self {
-        DeviceMemory { data: Vec::new(), module: Vec::new(), module_file: None, printf: String::new() }
+        DeviceMemory {
+            data: Vec::new(),
+            module: Vec::new(),
+            module_file: None,
+            printf: String::new(),
+            textures: Default::default(),
+            active_textures: Vec::new(),
+        }
+    }
+
+    /// Bind texture reference `name` to a buffer (the launch file's
+    /// `textures = { name = "buffer" }`).
+    pub fn bind_texture(&mut self, name: &str, b: TexBinding) {
+        self.textures.insert(name.to_string(), b);
+    }
+
+    /// Resolve a kernel's texture references (in its index order) before it runs.
+    pub fn select_textures(&mut self, names: &[String]) {
+        self.active_textures = names.iter().map(|n| (n.clone(), self.textures.get(n).copied())).collect();
+    }
+
+    /// Texture `index` of the running kernel: its name and binding (`None` if unbound).
+    pub fn texture(&self, index: u32) -> Option<(&str, Option<TexBinding>)> {
+        self.active_textures.get(index as usize).map(|(n, b)| (n.as_str(), *b))
     }
 
     /// Append device `printf` output (kept up to [`PRINTF_LOG_BYTES`]).

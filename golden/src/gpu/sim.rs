@@ -150,6 +150,7 @@ impl Gpu {
         let start = self.now;
         let insts_before = self.warp_insts();
         self.mem.install_module(&run.kernel.file, &run.kernel.module_image);
+        self.mem.select_textures(&run.kernel.textures);
         for sm in &mut self.sms {
             sm.start_kernel(&run.kernel);
         }

@@ -18,6 +18,8 @@ pub struct ModuleAst {
     pub entries: Vec<EntryAst>,
     /// `.func` definitions and declarations (calls are inlined at decode).
     pub funcs: Vec<FuncAst>,
+    /// `.global .texref name;` texture references, in declaration order.
+    pub texrefs: Vec<(String, Pos)>,
 }
 
 /// `.func (.param .b32 ret) name(.param .b32 a, ...) { body }`, or a declaration

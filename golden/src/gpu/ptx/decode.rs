@@ -45,6 +45,9 @@ pub struct Kernel {
     pub uses_dynamic_shared: bool,
     /// Bytes of `.local` storage per thread.
     pub local_bytes: u32,
+    /// The module's texture references (`.global .texref`), by index; a launch binds
+    /// buffers to them by name ([`crate::gpu::memspace::DeviceMemory::bind_texture`]).
+    pub textures: Vec<String>,
     /// Initial contents of the module's `.global` and `.const` variables, placed in
     /// device memory at [`MODULE_BASE`] when the kernel runs (see
     /// [`crate::gpu::memspace::DeviceMemory::install_module`]).
@@ -161,6 +164,7 @@ pub fn decode_module(file: &Path, ast: &ModuleAst) -> Result<Module, PtxError> {
 
 struct Ctx<'a> {
     file: &'a Path,
+    textures: Vec<String>,
     regs: BTreeMap<String, RegInfo>,
     nregs: u16,
     syms: BTreeMap<String, Sym>,
@@ -285,7 +289,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
         }
     }
     let nregs = reg_names.len() as u16;
-    let ctx = Ctx { file, regs, nregs, syms, labels };
+    let ctx = Ctx { file, textures: m.texrefs.iter().map(|(n, _)| n.clone()).collect(), regs, nregs, syms, labels };
     let mut insts = Vec::with_capacity(pc as usize);
     for s in &body {
         if let Stmt::Inst(i) = s {
@@ -317,6 +321,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
         dynamic_shared_offset,
         uses_dynamic_shared: !dyn_shared.is_empty(),
         local_bytes: align_up(local_off, 8),
+        textures: m.texrefs.iter().map(|(n, _)| n.clone()).collect(),
         module_image,
         regs_per_thread,
         declared_reg_words,
@@ -502,6 +507,7 @@ impl<'a> Ctx<'a> {
                 "all" | "any" | "uni" | "ballot" if op == "vote" => {}
                 "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" if op == "prmt" => {}
                 "arrive" | "warp" if op == "bar" || op == "barrier" => {}
+                "1d" | "2d" | "3d" | "a1d" | "a2d" | "cube" | "acube" | "2dms" | "a2dms" | "base" | "level" | "grad" if op == "tex" => {}
                 "uni" | "aligned" | "ca" | "nc" | "lu" | "cs" | "wb" | "weak" => {}
                 "cg" | "cv" | "volatile" | "relaxed" | "acquire" | "release" | "mmio" => m.bypass_l1 = true,
                 "acq_rel" | "sc" => {}
@@ -845,6 +851,49 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// `tex.1d.v4.{f32,s32,u32}.s32 {d0, d1, d2, d3}, [tex, {x}]` (integer coordinate,
+    /// no filtering: `tex1Dfetch`); other geometries and float coordinates are reported.
+    fn texture(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let name = ia.full_name();
+        let unsupported = || self.err(ia.pos, format!("`{name}` is not in the supported PTX subset (only `tex.1d.v4.{{f32,s32,u32}}.s32`)"));
+        if !ia.mods.iter().any(|s| s == "1d") || m.vec != 4 {
+            return Err(unsupported());
+        }
+        let (dt, ct) = match m.types.as_slice() {
+            [d, c] => (*d, *c),
+            _ => return Err(unsupported()),
+        };
+        if !matches!(dt, Ty::F32 | Ty::S32 | Ty::U32) || ct != Ty::S32 {
+            return Err(unsupported());
+        }
+        self.operands(ia, 2..=2)?;
+        let mut inst = blank(Op::Tex, dt, OpClass::Mem);
+        let OperandAst::Vector(ds, p) = &ia.operands[0] else {
+            return Err(self.err(ia.operands[0].pos(), format!("`{name}` needs a vector of 4 registers")));
+        };
+        if ds.len() != 4 {
+            return Err(self.err(*p, format!("`{name}` needs a vector of 4 registers, found {}", ds.len())));
+        }
+        for (k, d) in ds.iter().enumerate() {
+            inst.d[k] = match d {
+                OperandAst::Sink(_) => NO_PRED,
+                d => self.reg(ia, d, dt, false)?.0,
+            };
+        }
+        inst.nd = 4;
+        let OperandAst::TexAddr { tex, coords, pos } = &ia.operands[1] else {
+            return Err(self.err(ia.operands[1].pos(), format!("`{name}` needs `[texture, {{x}}]`")));
+        };
+        inst.target = self.textures.iter().position(|t| t == tex).ok_or_else(|| self.err(*pos, format!("undefined texture `{tex}`")))? as u32;
+        let x = match coords.as_ref() {
+            OperandAst::Vector(v, _) if v.len() == 1 => &v[0],
+            o => return Err(self.err(o.pos(), format!("`{name}` needs one coordinate `{{x}}`"))),
+        };
+        inst.a[0] = self.src(ia, x, Ty::S32, false)?;
+        inst.na = 1;
+        Ok(inst)
+    }
+
     /// `shfl.sync`, `vote.sync`, `activemask` (PTX ISA §9.7.8.6-§9.7.8.8 and
     /// §9.7.13).
     fn warp_level(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
@@ -994,7 +1043,7 @@ impl<'a> Ctx<'a> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
             "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "fence", "bra", "ret", "exit",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -1473,6 +1522,7 @@ impl<'a> Ctx<'a> {
             }
             "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
             "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
+            "tex" => self.texture(ia, &m),
             "vprintf" => {
                 // built from `call vprintf` by the inliner: [ret or _, format, args]
                 self.operands(ia, 3..=3)?;

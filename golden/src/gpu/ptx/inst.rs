@@ -283,6 +283,9 @@ pub enum Op {
     /// A `vprintf` call: format string address `a[0]`, argument buffer `a[1]` (generic
     /// addresses); `d[0]` (if any) gets the number of arguments read.
     Printf,
+    /// `tex.1d.v4.TYPE.s32 {d0..d3}, [tex, {x}]`: element `x` of the buffer bound to
+    /// texture `target` (index into the kernel's `textures`).
+    Tex,
     /// `mov.b64 %rd, {%r0, %r1}`: the sources packed low element first.
     MovPack,
     /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
@@ -507,6 +510,6 @@ pub struct Inst {
 
 impl Inst {
     pub fn is_mem(&self) -> bool {
-        matches!(self.op, Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. })
+        matches!(self.op, Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } | Op::Tex)
     }
 }

@@ -240,8 +240,16 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Tok::Dot(d) if d == "global" || d == "const" => {
+                if *self.peek_at(1) == Tok::Dot("texref".into()) {
+                    self.bump();
+                    self.bump();
+                    let (name, _) = self.expect_ident("texture name")?;
+                    self.expect_punct(';')?;
+                    m.texrefs.push((name, pos));
+                    return Ok(());
+                }
                 if let Tok::Dot(t) = self.peek_at(1) {
-                    if matches!(t.as_str(), "texref" | "surfref" | "samplerref") {
+                    if matches!(t.as_str(), "surfref" | "samplerref") {
                         return Err(self.err_at(pos, format!("`.{t}` declarations (textures, surfaces, samplers) are not in the supported PTX subset")));
                     }
                 }
