@@ -111,11 +111,9 @@ fn debug_sections_and_line_directives_are_skipped() {
 
 // ------------------------------------------------------------ bit manipulation
 
-#[test]
-fn bfe_bfi_prmt_shf_follow_the_isa() {
-    // (instruction, expected) pairs; the inputs are immediates, derived by hand from
-    // the PTX ISA definitions of each instruction
-    let cases: &[(&str, u32)] = &[
+/// (instruction, expected) pairs; the inputs are immediates, the results derived by
+/// hand from the PTX ISA definitions of each instruction.
+const BIT_CASES: &[(&str, u32)] = &[
         // bits 4..11 of 0xF0F01234
         ("bfe.u32 %r1, %r9, 4, 8;", 0x23),
         // field past bit 31 reads zeros (unsigned): bits 28..31 = 0xF
@@ -143,7 +141,10 @@ fn bfe_bfi_prmt_shf_follow_the_isa() {
         ("shf.l.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x89AB_CDEF),
         ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x0123_4567),
         ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 0;", 0x89AB_CDEF),
-    ];
+];
+
+/// Run every case (one kernel) and list the ones whose result differs.
+fn bit_case_mismatches(cases: &[(&str, u32)]) -> Vec<String> {
     let mut body = String::from("\tmov.u32 %r9, 0xF0F01234;\n");
     for (k, (inst, _)) in cases.iter().enumerate() {
         body.push_str(&format!("\t{inst}\n\tst.global.u32 [%rd1+{}], %r1;\n", 4 * k));
@@ -151,10 +152,26 @@ fn bfe_bfi_prmt_shf_follow_the_isa() {
     let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<10>;", &body));
     let b = run_kernel("bits", &ptx, 1, &[("out", cases.len())]);
     let o = u32s(&b, "out");
-    for (k, (inst, want)) in cases.iter().enumerate() {
-        assert_eq!(o[k], *want, "{inst}: got {:#x}, want {want:#x}", o[k]);
-    }
+    cases.iter().zip(&o).filter(|((_, want), got)| *got != want).map(|((inst, want), got)| format!("{inst}: got {got:#x}, want {want:#x}")).collect()
 }
+
+#[test]
+fn bfe_bfi_prmt_shf_follow_the_isa() {
+    let bad = bit_case_mismatches(BIT_CASES);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn a_planted_wrong_bit_result_is_caught() {
+    // the same expectations with one instruction swapped (shf.l -> shf.r): exactly
+    // that case must be reported
+    let mut planted: Vec<(&str, u32)> = BIT_CASES.to_vec();
+    let k = planted.iter().position(|(i, _)| i.starts_with("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;")).unwrap();
+    planted[k].0 = "shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;";
+    let bad = bit_case_mismatches(&planted);
+    assert_eq!(bad, vec!["shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;: got 0x789abcde, want 0x12345678".to_string()]);
+}
+
 
 #[test]
 fn bfe_64_bit_extracts_across_words() {

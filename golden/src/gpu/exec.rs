@@ -689,8 +689,8 @@ impl<'a> WarpExec<'a> {
                 let eb = bits / inst.na as u32;
                 let mut parts = [None, None, None, None];
                 let mut acc = [0u64; WARP];
-                for k in 0..inst.na as usize {
-                    let p = self.operand(inst.a[k], &mut parts[k]);
+                for (k, part) in parts.iter_mut().enumerate().take(inst.na as usize) {
+                    let p = self.operand(inst.a[k], part);
                     for l in 0..WARP {
                         acc[l] |= (p[l] & ((1u64 << eb) - 1)) << (k as u32 * eb);
                     }

@@ -177,7 +177,6 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
         };
         out.push_str(&body);
     }
-    drop(next);
     Ok((out, count))
 }
 
