@@ -147,25 +147,39 @@ impl DeviceMemory {
         (end <= self.module.len()).then_some(off..end)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
-        if addr < GLOBAL_BASE {
-            let r = self.module_range(addr, len)?;
-            return Some(&self.module[r]);
+        match self.range(addr, len) {
+            Some(r) => Some(&self.data[r]),
+            None => self.read_module(addr, len),
         }
-        let r = self.range(addr, len)?;
-        Some(&self.data[r])
     }
 
-    #[inline]
+    /// [`Self::read`] below the buffers: the module image (rarely used: kept out of the
+    /// buffer path).
+    #[cold]
+    #[inline(never)]
+    fn read_module(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let r = self.module_range(addr, len)?;
+        Some(&self.module[r])
+    }
+
+    #[inline(always)]
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
-        if addr < GLOBAL_BASE {
-            let r = self.module_range(addr, bytes.len())?;
-            self.module[r].copy_from_slice(bytes);
-            return Some(());
+        match self.range(addr, bytes.len()) {
+            Some(r) => {
+                self.data[r].copy_from_slice(bytes);
+                Some(())
+            }
+            None => self.write_module(addr, bytes),
         }
-        let r = self.range(addr, bytes.len())?;
-        self.data[r].copy_from_slice(bytes);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_module(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
+        let r = self.module_range(addr, bytes.len())?;
+        self.module[r].copy_from_slice(bytes);
         Some(())
     }
 
