@@ -247,15 +247,43 @@ fn bad_loops_are_errors() {
     }
 }
 
+/// A kernel that copies texel `t - 1` of texture `tex_in` (component x) to `out[t]`.
+const TEX_PTX: &str = ".version 8.0\n.target sm_52\n.address_size 64\n.global .texref tex_in;\n\
+.visible .entry fetch(.param .u64 fetch_param_0)\n{\n\t.reg .b32 %r<3>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n\
+\tld.param.u64 %rd1, [fetch_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tsub.s32 %r2, %r1, 1;\n\
+\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [tex_in, {%r2}];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+\tst.global.f32 [%rd3], %f0;\n\tret;\n}\n";
+
+fn tex_launch(binding: &str) -> String {
+    format!(
+        "name = \"tex\"\n[[buffer]]\nname = \"texels\"\ntype = \"f32\"\nlen = 3\ninit = {{ kind = \"iota\", start = 10.0, step = 1.0 }}\n\
+         [[buffer]]\nname = \"wide\"\ntype = \"f64\"\nlen = 3\ninit = {{ kind = \"zeros\" }}\n\
+         [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 5\ninit = {{ kind = \"zeros\" }}\n\
+         [[kernel]]\nptx = \"tex.ptx\"\ngrid = 1\nblock = 5\n{binding}args = [\"out\"]\n"
+    )
+}
+
 #[test]
-fn textures_bind_existing_buffers() {
+fn textures_bind_a_buffer_and_the_kernel_fetches_it() {
     let d = scratch("tex");
-    let l = parse(&d, &store("1").replace("args = [", "textures = { tex_out = \"out\" }\nargs = [")).unwrap();
-    assert_eq!(l.kernels[0].textures.get("tex_out"), Some(&0));
-    let e = err(&d, &store("1").replace("args = [", "textures = { tex_out = \"nope\" }\nargs = ["));
-    assert!(e.contains("kernel[0].textures.tex_out: no buffer named `nope` (allowed: out)"), "{e}");
-    let e = err(&d, &store("1").replace("args = [", "textures = { \"1x\" = \"out\" }\nargs = ["));
-    assert!(e.contains("kernel[0].textures: `1x` is not a PTX identifier"), "{e}");
+    std::fs::write(d.join("tex.ptx"), TEX_PTX).unwrap();
+    let l = parse(&d, &tex_launch("textures = { tex_in = \"texels\" }\n")).unwrap();
+    assert_eq!(l.kernels[0].textures.get("tex_in"), Some(&0));
+    // thread t reads texel t - 1: out = [0 (below the buffer), 10, 11, 12, 0 (past it)]
+    let b = run(&l).unwrap();
+    assert_eq!(b["out"].f32s(), vec![0.0, 10.0, 11.0, 12.0, 0.0]);
+    // unbound: a fault naming the launch-file key
+    let e = run(&parse(&d, &tex_launch("")).unwrap()).unwrap_err().to_string();
+    assert!(e.contains("texture `tex_in` is not bound"), "{e}");
+    for (binding, want) in [
+        ("textures = { tex_in = \"nope\" }\n", "kernel[0].textures.tex_in: no buffer named `nope`"),
+        ("textures = { \"1x\" = \"texels\" }\n", "kernel[0].textures: `1x` is not a PTX identifier"),
+        ("textures = { tex_out = \"texels\" }\n", "kernel[0].textures.tex_out: kernel `fetch` has no texture reference `tex_out` (allowed: tex_in)"),
+        ("textures = { tex_in = \"wide\" }\n", "kernel[0].textures.tex_in: buffer `wide` has 8-byte elements"),
+    ] {
+        let e = err(&d, &tex_launch(binding));
+        assert!(e.contains(want), "want `{want}`: {e}");
+    }
 }
 
 fn expect_launch(file: &str) -> String {
@@ -341,9 +369,16 @@ fn huge_grids_index_ctas_in_64_bits() {
 /// Found by tests/fuzz.rs: `.reg .pred %p<2147483648>` made the decoder build 2^31
 /// register names (a 48 GiB allocation, abort); 70000 predicates overflowed a u16 count.
 #[test]
-fn huge_register_declarations_are_ptx_errors() {
+fn huge_register_and_storage_declarations_are_ptx_errors() {
     let d = scratch("regs");
-    for (decl, want) in [(".reg .pred %p<2147483648>;", "declares more registers than the 65533 supported"), (".reg .pred %p<40000>;\n\t.reg .pred %q<40000>;", "too many predicate registers")] {
+    for (decl, want) in [
+        (".reg .pred %p<2147483648>;", "declares more registers than the 65533 supported"),
+        (".reg .pred %p<40000>;\n\t.reg .pred %q<40000>;", "too many predicate registers"),
+        // 4 GiB of shared memory must not wrap around to a small size in u32
+        (".shared .align 4 .b32 big[1073741824];", "`.shared` storage up to `big` exceeds 2147483648 bytes"),
+        (".shared .align 4 .b8 a[2147483000];\n\t.shared .align 4 .b8 b[1000];", "`.shared` storage up to `b` exceeds"),
+        (".local .align 8 .b64 deep[536870912];", "`.local` storage up to `deep` exceeds 2147483648 bytes per thread"),
+    ] {
         std::fs::write(d.join("k.ptx"), PTX.replace(".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];", &format!("{decl}\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];"))).unwrap();
         match parse(&d, &store("1")) {
             Err(LaunchError::Ptx(p)) => assert!(p.message.contains(want), "{p}"),

@@ -119,6 +119,8 @@ pub struct Warp {
     pub cta: u16,
     pub in_fetch_q: bool,
     pub erf_done: bool,
+    /// The named barrier the warp waits at (while in [`WarpState::Barrier`]).
+    pub bar_id: u8,
     /// Outstanding loads/atomics/shared accesses (instructions), global stores and
     /// atomics-without-return awaiting their LLC ack, accesses still in the LD/ST unit.
     pub pending_loads: u32,
@@ -146,6 +148,7 @@ impl Warp {
             resume_at: 0,
             sync_since: 0,
             erf_done: false,
+            bar_id: 0,
             pending_loads: 0,
             pending_stores: 0,
             lsu_pending: 0,
@@ -173,12 +176,18 @@ struct CtaSlot {
     live: u32,
     unretired: u32,
     shared: Vec<u8>,
-    /// Warps whose ERF finished for the current barrier, and the cycle the last one did.
-    erf_count: u32,
-    release_at: u64,
-    /// Expected arrivals when `bar.sync` carried a thread count.
-    bar_expected: Option<u32>,
+    /// Per named barrier (0..16): warps whose ERF finished for the current barrier,
+    /// and the cycle the last one did.
+    erf_count: [u32; NAMED_BARRIERS],
+    release_at: [u64; NAMED_BARRIERS],
+    /// Expected arrivals (warps) when `bar.sync`/`bar.arrive` carried a thread count.
+    bar_expected: [Option<u32>; NAMED_BARRIERS],
+    /// Warps that executed `bar.arrive` (counted, not waiting).
+    arrived: [u32; NAMED_BARRIERS],
 }
+
+/// Named barriers per CTA (PTX: ids 0..15).
+const NAMED_BARRIERS: usize = 16;
 
 /// A memory instruction waiting for its accesses.
 #[derive(Debug, Clone, Copy)]
@@ -468,9 +477,10 @@ impl Sm {
         c.warps = warps;
         c.shared.clear();
         c.shared.resize(run.shared_bytes as usize, 0);
-        c.erf_count = 0;
-        c.release_at = 0;
-        c.bar_expected = None;
+        c.erf_count = [0; NAMED_BARRIERS];
+        c.release_at = [0; NAMED_BARRIERS];
+        c.bar_expected = [None; NAMED_BARRIERS];
+        c.arrived = [0; NAMED_BARRIERS];
         self.resident_ctas += 1;
         self.report.ctas += 1;
     }
@@ -664,6 +674,8 @@ impl Sm {
             Op::St { .. } => (false, false, AccKind::Write),
             Op::Atom { .. } => (true, true, AccKind::Atomic),
             Op::Red { .. } => (false, true, AccKind::Atomic),
+            // texture fetches time as cached global loads (no texture cache is modelled)
+            Op::Tex => (true, false, AccKind::Read),
             _ => unreachable!("mem_issue on a non-memory instruction"),
         };
         if rec_mask == 0 {
@@ -737,26 +749,31 @@ impl Sm {
             return;
         }
         wp.erf_done = true;
+        let id = wp.bar_id as usize;
         let c = &mut self.ctas[wp.cta as usize];
-        c.erf_count += 1;
-        c.release_at = c.release_at.max(now + self.sync.erf_latency as u64);
+        c.erf_count[id] += 1;
+        c.release_at[id] = c.release_at[id].max(now + self.sync.erf_latency as u64);
         let cta = wp.cta as usize;
-        self.check_release(cta, now);
+        self.check_release(cta, id, now);
     }
 
     /// Release the CTA's barrier when every live warp finished its ERF (drain barrier:
     /// `start_exit_fence(TB) = AND over w of entry_fence_done(w)`, tfb_bdib.md §1.4).
-    fn check_release(&mut self, cta: usize, now: u64) {
+    /// Named barrier `id`: released when its waiting warps (ERF done) plus the warps
+    /// that only arrived (`bar.arrive`) reach the expected count (the thread count of
+    /// the instruction, else every live warp).
+    fn check_release(&mut self, cta: usize, id: usize, now: u64) {
         let c = &self.ctas[cta];
-        let expected = c.bar_expected.map_or(c.live, |e| e.min(c.live));
-        if c.erf_count == 0 || c.erf_count < expected {
+        let expected = c.bar_expected[id].map_or(c.live, |e| e.min(c.live));
+        let arrivals = c.erf_count[id] + c.arrived[id];
+        if arrivals == 0 || arrivals < expected {
             return;
         }
-        let resume = c.release_at + self.sync.eaf_latency as u64;
+        let resume = c.release_at[id].max(now) + self.sync.eaf_latency as u64;
         for i in 0..c.warps.len() {
             let w = self.ctas[cta].warps[i];
             let wp = &mut self.warps[w as usize];
-            if wp.valid && wp.state == WarpState::Barrier && wp.erf_done {
+            if wp.valid && wp.state == WarpState::Barrier && wp.erf_done && wp.bar_id as usize == id {
                 wp.state = WarpState::Active;
                 wp.erf_done = false;
                 wp.resume_at = resume;
@@ -775,9 +792,10 @@ impl Sm {
             }
         }
         let c = &mut self.ctas[cta];
-        c.erf_count = 0;
-        c.release_at = 0;
-        c.bar_expected = None;
+        c.erf_count[id] = 0;
+        c.release_at[id] = 0;
+        c.bar_expected[id] = None;
+        c.arrived[id] = 0;
         self.syncs.barriers_completed += 1;
     }
 
@@ -947,7 +965,9 @@ impl Sm {
                         let cta = wp.cta as usize;
                         self.park(w, false);
                         self.ctas[cta].live -= 1;
-                        self.check_release(cta, now);
+                        for id in 0..NAMED_BARRIERS {
+                            self.check_release(cta, id, now);
+                        }
                         self.try_retire(w);
                         return Ok(());
                     }
@@ -984,7 +1004,8 @@ impl Sm {
         self.warps[w].ids.clock = p.now;
         let rb = w * self.nregs * WARP;
         let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
-        let effect = if inst.is_mem() {
+        // `vprintf` reads memory (its format and arguments) but is no access of the timing model
+        let effect = if inst.is_mem() || inst.op == Op::Printf {
             let cta = self.warps[w].cta as usize;
             let lb = w * WARP * self.local_bytes;
             let mut mem = MemCtx {
@@ -1004,16 +1025,27 @@ impl Sm {
     }
 
     /// Warp `w` executed `bar.sync` (drain barrier, tfb_bdib.md §1.4, §2.3).
+    /// `bar.arrive` counts the warp at the barrier without waiting.
     fn arrive_barrier(&mut self, w: usize, inst: &super::ptx::Inst, now: u64) {
+        let id = match inst.a[1] {
+            super::ptx::Src::Imm(id) => id as usize,
+            _ => 0,
+        };
+        let cta = self.warps[w].cta;
+        if let super::ptx::Src::Imm(n) = inst.a[0] {
+            self.ctas[cta as usize].bar_expected[id] = Some((n / 32) as u32);
+        }
+        if inst.op == Op::BarArrive {
+            self.ctas[cta as usize].arrived[id] += 1;
+            self.check_release(cta as usize, id, now);
+            return;
+        }
         let wp = &mut self.warps[w];
         debug_assert_eq!(wp.state, WarpState::Active, "warp {w} arrives at a barrier while {:?}", wp.state);
         wp.state = WarpState::Barrier;
+        wp.bar_id = id as u8;
         wp.sync_since = now;
         self.syncs.barrier_warps += 1;
-        if let super::ptx::Src::Imm(n) = inst.a[0] {
-            self.ctas[wp.cta as usize].bar_expected = Some((n / 32) as u32);
-        }
-        let cta = wp.cta;
         self.issue_hook.barrier_arrive(now, w as u16, cta);
         self.try_erf(w, now);
     }

@@ -381,6 +381,7 @@ impl<'a> WarpExec<'a> {
                 let uniform = match sp {
                     Special::Tid(c) => return self.tids(c),
                     Special::LaneId => return std::array::from_fn(|l| l as u64),
+                    Special::LaneMask(c) => return std::array::from_fn(|l| lane_mask(c, l)),
                     Special::Ntid(c) => ids.ntid[c as usize] as u64,
                     Special::Ctaid(c) => ids.ctaid[c as usize] as u64,
                     Special::Nctaid(c) => ids.nctaid[c as usize] as u64,
@@ -451,6 +452,10 @@ impl<'a> WarpExec<'a> {
     /// Execute `inst` for the lanes in `mask` (active lanes already filtered by the
     /// guard predicate). Memory instructions fill `rec`.
     pub fn execute(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<Effect, Fault> {
+        if inst.op == Op::Printf {
+            self.printf(inst, mask, mem)?;
+            return Ok(Effect::Alu);
+        }
         if inst.is_mem() {
             self.memory(inst, mask, mem, rec)?;
             return Ok(Effect::Mem);
@@ -467,7 +472,8 @@ impl<'a> WarpExec<'a> {
                 return Ok(Effect::Branch { taken: mask });
             }
             Op::Ret | Op::Exit => return Ok(Effect::Exit),
-            Op::Bar => return Ok(Effect::Bar),
+            Op::Bar | Op::BarArrive => return Ok(Effect::Bar),
+            Op::WarpSync => return Ok(Effect::Alu),
             Op::Membar(s) => return Ok(Effect::Membar(s)),
             Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => unreachable!("memory instructions go through execute"),
             Op::Setp(cmp, bop) => {
@@ -493,6 +499,31 @@ impl<'a> WarpExec<'a> {
             }
             _ => {}
         }
+        match inst.op {
+            Op::Shfl(mode) => return Ok(self.shuffle(inst, mode, mask)),
+            Op::Vote(mode) => {
+                let mut buf = None;
+                let p = self.operand(inst.a[0], &mut buf);
+                let yes = (0..WARP).fold(0u32, |m, l| m | ((p[l] as u32 & 1) << l)) & mask;
+                let all = if mask == 0 { 0 } else { u32::MAX };
+                let v = match mode {
+                    VoteMode::All => if yes == mask { all } else { 0 },
+                    VoteMode::Any => if yes != 0 { all } else { 0 },
+                    VoteMode::Uni => if yes == 0 || yes == mask { all } else { 0 },
+                    VoteMode::Ballot => {
+                        self.write(inst.d[0], mask, inst.dmask, &[yes as u64; WARP]);
+                        return Ok(Effect::Alu);
+                    }
+                };
+                self.write_pred(inst.d[0], mask, v);
+                return Ok(Effect::Alu);
+            }
+            Op::ActiveMask => {
+                self.write(inst.d[0], mask, inst.dmask, &[mask as u64; WARP]);
+                return Ok(Effect::Alu);
+            }
+            _ => {}
+        }
         // predicate-typed logic and moves
         if ty == Ty::Pred {
             let pv = |s: Src, preds: &[u32]| match s {
@@ -510,6 +541,18 @@ impl<'a> WarpExec<'a> {
                 _ => x,
             };
             self.write_pred(inst.d[0], mask, v);
+            return Ok(Effect::Alu);
+        }
+        if inst.op == Op::MovUnpack {
+            let mut buf = None;
+            let v = *self.operand(inst.a[0], &mut buf);
+            let eb = ty.bits() / inst.nd as u32;
+            for k in 0..inst.nd as usize {
+                if inst.d[k] != NO_PRED {
+                    let part: Lanes = std::array::from_fn(|l| v[l] >> (k as u32 * eb));
+                    self.write(inst.d[k], mask, inst.dmask, &part);
+                }
+            }
             return Ok(Effect::Alu);
         }
         let mut r = [0; WARP];
@@ -531,6 +574,31 @@ impl<'a> WarpExec<'a> {
         let bits = ty.bits();
         let tm = ty.mask();
         match (inst.op, ty) {
+            (Op::Add | Op::Sub | Op::Mul, Ty::F32) if is_directed(inst.rnd) => {
+                let (op, rnd, ftz, sat) = (inst.op, inst.rnd, inst.ftz, inst.sat);
+                map2(a, b, r, |p, q| {
+                    let x = ftz32(f32v(p), ftz) as f64;
+                    let y = ftz32(f32v(q), ftz) as f64;
+                    let v = match op {
+                        Op::Add => add_f32_dir(x, y, rnd),
+                        Op::Sub => add_f32_dir(x, -y, rnd),
+                        _ => round_f32_dir(x * y, 0.0, rnd),
+                    };
+                    let v = ftz32(v, ftz);
+                    f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
+            (Op::Fma, Ty::F32) if is_directed(inst.rnd) => {
+                let (rnd, ftz, sat) = (inst.rnd, inst.ftz, inst.sat);
+                map3(a, b, c, r, |p, q, w| {
+                    let x = ftz32(f32v(p), ftz) as f64;
+                    let y = ftz32(f32v(q), ftz) as f64;
+                    let z = ftz32(f32v(w), ftz) as f64;
+                    // the f32 product is exact in f64; the sum's error is exact (TwoSum)
+                    let v = ftz32(add_f32_dir(x * y, z, rnd), ftz);
+                    f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
             (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::F64) => f64op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::S32) if inst.sat => {
@@ -607,6 +675,28 @@ impl<'a> WarpExec<'a> {
             (Op::Brev, _) => map1(a, r, |x| (x & tm).reverse_bits() >> (64 - bits)),
             (Op::Selp, _) => map3(a, b, c, r, |x, y, p| if p != 0 { x } else { y }),
             (Op::Mov, _) => *r = *a,
+            (Op::Bfe, _) => map3(a, b, c, r, |x, pos, len| bit_extract(x, pos, len, ty)),
+            (Op::Bfi, _) => {
+                let mut bd = None;
+                let d = self.operand(src(3), &mut bd);
+                for l in 0..WARP {
+                    r[l] = bit_insert(a[l], b[l], c[l], d[l], bits);
+                }
+            }
+            (Op::Prmt, _) => map3(a, b, c, r, permute_bytes),
+            (Op::Shf { left, clamp }, _) => map3(a, b, c, r, |x, y, n| funnel_shift(x, y, n, left, clamp)),
+            (Op::MovPack, _) => {
+                let eb = bits / inst.na as u32;
+                let mut parts = [None, None, None, None];
+                let mut acc = [0u64; WARP];
+                for (k, part) in parts.iter_mut().enumerate().take(inst.na as usize) {
+                    let p = self.operand(inst.a[k], part);
+                    for l in 0..WARP {
+                        acc[l] |= (p[l] & ((1u64 << eb) - 1)) << (k as u32 * eb);
+                    }
+                }
+                *r = acc;
+            }
             (Op::Cvt { from, rnd }, _) => {
                 let (ftz, sat) = (inst.ftz, inst.sat);
                 map1(a, r, |x| convert(x, from, ty, rnd, ftz, sat))
@@ -643,6 +733,9 @@ impl<'a> WarpExec<'a> {
 
     /// Resolve lane addresses, do the access functionally, fill `rec`.
     fn memory(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<(), Fault> {
+        if inst.op == Op::Tex {
+            return self.texture(inst, mask, mem, rec);
+        }
         let (space, vec, write, atomic) = match inst.op {
             Op::Ld { space, vec, .. } => (space, vec as u32, false, None),
             Op::St { space, vec, .. } => (space, vec as u32, true, None),
@@ -878,6 +971,106 @@ impl<'a> WarpExec<'a> {
         Ok(())
     }
 
+    /// `shfl.sync` (PTX ISA): each executing lane reads `a` of lane `j` (its own when
+    /// `j` is out of its segment). Our choice for what PTX leaves undefined: reading a
+    /// lane that does not execute the shuffle gives that lane's current register value;
+    /// the member mask is not checked against the executing lanes.
+    fn shuffle(&mut self, inst: &Inst, mode: ShflMode, mask: u32) -> Effect {
+        let (mut ba, mut bb, mut bc) = (None, None, None);
+        let a = *self.operand(inst.a[0], &mut ba);
+        let b = *self.operand(inst.a[1], &mut bb);
+        let c = *self.operand(inst.a[2], &mut bc);
+        let mut out = [0u64; WARP];
+        let mut inrange = 0u32;
+        for l in 0..WARP {
+            let lane = l as i64;
+            let bval = (b[l] & 31) as i64;
+            let cval = (c[l] & 31) as i64;
+            let segmask = ((c[l] >> 8) & 31) as i64;
+            let max_lane = (lane & segmask) | (cval & !segmask);
+            let min_lane = lane & segmask;
+            let (j, ok) = match mode {
+                ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+                ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+                ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+                ShflMode::Idx => {
+                    let j = min_lane | (bval & !segmask);
+                    (j, j <= max_lane)
+                }
+            };
+            let src = if ok { j as usize } else { l };
+            out[l] = a[src];
+            inrange |= (ok as u32) << l;
+        }
+        self.write(inst.d[0], mask, inst.dmask, &out);
+        if inst.d[1] != NO_PRED {
+            self.write_pred(inst.d[1], mask, inrange);
+        }
+        Effect::Alu
+    }
+
+    /// `tex.1d` (`tex1Dfetch`): texel `x` of the bound buffer, component `k` its
+    /// `k`-th 32-bit channel. Our choices: components past the buffer's channels read 0
+    /// (and 1 for the fourth, 1.0 for `.f32`), coordinates outside the buffer read all
+    /// zeros (CUDA's out-of-range fetch); an unbound texture is a fault naming the
+    /// launch-file key.
+    fn texture(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>, rec: &mut MemRecord) -> Result<(), Fault> {
+        let (name, b) = mem.global.texture(inst.target).ok_or_else(|| Fault(format!("texture index {} out of range", inst.target)))?;
+        let b = b.ok_or_else(|| Fault(format!("texture `{name}` is not bound to a buffer (launch file: textures = {{ {name} = \"buffer\" }} in its [[kernel]])")))?;
+        let stride = 4 * b.channels as u64;
+        let one = if inst.ty == Ty::F32 { 1f32.to_bits() as u64 } else { 1 };
+        rec.space = Space::Global;
+        rec.mask = mask;
+        rec.bytes = stride as u32;
+        rec.write = false;
+        rec.atomic = false;
+        let mut buf = None;
+        let xs = *self.operand(inst.a[0], &mut buf);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let x = sext(xs[l], 32);
+            let inside = x >= 0 && (x as u64) < b.elems;
+            let texel = if inside { x as u64 } else { 0 };
+            rec.addr[l] = b.addr + texel * stride;
+            for k in 0..4usize {
+                let v = if !inside {
+                    0
+                } else if (k as u32) < b.channels {
+                    let a = rec.addr[l] + 4 * k as u64;
+                    load_le(mem.global.read(a, 4).ok_or_else(|| Fault(format!("texture `{name}` reads {a:#x} outside device memory (lane {l})")))?)
+                } else if k == 3 {
+                    one
+                } else {
+                    0
+                };
+                self.set_loaded(inst, k, l, v, inst.dmask);
+            }
+        }
+        Ok(())
+    }
+
+    /// `vprintf` for each executing lane in increasing lane order: the formatted text
+    /// goes to the device `printf` log ([`DeviceMemory::log_printf`]).
+    fn printf(&mut self, inst: &Inst, mask: u32, mem: &mut MemCtx<'_>) -> Result<(), Fault> {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (fa, aa) = (self.operand_lane(inst.a[0], l), self.operand_lane(inst.a[1], l));
+            let lb = mem.local_bytes as usize;
+            let mut src = LaneMemory { global: &*mem.global, shared: &*mem.shared, local: &mem.local[l * lb..(l + 1) * lb] };
+            let fmt = super::printf::read_string(&mut src, fa).ok_or_else(|| Fault(format!("printf format string at {fa:#x} is not readable (lane {l})")))?;
+            let (text, n) = super::printf::format_counted(&fmt, aa, &mut src).map_err(|e| Fault(format!("{e} (lane {l})")))?;
+            mem.global.log_printf(&text);
+            if inst.nd == 1 {
+                self.regs[inst.d[0] as usize * WARP + l] = n as u64 & inst.dmask;
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn operand_lane(&self, s: Src, l: usize) -> u64 {
         match s {
@@ -901,6 +1094,95 @@ impl<'a> WarpExec<'a> {
         if d != NO_PRED {
             let v = if inst.ty.is_signed() { sext(v, inst.ty.bits()) as u64 } else { v };
             self.regs[d as usize * WARP + l] = v & dmask;
+        }
+    }
+}
+
+/// `%lanemask_*` of lane `l`: the lanes whose index compares with `l` as `c`.
+fn lane_mask(c: Cmp, l: usize) -> u64 {
+    let eq = 1u64 << l;
+    let m = match c {
+        Cmp::Eq => eq,
+        Cmp::Lt => eq - 1,
+        Cmp::Le => (eq << 1) - 1,
+        Cmp::Gt => !((eq << 1) - 1),
+        _ => !(eq - 1),
+    };
+    m & 0xffff_ffff
+}
+
+/// `bfe` (PTX ISA): `len = c & 0xff` bits of `x` from bit `pos = b & 0xff`; bits past
+/// the msb read as the sign bit (signed types, the bit at `min(pos + len - 1, msb)`)
+/// or zero.
+pub fn bit_extract(x: u64, pos: u64, len: u64, ty: Ty) -> u64 {
+    let bits = ty.bits() as u64;
+    let msb = bits - 1;
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let x = x & ty.mask();
+    let sbit = if ty.is_signed() && len != 0 { (x >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let mut d = 0u64;
+    for i in 0..bits {
+        let bit = if i < len && pos + i <= msb { (x >> (pos + i)) & 1 } else { sbit };
+        d |= bit << i;
+    }
+    d
+}
+
+/// `bfi` (PTX ISA): `b` with `len = d & 0xff` bits from bit `pos = c & 0xff` replaced
+/// by the low bits of `a` (bits past the msb dropped).
+pub fn bit_insert(a: u64, b: u64, c: u64, d: u64, bits: u32) -> u64 {
+    let (pos, len) = (c & 0xff, d & 0xff);
+    let mut f = b;
+    for i in 0..len {
+        if pos + i >= bits as u64 {
+            break;
+        }
+        let bit = (a >> i) & 1;
+        f = (f & !(1 << (pos + i))) | (bit << (pos + i));
+    }
+    f
+}
+
+/// `prmt.b32` default mode: byte `k` of the result is byte `c[4k+2:4k]` of the 8-byte
+/// value `{b, a}`, or that byte's sign replicated when `c[4k+3]` is set.
+pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
+    let tmp = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let mut d = 0u64;
+    for k in 0..4 {
+        let sel = (c >> (4 * k)) & 0xf;
+        let byte = (tmp >> (8 * (sel & 7))) & 0xff;
+        let v = if sel & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        d |= v << (8 * k);
+    }
+    d
+}
+
+/// `shf.l`/`shf.r` (PTX ISA): shift the 64-bit `{b, a}` by `n = c & 31` (`.wrap`) or
+/// `min(c, 32)` (`.clamp`); `.l` keeps the upper 32 bits, `.r` the lower.
+pub fn funnel_shift(a: u64, b: u64, c: u64, left: bool, clamp: bool) -> u64 {
+    let n = if clamp { (c & 0xffff_ffff).min(32) } else { c & 31 };
+    let v = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    if left {
+        ((v << n) >> 32) & 0xffff_ffff
+    } else {
+        (v >> n) & 0xffff_ffff
+    }
+}
+
+/// One lane's view of memory by generic address (for `printf` arguments).
+struct LaneMemory<'a> {
+    global: &'a DeviceMemory,
+    shared: &'a [u8],
+    local: &'a [u8],
+}
+
+impl super::printf::ArgSource for LaneMemory<'_> {
+    fn bytes(&mut self, addr: u64, len: usize) -> Option<Vec<u8>> {
+        let slice = |d: &[u8], a: u64| d.get(a as usize..(a as usize).checked_add(len)?).map(|s| s.to_vec());
+        match resolve_generic(addr) {
+            GenericTarget::Global(a) => self.global.read(a, len).map(|s| s.to_vec()),
+            GenericTarget::Shared(a) => slice(self.shared, a),
+            GenericTarget::Local(a) => slice(self.local, a),
         }
     }
 }
@@ -960,18 +1242,150 @@ fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
     }
 }
 
-/// Round-toward-zero correction: step `r` (rounded to nearest) one ulp toward zero
-/// when its magnitude exceeds the exact value's.
-fn f32_toward_zero(r: f32, exact_gt: bool) -> f32 {
-    if exact_gt && r.is_finite() && r != 0.0 {
-        f32::from_bits(r.to_bits() - 1)
-    } else {
-        r
+/// IEEE binary16 bits to f64 (exact).
+pub fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        31 if mant == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// f64 to IEEE binary16 bits, rounded to nearest even (overflow to infinity, subnormal
+/// results kept). Our choice: every NaN becomes the canonical NaN 0x7FFF.
+pub fn f64_to_f16(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    // 65520 is halfway between 65504 (the largest half) and 2^16: ties to even go up
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // subnormal (or zero): units of 2^-24; rounding up to 1024 gives the smallest normal
+        let q = (a * 2f64.powi(24)).round_ties_even() as u16;
+        return sign | q;
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let q = ((a / 2f64.powi(e) - 1.0) * 1024.0).round_ties_even() as u32;
+    // a carry out of the mantissa increments the exponent (q = 1024 adds 1 << 10)
+    sign | ((((e + 15) as u32) << 10) + q) as u16
+}
+
+/// `cvt` with an `.f16` source or destination (through f64, exact for every half).
+fn convert_f16(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 {
+    let v = match from {
+        Ty::F16 => f16_to_f64(x as u16),
+        Ty::F32 => ftz32(f32v(x), ftz) as f64,
+        Ty::F64 => f64v(x),
+        t => int_val(x, t) as f64,
+    };
+    if to == Ty::F16 {
+        let v = if sat { sat01_64(v) } else { v };
+        let h = f64_to_f16(v);
+        // .ftz flushes subnormal results to zero
+        let h = if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h };
+        return h as u64;
+    }
+    convert(v.to_bits(), Ty::F64, to, rnd, ftz && to != Ty::F64, sat)
+}
+
+/// `.rz`, `.rm` or `.rp`.
+#[inline(always)]
+fn is_directed(r: Rnd) -> bool {
+    matches!(r, Rnd::Rz | Rnd::Rm | Rnd::Rp)
+}
+
+/// The f32 after `c` toward +infinity (`up`) or -infinity.
+fn f32_step(c: f32, up: bool) -> f32 {
+    if c == 0.0 {
+        return f32::from_bits(if up { 1 } else { 0x8000_0001 });
+    }
+    let b = c.to_bits();
+    f32::from_bits(if (c > 0.0) == up { b + 1 } else { b - 1 })
+}
+
+/// Our choice for directed rounding of f32 operations (documented in
+/// docs/ptx_subset.md): the exact result is `s + e` in f64 arithmetic (`e` is the
+/// error term of an error-free transformation, zero when `s` is exact), rounded once to
+/// f32 in mode `rnd` (`.rz`, `.rm`, `.rp`; anything else rounds to nearest).
+pub fn round_f32_dir(s: f64, e: f64, rnd: Rnd) -> f32 {
+    let c = s as f32;
+    if s.is_nan() || s.is_infinite() || !is_directed(rnd) {
+        return c;
+    }
+    if c.is_infinite() {
+        // overflow: to infinity only when rounding away from zero in that direction
+        let to_inf = if s > 0.0 { rnd == Rnd::Rp } else { rnd == Rnd::Rm };
+        return if to_inf { c } else { f32::MAX.copysign(c) };
+    }
+    // sign of (exact - c): s - c is exact (c is within half an f32 ulp of s), and e is
+    // smaller than one f64 ulp of s
+    let d = (s - c as f64) + e;
+    if d == 0.0 {
+        return c;
+    }
+    let up = d > 0.0;
+    match rnd {
+        Rnd::Rp if up => f32_step(c, true),
+        Rnd::Rm if !up => f32_step(c, false),
+        // toward zero: step only when c is farther from zero than the exact value
+        Rnd::Rz if up && c < 0.0 || !up && c > 0.0 => f32_step(c, up),
+        _ => c,
+    }
+}
+
+/// `x + y` (f32 values held in f64) rounded to f32 in `rnd`: TwoSum gives the exact
+/// error; an exact zero sum is -0 under `.rm` unless both operands are +0 (IEEE 754
+/// §6.3).
+pub fn add_f32_dir(x: f64, y: f64, rnd: Rnd) -> f32 {
+    let s = x + y;
+    if !s.is_finite() {
+        return s as f32;
+    }
+    let bb = s - x;
+    let e = (x - (s - bb)) + (y - bb);
+    if s == 0.0 && e == 0.0 {
+        let both_pos = x == 0.0 && y == 0.0 && x.is_sign_positive() && y.is_sign_positive();
+        let both_neg = x == 0.0 && y == 0.0 && x.is_sign_negative() && y.is_sign_negative();
+        let neg = both_neg || rnd == Rnd::Rm && !both_pos;
+        return if neg { -0.0 } else { 0.0 };
+    }
+    round_f32_dir(s, e, rnd)
+}
+
+/// Integer `v` to f64 in a directed mode (`as f64` rounds to nearest; step one ulp
+/// when that went the wrong way).
+fn int_to_f64_dir(v: i128, rnd: Rnd) -> f64 {
+    let r = v as f64;
+    let back = r as i128;
+    if back == v {
+        return r;
+    }
+    let up = v > back;
+    let step = |r: f64, up: bool| {
+        let b = r.to_bits();
+        f64::from_bits(if (r > 0.0) == up { b + 1 } else { b - 1 })
+    };
+    match rnd {
+        Rnd::Rp if up => step(r, true),
+        Rnd::Rm if !up => step(r, false),
+        Rnd::Rz if up && r < 0.0 || !up && r > 0.0 => step(r, up),
+        _ => r,
     }
 }
 
 /// `cvt` semantics.
 pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 {
+    if from == Ty::F16 || to == Ty::F16 {
+        return convert_f16(x, from, to, rnd, ftz, sat);
+    }
     let tm = to.mask();
     match (from.is_float(), to.is_float()) {
         (false, false) => {
@@ -993,13 +1407,17 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
         (false, true) => {
             let v = int_val(x, from);
             if to == Ty::F32 {
-                let r = v as f32;
-                let r = if rnd == Rnd::Rz { f32_toward_zero(r, (r as i128).abs() > v.abs()) } else { r };
+                let r = if is_directed(rnd) {
+                    // v - (v as f64) is below 2^11 in magnitude: exact in f64
+                    let s = v as f64;
+                    round_f32_dir(s, (v - s as i128) as f64, rnd)
+                } else {
+                    v as f32
+                };
                 let r = if sat { sat01_32(r) } else { r };
                 f32b(r)
             } else {
-                let r = v as f64;
-                let r = if rnd == Rnd::Rz && (r as i128).abs() > v.abs() && r != 0.0 { f64::from_bits(r.to_bits() - 1) } else { r };
+                let r = if is_directed(rnd) { int_to_f64_dir(v, rnd) } else { v as f64 };
                 (if sat { sat01_64(r) } else { r }).to_bits()
             }
         }
@@ -1036,11 +1454,10 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
                     fi(ftz32(f32v(x), ftz) as f64) as f32
                 } else {
                     let e = fi(f64v(x));
-                    let r = e as f32;
-                    if rnd == Rnd::Rz {
-                        f32_toward_zero(r, (r as f64).abs() > e.abs())
+                    if is_directed(rnd) {
+                        round_f32_dir(e, 0.0, rnd)
                     } else {
-                        r
+                        e as f32
                     }
                 };
                 let r = ftz32(r, ftz);

@@ -514,7 +514,14 @@ impl Launch {
                 if !ok {
                     return Err(ferr(format!("{f}.textures"), format!("`{tex}` is not a PTX identifier"), Some("the name of a .texref of the kernel".into())));
                 }
+                if !kernel.textures.contains(tex) {
+                    let have = if kernel.textures.is_empty() { "none: the kernel declares no .texref".to_string() } else { kernel.textures.join(", ") };
+                    return Err(ferr(format!("{f}.textures.{tex}"), format!("kernel `{}` has no texture reference `{tex}`", kernel.name), Some(have)));
+                }
                 let bi = buffers.iter().position(|x| &x.name == b).ok_or_else(|| ferr(format!("{f}.textures.{tex}"), format!("no buffer named `{b}`"), Some(buffer_names(&buffers))))?;
+                if buffers[bi].elem.bytes() != 4 {
+                    return Err(ferr(format!("{f}.textures.{tex}"), format!("buffer `{b}` has {}-byte elements; a texture fetches 4-byte texels", buffers[bi].elem.bytes()), Some("a buffer of f32, u32 or s32".into())));
+                }
                 textures.insert(tex.clone(), bi);
             }
             kernels.push(KernelSpec {

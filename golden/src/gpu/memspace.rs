@@ -9,6 +9,11 @@
 
 /// First device-memory address handed to buffers.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// Device address of the module image: the initialized `.global`/`.const` variables
+/// of the running kernel's module, below the buffers (the host never allocates there).
+pub const MODULE_BASE: u64 = 0x0800_0000;
+/// Size limit of the module image (it must end before [`GLOBAL_BASE`]).
+pub const MODULE_BYTES: u64 = GLOBAL_BASE - MODULE_BASE;
 /// Alignment of buffers in device memory.
 pub const BUFFER_ALIGN: u64 = 256;
 /// Generic address of shared-memory offset 0.
@@ -40,11 +45,79 @@ pub fn resolve_generic(addr: u64) -> GenericTarget {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DeviceMemory {
     data: Vec<u8>,
+    /// Module variables at [`MODULE_BASE`], and the module file they came from.
+    module: Vec<u8>,
+    module_file: Option<std::path::PathBuf>,
+    /// Device `printf` output, in execution order (bounded by [`PRINTF_LOG_BYTES`]).
+    printf: String,
+    /// Buffers bound to texture references, by name, and the running kernel's
+    /// textures by index ([`Self::select_textures`]).
+    textures: std::collections::BTreeMap<String, TexBinding>,
+    active_textures: Vec<(String, Option<TexBinding>)>,
 }
+
+/// A buffer bound to a texture reference: `elems` texels of `channels` 32-bit
+/// components from device address `addr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TexBinding {
+    pub addr: u64,
+    pub elems: u64,
+    pub channels: u32,
+}
+
+/// Most bytes of device `printf` output kept (later output is dropped, noted once).
+pub const PRINTF_LOG_BYTES: usize = 1 << 20;
 
 impl DeviceMemory {
     pub fn new() -> Self {
-        DeviceMemory { data: Vec::new() }
+        DeviceMemory {
+            data: Vec::new(),
+            module: Vec::new(),
+            module_file: None,
+            printf: String::new(),
+            textures: Default::default(),
+            active_textures: Vec::new(),
+        }
+    }
+
+    /// Bind texture reference `name` to a buffer (the launch file's
+    /// `textures = { name = "buffer" }`).
+    pub fn bind_texture(&mut self, name: &str, b: TexBinding) {
+        self.textures.insert(name.to_string(), b);
+    }
+
+    /// Resolve a kernel's texture references (in its index order) before it runs.
+    pub fn select_textures(&mut self, names: &[String]) {
+        self.active_textures = names.iter().map(|n| (n.clone(), self.textures.get(n).copied())).collect();
+    }
+
+    /// Texture `index` of the running kernel: its name and binding (`None` if unbound).
+    pub fn texture(&self, index: u32) -> Option<(&str, Option<TexBinding>)> {
+        self.active_textures.get(index as usize).map(|(n, b)| (n.as_str(), *b))
+    }
+
+    /// Append device `printf` output (kept up to [`PRINTF_LOG_BYTES`]).
+    pub fn log_printf(&mut self, text: &str) {
+        if self.printf.len() + text.len() <= PRINTF_LOG_BYTES {
+            self.printf.push_str(text);
+        } else if !self.printf.ends_with("[printf output truncated]\n") {
+            self.printf.push_str("\n[printf output truncated]\n");
+        }
+    }
+
+    /// Device `printf` output so far.
+    pub fn printf_output(&self) -> &str {
+        &self.printf
+    }
+
+    /// Place a module's `.global`/`.const` image at [`MODULE_BASE`], unless that
+    /// module's image is already there (kernels of one module share their variables
+    /// across launches, as on hardware).
+    pub fn install_module(&mut self, file: &std::path::Path, image: &[u8]) {
+        if self.module_file.as_deref() != Some(file) {
+            self.module = image.to_vec();
+            self.module_file = Some(file.to_path_buf());
+        }
     }
 
     /// Reserve `bytes` (aligned to [`BUFFER_ALIGN`]) and return the buffer's address.
@@ -68,15 +141,45 @@ impl DeviceMemory {
     }
 
     #[inline]
-    pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
-        let r = self.range(addr, len)?;
-        Some(&self.data[r])
+    fn module_range(&self, addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
+        let off = addr.checked_sub(MODULE_BASE)? as usize;
+        let end = off.checked_add(len)?;
+        (end <= self.module.len()).then_some(off..end)
     }
 
-    #[inline]
+    #[inline(always)]
+    pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        match self.range(addr, len) {
+            Some(r) => Some(&self.data[r]),
+            None => self.read_module(addr, len),
+        }
+    }
+
+    /// [`Self::read`] below the buffers: the module image (rarely used: kept out of the
+    /// buffer path).
+    #[cold]
+    #[inline(never)]
+    fn read_module(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let r = self.module_range(addr, len)?;
+        Some(&self.module[r])
+    }
+
+    #[inline(always)]
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
-        let r = self.range(addr, bytes.len())?;
-        self.data[r].copy_from_slice(bytes);
+        match self.range(addr, bytes.len()) {
+            Some(r) => {
+                self.data[r].copy_from_slice(bytes);
+                Some(())
+            }
+            None => self.write_module(addr, bytes),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_module(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
+        let r = self.module_range(addr, bytes.len())?;
+        self.module[r].copy_from_slice(bytes);
         Some(())
     }
 

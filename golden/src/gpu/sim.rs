@@ -158,6 +158,8 @@ impl Gpu {
     pub fn run_kernel(&mut self, run: &KernelRun, opts: &mut RunOptions<'_>) -> Result<(), SimError> {
         let start = self.now;
         let insts_before = self.warp_insts();
+        self.mem.install_module(&run.kernel.file, &run.kernel.module_image);
+        self.mem.select_textures(&run.kernel.textures);
         for sm in &mut self.sms {
             sm.start_kernel(&run.kernel);
         }
@@ -281,6 +283,7 @@ impl Gpu {
             ctas: run.total_ctas(),
             ctas_per_sm: run.ctas_per_sm,
             occupancy_limit: run.limit.name().to_string(),
+            regs_per_thread: run.regs_per_thread,
             start_cycle: start,
             cycles: self.now - start,
             warp_insts: self.warp_insts() - insts_before,
@@ -300,6 +303,7 @@ impl Gpu {
             cycles: self.now,
             kernels: self.kernels.clone(),
             checks,
+            printf: self.mem.printf_output().to_string(),
             ..Default::default()
         };
         for sm in &self.sms {
@@ -519,6 +523,10 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
             limit,
             textures: spec.textures.iter().map(|(t, &b)| (t.clone(), addrs[b])).collect(),
         };
+        // the launch file's `textures`: one-channel texels, the buffer's elements
+        for (t, &b) in &spec.textures {
+            gpu.mem.bind_texture(t, super::memspace::TexBinding { addr: addrs[b], elems: launch.buffers[b].len as u64, channels: 1 });
+        }
         gpu.run_kernel(&run, opts)
     };
     let mut i = 0;

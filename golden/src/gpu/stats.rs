@@ -115,6 +115,9 @@ pub struct KernelReport {
     /// CTAs resident per SM at most (occupancy) and which limit set it.
     pub ctas_per_sm: u32,
     pub occupancy_limit: String,
+    /// Registers per thread used for occupancy (the kernel's liveness estimate, or the
+    /// launch file's `regs_per_thread`).
+    pub regs_per_thread: u32,
     pub start_cycle: u64,
     pub cycles: u64,
     pub warp_insts: u64,
@@ -204,6 +207,9 @@ pub struct GpuReport {
     pub giga_items_per_s: Option<f64>,
     /// Energy of the run by the event-energy model (`[energy]` of the config).
     pub energy: EnergyReport,
+    /// Device `printf` output of the run, in execution order (absent when empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub printf: String,
 }
 
 impl GpuReport {
@@ -236,8 +242,8 @@ impl fmt::Display for GpuReport {
         for k in &self.kernels {
             writeln!(
                 f,
-                "  kernel {:<24} grid {:?} block {:?}: {} cycles, {} warp insts, {} CTAs/SM ({})",
-                k.name, k.grid, k.block, k.cycles, k.warp_insts, k.ctas_per_sm, k.occupancy_limit
+                "  kernel {:<24} grid {:?} block {:?}: {} cycles, {} warp insts, {} regs/thread, {} CTAs/SM ({})",
+                k.name, k.grid, k.block, k.cycles, k.warp_insts, k.regs_per_thread, k.ctas_per_sm, k.occupancy_limit
             )?;
         }
         writeln!(f, "cycles            {}", self.cycles)?;
@@ -277,6 +283,12 @@ impl fmt::Display for GpuReport {
         writeln!(f, "energy            {}", self.energy.summary())?;
         for (name, v) in &self.hooks {
             writeln!(f, "hook {name:<13} {v}")?;
+        }
+        if !self.printf.is_empty() {
+            writeln!(f, "printf output:")?;
+            for line in self.printf.lines() {
+                writeln!(f, "  {line}")?;
+            }
         }
         for c in &self.checks {
             match &c.first_mismatch {

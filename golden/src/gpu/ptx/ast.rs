@@ -16,6 +16,21 @@ pub struct ModuleAst {
     /// Module-scope `.shared` (including `.extern .shared` dynamic shared memory).
     pub vars: Vec<VarDecl>,
     pub entries: Vec<EntryAst>,
+    /// `.func` definitions and declarations (calls are inlined at decode).
+    pub funcs: Vec<FuncAst>,
+    /// `.global .texref name;` texture references, in declaration order.
+    pub texrefs: Vec<(String, Pos)>,
+}
+
+/// `.func (.param .b32 ret) name(.param .b32 a, ...) { body }`, or a declaration
+/// without a body (`.extern .func vprintf(...);`).
+#[derive(Debug, Clone)]
+pub struct FuncAst {
+    pub name: String,
+    pub pos: Pos,
+    pub rets: Vec<ParamDecl>,
+    pub params: Vec<ParamDecl>,
+    pub body: Option<Vec<Stmt>>,
 }
 
 /// `.entry name(params) { body }`.
@@ -58,13 +73,27 @@ pub struct VarDecl {
     pub name: String,
     /// `Some(None)` for `name[]` (extern, dynamically sized), `Some(Some(n))` for `name[n]`.
     pub array: Option<Option<u64>>,
+    /// `= value` or `= { v, v, ... }` (nested braces flattened), module-scope
+    /// `.global`/`.const` only.
+    pub init: Option<Vec<InitVal>>,
     pub pos: Pos,
+}
+
+/// One element of a variable initializer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InitVal {
+    Int(i128),
+    Float(f64),
+    F32Bits(u32),
+    F64Bits(u64),
 }
 
 /// A statement in an entry body (nested `{}` scopes are flattened).
 #[derive(Debug, Clone)]
 pub enum Stmt {
     Reg(RegDecl),
+    /// `.param` declared in a body (the argument and return slots of a call sequence).
+    Param(ParamDecl),
     Var(VarDecl),
     Label(String, Pos),
     Inst(InstAst),
@@ -114,6 +143,10 @@ pub enum OperandAst {
     PredPair(String, String, Pos),
     /// `_` sink in a vector.
     Sink(Pos),
+    /// `(a, b)`: the return and argument lists of `call`.
+    List(Vec<OperandAst>, Pos),
+    /// `[tex, {x, y}]`: a texture or surface and its coordinates.
+    TexAddr { tex: String, coords: Box<OperandAst>, pos: Pos },
 }
 
 impl OperandAst {
@@ -128,7 +161,9 @@ impl OperandAst {
             | OperandAst::Vector(_, p)
             | OperandAst::Not(_, p)
             | OperandAst::PredPair(_, _, p)
-            | OperandAst::Sink(p) => *p,
+            | OperandAst::Sink(p)
+            | OperandAst::List(_, p)
+            | OperandAst::TexAddr { pos: p, .. } => *p,
         }
     }
 }

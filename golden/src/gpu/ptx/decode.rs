@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 use super::ast::*;
 use super::cfg::assign_reconvergence;
+use super::pressure::estimate_regs;
 use super::inst::*;
 use super::PtxError;
+use crate::gpu::memspace::{MODULE_BASE, MODULE_BYTES};
 
 /// A kernel parameter's place in the parameter buffer.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -43,10 +45,20 @@ pub struct Kernel {
     pub uses_dynamic_shared: bool,
     /// Bytes of `.local` storage per thread.
     pub local_bytes: u32,
-    /// 32-bit registers per thread for occupancy: `.maxnreg` if given, else the sum over
-    /// declared general registers of their width in 32-bit words (our choice; ptxas
-    /// would allocate fewer — a launch file may override it).
+    /// The module's texture references (`.global .texref`), by index; a launch binds
+    /// buffers to them by name ([`crate::gpu::memspace::DeviceMemory::bind_texture`]).
+    pub textures: Vec<String>,
+    /// Initial contents of the module's `.global` and `.const` variables, placed in
+    /// device memory at [`MODULE_BASE`] when the kernel runs (see
+    /// [`crate::gpu::memspace::DeviceMemory::install_module`]).
+    pub module_image: Vec<u8>,
+    /// 32-bit registers per thread for occupancy, estimated like `ptxas` from liveness
+    /// ([`super::pressure`]), capped by `.maxnreg` and the architecture's 255; a launch
+    /// file may override it.
     pub regs_per_thread: u32,
+    /// Sum over declared general registers of their width in 32-bit words (the count
+    /// before the liveness estimate; kept for comparison in reports and tests).
+    pub declared_reg_words: u32,
     pub insts: Vec<Inst>,
 }
 
@@ -74,19 +86,85 @@ enum Sym {
     Param(u32),
     Shared(u32),
     Local(u32),
+    /// A module `.global`/`.const` variable: its device address.
+    Global(u64),
+}
+
+/// Lay out the module's `.global`/`.const` variables from [`MODULE_BASE`]: the image
+/// and each variable's address.
+fn module_data(file: &Path, m: &ModuleAst) -> Result<ModuleData, PtxError> {
+    let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
+    let mut image: Vec<u8> = Vec::new();
+    let mut addrs = Vec::new();
+    for v in m.vars.iter().filter(|v| v.space == "global" || v.space == "const") {
+        let ty = Ty::parse(&v.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| err(v.pos, format!("unsupported variable type `.{}`", v.ty)))?;
+        let esz = ty.bytes() as usize;
+        let n = match (v.array, &v.init) {
+            (None, _) => 1usize,
+            (Some(Some(n)), _) => n as usize,
+            (Some(None), Some(init)) => init.len(),
+            (Some(None), None) => return Err(err(v.pos, format!("`{}[]` needs a size or an initializer", v.name))),
+        };
+        let bytes = n.checked_mul(esz).filter(|&b| (b as u64) < MODULE_BYTES).ok_or_else(|| {
+            err(v.pos, format!("`{}` is {n} elements of {esz} bytes: module variables are limited to {MODULE_BYTES} bytes in all", v.name))
+        })?;
+        let align = v.align.unwrap_or(ty.bytes()).max(1) as usize;
+        let off = image.len().div_ceil(align) * align;
+        if (off + bytes) as u64 > MODULE_BYTES {
+            return Err(err(v.pos, format!("module variables exceed {MODULE_BYTES} bytes at `{}`", v.name)));
+        }
+        image.resize(off + bytes, 0);
+        if let Some(init) = &v.init {
+            if init.len() > n {
+                return Err(err(v.pos, format!("`{}` has {} initializers for {n} elements", v.name, init.len())));
+            }
+            for (k, iv) in init.iter().enumerate() {
+                let bits = init_bits(iv, ty).ok_or_else(|| err(v.pos, format!("initializer {k} of `{}` does not fit .{}", v.name, ty.name())))?;
+                let at = off + k * esz;
+                image[at..at + esz].copy_from_slice(&bits.to_le_bytes()[..esz]);
+            }
+        }
+        addrs.push((v.name.clone(), MODULE_BASE + off as u64));
+    }
+    Ok((image, addrs))
+}
+
+/// The bit pattern of an initializer element stored as `ty` (PTX ISA §5.4.4:
+/// integers initialize float variables by value, float literals need a float type).
+fn init_bits(v: &InitVal, ty: Ty) -> Option<u64> {
+    Some(match (v, ty) {
+        (InitVal::Int(i), Ty::F32) => (*i as f32).to_bits() as u64,
+        (InitVal::Int(i), Ty::F64) => (*i as f64).to_bits(),
+        (InitVal::Int(i), t) => {
+            let bits = t.bits();
+            if *i < -(1i128 << (bits - 1)) || *i > (1i128 << bits) - 1 {
+                return None;
+            }
+            (*i as i64 as u64) & t.mask()
+        }
+        (InitVal::Float(f), Ty::F32) => (*f as f32).to_bits() as u64,
+        (InitVal::Float(f), Ty::F64) => f.to_bits(),
+        (InitVal::F32Bits(b), Ty::F32 | Ty::B32 | Ty::U32 | Ty::S32) => *b as u64,
+        (InitVal::F32Bits(b), Ty::F64) => (f32::from_bits(*b) as f64).to_bits(),
+        (InitVal::F64Bits(b), Ty::F64 | Ty::B64 | Ty::U64 | Ty::S64) => *b,
+        (InitVal::F64Bits(b), Ty::F32) => (f64::from_bits(*b) as f32).to_bits() as u64,
+        _ => return None,
+    })
 }
 
 /// Decode every entry of a module.
 pub fn decode_module(file: &Path, ast: &ModuleAst) -> Result<Module, PtxError> {
+    let data = module_data(file, ast)?;
     let mut kernels = Vec::new();
     for e in &ast.entries {
-        kernels.push(decode_entry(file, ast, e)?);
+        kernels.push(decode_entry(file, ast, e, &data)?);
     }
     Ok(Module { file: file.to_path_buf(), kernels })
 }
 
 struct Ctx<'a> {
     file: &'a Path,
+    textures: Vec<String>,
     regs: BTreeMap<String, RegInfo>,
     nregs: u16,
     syms: BTreeMap<String, Sym>,
@@ -97,14 +175,31 @@ fn align_up(v: u32, a: u32) -> u32 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
 
-fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxError> {
+/// The most `.shared` (per CTA) or `.local` (per thread) bytes a kernel may declare: far
+/// above any SM (the config bounds the real limit), low enough that offsets stay in u32.
+pub const MAX_STORAGE_BYTES: u64 = 1 << 31;
+
+/// A variable of `bytes` aligned to `align` after `off`: its offset and the end, or
+/// `None` when that passes [`MAX_STORAGE_BYTES`] (sizes computed in u64, so a 4 GiB
+/// array does not wrap into one that "fits").
+fn place(off: u32, align: u32, bytes: u64) -> Option<(u32, u32)> {
+    let a = align.max(1) as u64;
+    let at = (off as u64).div_ceil(a) * a;
+    let end = at + bytes;
+    (end <= MAX_STORAGE_BYTES).then_some((at as u32, end as u32))
+}
+
+/// The module image and the addresses of its variables.
+type ModuleData = (Vec<u8>, Vec<(String, u64)>);
+
+fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> Result<Kernel, PtxError> {
     let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
     // parameters
     let mut params = Vec::new();
     let mut off = 0u32;
     let mut syms = BTreeMap::new();
     for p in &e.params {
-        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred).ok_or_else(|| {
+        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| {
             err(p.pos, format!("unsupported parameter type `.{}`", p.ty))
         })?;
         let size = ty.bytes() * p.array.unwrap_or(1);
@@ -117,6 +212,11 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         off += size;
     }
     let param_bytes = off;
+    let body = super::inline::inline_calls(file, m, &e.body)?;
+    let (module_image, module_addrs) = data.clone();
+    for (name, a) in module_addrs {
+        syms.insert(name, Sym::Global(a));
+    }
     // registers, variables, labels (first pass)
     let mut regs = BTreeMap::new();
     let mut reg_names = Vec::new();
@@ -128,8 +228,8 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
     let mut dyn_shared: Vec<(String, u32)> = Vec::new();
     let mut labels = BTreeMap::new();
     let mut pc = 0u32;
-    let mut vars: Vec<&VarDecl> = m.vars.iter().collect();
-    for s in &e.body {
+    let mut vars: Vec<&VarDecl> = m.vars.iter().filter(|v| v.space != "global" && v.space != "const").collect();
+    for s in &body {
         if let Stmt::Var(v) = s {
             vars.push(v);
         }
@@ -147,24 +247,24 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
                 dyn_shared.push((v.name.clone(), align));
             }
             ("shared", n) => {
-                shared_off = align_up(shared_off, align);
-                syms.insert(v.name.clone(), Sym::Shared(shared_off));
-                shared_off += ty.bytes() * n.flatten().unwrap_or(1) as u32;
+                let (at, end) = place(shared_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64).ok_or_else(|| err(v.pos, format!("`.shared` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes", v.name)))?;
+                syms.insert(v.name.clone(), Sym::Shared(at));
+                shared_off = end;
             }
             ("local", Some(None)) => return Err(err(v.pos, "unsized `.local` arrays are not supported".into())),
             ("local", n) => {
-                local_off = align_up(local_off, align);
-                syms.insert(v.name.clone(), Sym::Local(local_off));
-                local_off += ty.bytes() * n.flatten().unwrap_or(1) as u32;
+                let (at, end) = place(local_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64).ok_or_else(|| err(v.pos, format!("`.local` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes per thread", v.name)))?;
+                syms.insert(v.name.clone(), Sym::Local(at));
+                local_off = end;
             }
             (sp, _) => return Err(err(v.pos, format!("`.{sp}` variables are not supported here"))),
         }
     }
-    let dynamic_shared_offset = align_up(shared_off, max_dyn_align);
+    let dynamic_shared_offset = place(shared_off, max_dyn_align, 0).ok_or_else(|| err(e.pos, format!("dynamic `.shared` storage aligned to {max_dyn_align} passes {MAX_STORAGE_BYTES} bytes")))?.0;
     for (name, _) in &dyn_shared {
         syms.insert(name.clone(), Sym::Shared(dynamic_shared_offset));
     }
-    for s in &e.body {
+    for s in &body {
         match s {
             Stmt::Reg(r) => {
                 let ty = Ty::parse(&r.ty).ok_or_else(|| err(r.pos, format!("unsupported register type `.{}`", r.ty)))?;
@@ -200,13 +300,13 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
                 }
             }
             Stmt::Inst(_) => pc += 1,
-            Stmt::Var(_) => {}
+            Stmt::Var(_) | Stmt::Param(_) => {}
         }
     }
     let nregs = reg_names.len() as u16;
-    let ctx = Ctx { file, regs, nregs, syms, labels };
+    let ctx = Ctx { file, textures: m.texrefs.iter().map(|(n, _)| n.clone()).collect(), regs, nregs, syms, labels };
     let mut insts = Vec::with_capacity(pc as usize);
-    for s in &e.body {
+    for s in &body {
         if let Stmt::Inst(i) = s {
             insts.push(ctx.decode_inst(i)?);
         }
@@ -221,7 +321,8 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         }
     }
     assign_reconvergence(&mut insts);
-    let regs_per_thread = e.maxnreg.unwrap_or_else(|| reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>().max(1));
+    let declared_reg_words = reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>();
+    let regs_per_thread = estimate_regs(&insts, &reg_types, e.maxnreg);
     Ok(Kernel {
         name: e.name.clone(),
         file: file.to_path_buf(),
@@ -235,7 +336,10 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst) -> Result<Kernel, PtxE
         dynamic_shared_offset,
         uses_dynamic_shared: !dyn_shared.is_empty(),
         local_bytes: align_up(local_off, 8),
+        textures: m.texrefs.iter().map(|(n, _)| n.clone()).collect(),
+        module_image,
         regs_per_thread,
+        declared_reg_words,
         insts,
     })
 }
@@ -255,6 +359,7 @@ fn blank(op: Op, ty: Ty, class: OpClass) -> Inst {
         addr: Addr { base: AddrBase::None, offset: 0 },
         target: 0,
         rpc: RPC_EXIT,
+        rnd: Rnd::Default,
         ftz: false,
         sat: false,
         sb_use: [0; 8],
@@ -284,6 +389,7 @@ struct Mods {
     wide: bool,
     to: bool,
     sync: bool,
+    is_const: bool,
 }
 
 fn type_ok(reg: Ty, want: Ty, wider_ok: bool) -> bool {
@@ -384,6 +490,12 @@ impl<'a> Ctx<'a> {
             }
             match s {
                 "global" => m.space = Some(Space::Global),
+                // constant memory lives in device memory (module image); no constant
+                // cache is modelled: `ld.const` times as a global load
+                "const" => {
+                    m.space = Some(Space::Global);
+                    m.is_const = true;
+                }
                 "shared" | "shared::cta" => m.space = Some(Space::Shared),
                 "local" => m.space = Some(Space::Local),
                 "param" | "param::entry" => m.space = Some(Space::Param),
@@ -405,6 +517,12 @@ impl<'a> Ctx<'a> {
                 "wide" => m.wide = true,
                 "to" => m.to = true,
                 "sync" => m.sync = true,
+                "l" | "r" | "clamp" | "wrap" if op == "shf" => {}
+                "up" | "down" | "bfly" | "idx" if op == "shfl" => {}
+                "all" | "any" | "uni" | "ballot" if op == "vote" => {}
+                "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" if op == "prmt" => {}
+                "arrive" | "warp" if op == "bar" || op == "barrier" => {}
+                "1d" | "2d" | "3d" | "a1d" | "a2d" | "cube" | "acube" | "2dms" | "a2dms" | "base" | "level" | "grad" if op == "tex" => {}
                 "uni" | "aligned" | "ca" | "nc" | "lu" | "cs" | "wb" | "weak" => {}
                 "cg" | "cv" | "volatile" | "relaxed" | "acquire" | "release" | "mmio" => m.bypass_l1 = true,
                 "acq_rel" | "sc" => {}
@@ -553,6 +671,7 @@ impl<'a> Ctx<'a> {
                         if ia.opcode == "mov" && !ty.is_float() && ty.bits() >= 32 {
                             let v = match sym {
                                 Sym::Param(o) | Sym::Shared(o) | Sym::Local(o) => *o as u64,
+                                Sym::Global(a) => *a,
                             };
                             return Ok(Src::Imm(v));
                         }
@@ -596,10 +715,13 @@ impl<'a> Ctx<'a> {
                 } else {
                     let sym = self.syms.get(b).ok_or_else(|| self.err(*pos, format!("undefined symbol `{b}`")))?;
                     let (ok, base) = match (sym, space) {
-                        (Sym::Param(o), Space::Param) => (true, *o),
-                        (Sym::Shared(o), Space::Shared) => (true, *o),
-                        (Sym::Local(o), Space::Local) => (true, *o),
-                        (Sym::Param(o), _) | (Sym::Shared(o), _) | (Sym::Local(o), _) => (false, *o),
+                        (Sym::Param(o), Space::Param) => (true, *o as u64),
+                        (Sym::Shared(o), Space::Shared) => (true, *o as u64),
+                        (Sym::Local(o), Space::Local) => (true, *o as u64),
+                        // module variables have device addresses: global or generic
+                        (Sym::Global(a), Space::Global | Space::Generic) => (true, *a),
+                        (Sym::Param(o), _) | (Sym::Shared(o), _) | (Sym::Local(o), _) => (false, *o as u64),
+                        (Sym::Global(a), _) => (false, *a),
                     };
                     if !ok {
                         return Err(self.err(*pos, format!("symbol `{b}` is not in the space of `{}`", ia.full_name())));
@@ -662,9 +784,11 @@ impl<'a> Ctx<'a> {
             uses.push(r);
         }
         let pred_dst = matches!(inst.op, Op::Setp(..)) || inst.ty == Ty::Pred && !inst.is_mem();
-        for &d in &inst.d[..inst.nd as usize] {
+        for (k, &d) in inst.d[..inst.nd as usize].iter().enumerate() {
             if d != NO_PRED {
-                defs.push(if pred_dst { nregs + d } else { d });
+                // shfl.sync: d[1] is the in-range predicate
+                let pred = pred_dst || matches!(inst.op, Op::Shfl(_)) && k == 1;
+                defs.push(if pred { nregs + d } else { d });
             }
         }
         uses.sort_unstable();
@@ -700,11 +824,241 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// `mov.bN d, {a, b, ...}`: the parts are N/len bits each.
+    fn mov_pack(&self, ia: &InstAst, ty: Ty, dst: &OperandAst, parts: &[OperandAst], p: Pos) -> Result<Inst, PtxError> {
+        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
+            self.err(p, format!("`{}` packs 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
+        })?;
+        let mut inst = blank(Op::MovPack, ty, OpClass::Int);
+        self.set_dst(&mut inst, ia, dst, ty, false)?;
+        for (k, o) in parts.iter().enumerate() {
+            inst.a[k] = self.src(ia, o, part, false)?;
+        }
+        inst.na = parts.len() as u8;
+        Ok(inst)
+    }
+
+    /// `mov.bN {a, b, ...}, s`: `_` skips a part.
+    fn mov_unpack(&self, ia: &InstAst, ty: Ty, parts: &[OperandAst], p: Pos, src: &OperandAst) -> Result<Inst, PtxError> {
+        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
+            self.err(p, format!("`{}` unpacks into 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
+        })?;
+        let mut inst = blank(Op::MovUnpack, ty, OpClass::Int);
+        for (k, o) in parts.iter().enumerate() {
+            inst.d[k] = match o {
+                OperandAst::Sink(_) => NO_PRED,
+                o => self.reg(ia, o, part, false)?.0,
+            };
+        }
+        inst.nd = parts.len() as u8;
+        inst.dmask = part.mask();
+        inst.a[0] = self.src(ia, src, ty, false)?;
+        inst.na = 1;
+        Ok(inst)
+    }
+
+    fn pack_part_ty(ty: Ty, n: usize) -> Option<Ty> {
+        Some(match (ty.bits(), n) {
+            (64, 2) => Ty::B32,
+            (64, 4) | (32, 2) => Ty::B16,
+            (32, 4) | (16, 2) => Ty::B8,
+            _ => return None,
+        })
+    }
+
+    /// `tex.1d.v4.{f32,s32,u32}.s32 {d0, d1, d2, d3}, [tex, {x}]` (integer coordinate,
+    /// no filtering: `tex1Dfetch`); other geometries and float coordinates are reported.
+    fn texture(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let name = ia.full_name();
+        let unsupported = || self.err(ia.pos, format!("`{name}` is not in the supported PTX subset (only `tex.1d.v4.{{f32,s32,u32}}.s32`)"));
+        if !ia.mods.iter().any(|s| s == "1d") || m.vec != 4 {
+            return Err(unsupported());
+        }
+        let (dt, ct) = match m.types.as_slice() {
+            [d, c] => (*d, *c),
+            _ => return Err(unsupported()),
+        };
+        if !matches!(dt, Ty::F32 | Ty::S32 | Ty::U32) || ct != Ty::S32 {
+            return Err(unsupported());
+        }
+        self.operands(ia, 2..=2)?;
+        let mut inst = blank(Op::Tex, dt, OpClass::Mem);
+        let OperandAst::Vector(ds, p) = &ia.operands[0] else {
+            return Err(self.err(ia.operands[0].pos(), format!("`{name}` needs a vector of 4 registers")));
+        };
+        if ds.len() != 4 {
+            return Err(self.err(*p, format!("`{name}` needs a vector of 4 registers, found {}", ds.len())));
+        }
+        for (k, d) in ds.iter().enumerate() {
+            inst.d[k] = match d {
+                OperandAst::Sink(_) => NO_PRED,
+                d => self.reg(ia, d, dt, false)?.0,
+            };
+        }
+        inst.nd = 4;
+        let OperandAst::TexAddr { tex, coords, pos } = &ia.operands[1] else {
+            return Err(self.err(ia.operands[1].pos(), format!("`{name}` needs `[texture, {{x}}]`")));
+        };
+        inst.target = self.textures.iter().position(|t| t == tex).ok_or_else(|| self.err(*pos, format!("undefined texture `{tex}`")))? as u32;
+        let x = match coords.as_ref() {
+            OperandAst::Vector(v, _) if v.len() == 1 => &v[0],
+            o => return Err(self.err(o.pos(), format!("`{name}` needs one coordinate `{{x}}`"))),
+        };
+        inst.a[0] = self.src(ia, x, Ty::S32, false)?;
+        inst.na = 1;
+        Ok(inst)
+    }
+
+    /// `shfl.sync`, `vote.sync`, `activemask` (PTX ISA §9.7.8.6-§9.7.8.8 and
+    /// §9.7.13).
+    fn warp_level(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let ops = &ia.operands;
+        let name = ia.full_name();
+        let has = |s: &str| ia.mods.iter().any(|x| x == s);
+        match ia.opcode.as_str() {
+            "activemask" => {
+                self.operands(ia, 1..=1)?;
+                if self.one_type(ia, m)? != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mut inst = blank(Op::ActiveMask, Ty::B32, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                Ok(inst)
+            }
+            "shfl" => {
+                if !m.sync {
+                    return Err(self.err(ia.pos, format!("`{name}`: only `shfl.sync` is in the supported PTX subset")));
+                }
+                self.operands(ia, 5..=5)?;
+                let ty = self.one_type(ia, m)?;
+                if ty != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mode = [("up", ShflMode::Up), ("down", ShflMode::Down), ("bfly", ShflMode::Bfly), ("idx", ShflMode::Idx)]
+                    .into_iter()
+                    .find(|(s, _)| has(s))
+                    .map(|(_, md)| md)
+                    .ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a mode (.up, .down, .bfly, .idx)")))?;
+                let mut inst = blank(Op::Shfl(mode), Ty::B32, OpClass::Int);
+                let (d, p) = match &ops[0] {
+                    OperandAst::PredPair(d, p, pos) => (OperandAst::Name(d.clone(), *pos), Some(OperandAst::Name(p.clone(), *pos))),
+                    o => (o.clone(), None),
+                };
+                self.set_dst(&mut inst, ia, &d, Ty::B32, false)?;
+                inst.d[1] = match p {
+                    Some(p) => self.pred(ia, &p)?.0,
+                    None => NO_PRED,
+                };
+                inst.nd = 2;
+                for k in 0..4 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 4;
+                Ok(inst)
+            }
+            _ => {
+                let mode = [("all", VoteMode::All), ("any", VoteMode::Any), ("uni", VoteMode::Uni), ("ballot", VoteMode::Ballot)]
+                    .into_iter()
+                    .find(|(s, _)| has(s))
+                    .map(|(_, md)| md)
+                    .ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a mode (.all, .any, .uni, .ballot)")))?;
+                self.operands(ia, if m.sync { 3..=3 } else { 2..=2 })?;
+                let ty = self.one_type(ia, m)?;
+                let want = if mode == VoteMode::Ballot { Ty::B32 } else { Ty::Pred };
+                if ty != want {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .{}", want.name())));
+                }
+                let mut inst = blank(Op::Vote(mode), ty, OpClass::Int);
+                self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
+                let (c, neg) = self.pred(ia, &ops[1])?;
+                inst.a[0] = Src::Pred(c, neg);
+                inst.na = 1;
+                if m.sync {
+                    inst.a[1] = self.src(ia, &ops[2], Ty::B32, false)?;
+                    inst.na = 2;
+                }
+                Ok(inst)
+            }
+        }
+    }
+
+    /// `bfe`, `bfi`, `prmt`, `shf` (PTX ISA §9.7.7 bit-field and §9.7.8.6 funnel shift).
+    fn bit_field(&self, ia: &InstAst, m: &Mods) -> Result<Inst, PtxError> {
+        let ops = &ia.operands;
+        let name = ia.full_name();
+        let ty = self.one_type(ia, m)?;
+        match ia.opcode.as_str() {
+            "bfe" => {
+                self.operands(ia, 4..=4)?;
+                if !matches!(ty, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .u32, .s32, .u64 or .s64")));
+                }
+                let mut inst = blank(Op::Bfe, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::U32, false)?;
+                inst.a[2] = self.src(ia, &ops[3], Ty::U32, false)?;
+                inst.na = 3;
+                Ok(inst)
+            }
+            "bfi" => {
+                self.operands(ia, 5..=5)?;
+                if !matches!(ty, Ty::B32 | Ty::B64) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32 or .b64")));
+                }
+                let mut inst = blank(Op::Bfi, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], ty, false)?;
+                inst.a[2] = self.src(ia, &ops[3], Ty::U32, false)?;
+                inst.a[3] = self.src(ia, &ops[4], Ty::U32, false)?;
+                inst.na = 4;
+                Ok(inst)
+            }
+            "prmt" => {
+                self.operands(ia, 4..=4)?;
+                if ty != Ty::B32 {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                if let Some(mode) = ia.mods.iter().find(|s| matches!(s.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16")) {
+                    return Err(self.err(ia.pos, format!("`{name}`: mode `.{mode}` is not in the supported PTX subset (only the default mode)")));
+                }
+                let mut inst = blank(Op::Prmt, ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                for k in 0..3 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 3;
+                Ok(inst)
+            }
+            _ => {
+                self.operands(ia, 4..=4)?;
+                let left = ia.mods.iter().any(|s| s == "l");
+                let right = ia.mods.iter().any(|s| s == "r");
+                let clamp = ia.mods.iter().any(|s| s == "clamp");
+                let wrap = ia.mods.iter().any(|s| s == "wrap");
+                if left == right || clamp == wrap {
+                    return Err(self.err(ia.pos, format!("`{name}` needs one of .l/.r and one of .clamp/.wrap")));
+                }
+                if !matches!(ty, Ty::B32 | Ty::U32) {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
+                }
+                let mut inst = blank(Op::Shf { left, clamp }, Ty::B32, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                for k in 0..3 {
+                    inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
+                }
+                inst.na = 3;
+                Ok(inst)
+            }
+        }
+    }
+
     fn decode_body(&self, ia: &InstAst) -> Result<Inst, PtxError> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
-            "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "st", "atom", "red",
-            "bar", "barrier", "membar", "fence", "bra", "ret", "exit",
+            "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -713,6 +1067,12 @@ impl<'a> Ctx<'a> {
             ));
         }
         let m = self.parse_mods(ia)?;
+        if m.types.contains(&Ty::F16) && !matches!(ia.opcode.as_str(), "cvt" | "ld" | "ldu" | "st" | "mov") {
+            return Err(self.err(
+                ia.pos,
+                format!("half-precision `{}` is not in the supported PTX subset (only cvt to and from .f16, and moves)", ia.full_name()),
+            ));
+        }
         let ops = &ia.operands;
         let name = ia.full_name();
         let unsupported = |what: &str| self.err(ia.pos, format!("{what} in `{name}` is not in the supported PTX subset"));
@@ -753,12 +1113,13 @@ impl<'a> Ctx<'a> {
                 if op == Op::Rem && ty.is_float() {
                     return Err(unsupported("a float type"));
                 }
+                let directed = matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp));
                 if ty.is_float() {
                     if op == Op::Div {
-                        if matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp)) {
+                        if directed {
                             return Err(unsupported("a rounding mode other than .rn"));
                         }
-                    } else {
+                    } else if !(directed && ty == Ty::F32 && matches!(op, Op::Add | Op::Sub)) {
                         only_rn(&m)?;
                     }
                 }
@@ -767,6 +1128,9 @@ impl<'a> Ctx<'a> {
                 }
                 let sfu = matches!(op, Op::Div | Op::Rem);
                 let mut inst = blank(op, ty, Self::class_of(ty, sfu));
+                if ty.is_float() && op != Op::Div {
+                    inst.rnd = m.rnd.unwrap_or(Rnd::Default);
+                }
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
@@ -781,7 +1145,9 @@ impl<'a> Ctx<'a> {
                 let ty = self.one_type(ia, &m)?;
                 let mut dty = ty;
                 let op = if ty.is_float() {
-                    only_rn(&m)?;
+                    if !(ty == Ty::F32 && matches!(m.rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp))) {
+                        only_rn(&m)?;
+                    }
                     if m.lo || m.hi || m.wide {
                         return Err(self.err(ia.pos, format!("`{name}`: .lo/.hi/.wide need an integer type")));
                     }
@@ -824,6 +1190,9 @@ impl<'a> Ctx<'a> {
                     return Err(unsupported(".sat"));
                 }
                 let mut inst = blank(op, ty, Self::class_of(ty, false));
+                if ty.is_float() {
+                    inst.rnd = m.rnd.unwrap_or(Rnd::Default);
+                }
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst(&mut inst, ia, &ops[0], dty, false)?;
@@ -842,14 +1211,14 @@ impl<'a> Ctx<'a> {
                 if !ty.is_float() {
                     return Err(self.err(ia.pos, format!("`{name}` needs .f32 or .f64")));
                 }
-                if m.rnd != Some(Rnd::Rn) {
-                    return Err(if m.rnd.is_none() {
-                        self.err(ia.pos, format!("`{name}` needs a rounding modifier (.rn)"))
-                    } else {
-                        unsupported("a rounding mode other than .rn")
-                    });
+                match m.rnd {
+                    None => return Err(self.err(ia.pos, format!("`{name}` needs a rounding modifier (.rn, .rz, .rm, .rp)"))),
+                    Some(Rnd::Rn) => {}
+                    Some(Rnd::Rz | Rnd::Rm | Rnd::Rp) if ty == Ty::F32 => {}
+                    Some(_) => return Err(unsupported("this rounding mode (directed rounding is supported for .f32)")),
                 }
                 let mut inst = blank(Op::Fma, ty, Self::class_of(ty, false));
+                inst.rnd = m.rnd.unwrap_or(Rnd::Default);
                 inst.ftz = m.ftz;
                 inst.sat = m.sat;
                 self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
@@ -963,8 +1332,11 @@ impl<'a> Ctx<'a> {
             "mov" => {
                 self.operands(ia, 2..=2)?;
                 let ty = self.one_type(ia, &m)?;
-                if matches!(ops[1], OperandAst::Vector(..)) || matches!(ops[0], OperandAst::Vector(..)) {
-                    return Err(unsupported("vector pack/unpack"));
+                if let OperandAst::Vector(parts, p) = &ops[1] {
+                    return self.mov_pack(ia, ty, &ops[0], parts, *p);
+                }
+                if let OperandAst::Vector(parts, p) = &ops[0] {
+                    return self.mov_unpack(ia, ty, parts, *p, &ops[1]);
                 }
                 let mut inst = blank(Op::Mov, ty, OpClass::Int);
                 self.set_dst_or_pred(&mut inst, ia, &ops[0], ty == Ty::Pred, ty)?;
@@ -991,8 +1363,11 @@ impl<'a> Ctx<'a> {
                 if !st.is_float() && dt.is_float() && int_rnd || st.is_float() && !dt.is_float() && flt_rnd {
                     return Err(self.err(ia.pos, format!("`{name}`: wrong kind of rounding modifier")));
                 }
-                if matches!(rnd, Rnd::Rm | Rnd::Rp) {
-                    return Err(unsupported("a rounding mode other than .rn/.rz"));
+                if matches!(rnd, Rnd::Rm | Rnd::Rp | Rnd::Rz) && dt == Ty::F64 && st.is_float() && st != Ty::F32 {
+                    return Err(unsupported("a directed rounding mode on an f64 result"));
+                }
+                if (dt == Ty::F16 || st == Ty::F16) && matches!(rnd, Rnd::Rz | Rnd::Rm | Rnd::Rp) {
+                    return Err(unsupported("a directed rounding mode with .f16"));
                 }
                 let class = if dt == Ty::F64 || st == Ty::F64 { OpClass::Fp64 } else { OpClass::Int };
                 let mut inst = blank(Op::Cvt { from: st, rnd }, dt, class);
@@ -1020,14 +1395,21 @@ impl<'a> Ctx<'a> {
                 inst.na = 1;
                 Ok(inst)
             }
-            "ld" | "st" => {
-                let is_ld = ia.opcode == "ld";
+            // `ldu` (load uniform) is a global load
+            "ld" | "ldu" | "st" => {
+                let is_ld = ia.opcode != "st";
                 self.operands(ia, 2..=2)?;
                 let ty = self.one_type(ia, &m)?;
                 if ty == Ty::Pred {
                     return Err(self.err(ia.pos, format!("`{name}` cannot move predicates")));
                 }
                 let space = m.space.unwrap_or(Space::Generic);
+                if !is_ld && m.is_const {
+                    return Err(self.err(ia.pos, format!("`{name}`: constant memory is read-only")));
+                }
+                if ia.opcode == "ldu" && space != Space::Global && space != Space::Generic {
+                    return Err(self.err(ia.pos, format!("`{name}` needs .global")));
+                }
                 if !is_ld && space == Space::Param {
                     return Err(unsupported("st.param"));
                 }
@@ -1116,22 +1498,33 @@ impl<'a> Ctx<'a> {
                 Ok(inst)
             }
             "bar" | "barrier" => {
-                if !m.sync {
-                    return Err(unsupported("a barrier other than .sync"));
+                // `bar.sync id[, n]`, `bar.arrive id, n`, `barrier.sync[.aligned] id[, n]`,
+                // `bar.red` is not supported
+                let arrive = ia.mods.iter().any(|s| s == "arrive");
+                if ia.mods.iter().any(|s| s == "warp") {
+                    self.operands(ia, 1..=1)?;
+                    let mut inst = blank(Op::WarpSync, Ty::B32, OpClass::Int);
+                    inst.a[0] = self.src(ia, &ops[0], Ty::B32, false)?;
+                    inst.na = 1;
+                    return Ok(inst);
                 }
-                self.operands(ia, 1..=2)?;
-                match &ops[0] {
-                    OperandAst::Int(0, _) => {}
-                    o => return Err(self.err(o.pos(), "only barrier 0 (`bar.sync 0`) is in the supported PTX subset")),
+                if !m.sync && !arrive {
+                    return Err(unsupported("a barrier other than .sync and .arrive"));
                 }
-                let mut inst = blank(Op::Bar, Ty::B32, OpClass::Ctrl);
+                self.operands(ia, if arrive { 2..=2 } else { 1..=2 })?;
+                let id = match &ops[0] {
+                    OperandAst::Int(id, _) if (0..16).contains(id) => *id as u64,
+                    o => return Err(self.err(o.pos(), format!("`{name}`: the barrier id must be an immediate in 0..=15"))),
+                };
+                let mut inst = blank(if arrive { Op::BarArrive } else { Op::Bar }, Ty::B32, OpClass::Ctrl);
+                inst.a[1] = Src::Imm(id);
                 if ops.len() == 2 {
                     match &ops[1] {
                         OperandAst::Int(n, _) if *n > 0 && n % 32 == 0 => inst.a[0] = Src::Imm(*n as u64),
-                        o => return Err(self.err(o.pos(), "bar.sync thread count must be a positive multiple of 32")),
+                        o => return Err(self.err(o.pos(), format!("`{name}`: the thread count must be an immediate, a positive multiple of 32"))),
                     }
-                    inst.na = 1;
                 }
+                inst.na = 0;
                 Ok(inst)
             }
             "membar" | "fence" => {
@@ -1141,6 +1534,21 @@ impl<'a> Ctx<'a> {
                 self.operands(ia, 0..=0)?;
                 let scope = m.scope.ok_or_else(|| self.err(ia.pos, format!("`{name}` needs a scope (.cta, .gl/.gpu, .sys)")))?;
                 Ok(blank(Op::Membar(scope), Ty::B32, OpClass::Ctrl))
+            }
+            "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
+            "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
+            "tex" => self.texture(ia, &m),
+            "vprintf" => {
+                // built from `call vprintf` by the inliner: [ret or _, format, args]
+                self.operands(ia, 3..=3)?;
+                let mut inst = blank(Op::Printf, Ty::B64, OpClass::Int);
+                if !matches!(ops[0], OperandAst::Sink(_)) {
+                    self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
+                }
+                inst.a[0] = self.src(ia, &ops[1], Ty::B64, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::B64, false)?;
+                inst.na = 2;
+                Ok(inst)
             }
             "bra" => {
                 self.operands(ia, 1..=1)?;

@@ -5,7 +5,7 @@
 //! and branch reconvergence points to immediate post-dominators, so execution does no
 //! lookups and no allocation.
 
-/// PTX fundamental types (no `.f16`).
+/// PTX fundamental types (`.f16` only as a `cvt` operand and in `.b16` moves).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub enum Ty {
     B8,
@@ -20,6 +20,7 @@ pub enum Ty {
     S16,
     S32,
     S64,
+    F16,
     F32,
     F64,
     Pred,
@@ -50,6 +51,7 @@ impl Ty {
             "s16" => Ty::S16,
             "s32" => Ty::S32,
             "s64" => Ty::S64,
+            "f16" => Ty::F16,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -71,6 +73,7 @@ impl Ty {
             Ty::S16 => "s16",
             Ty::S32 => "s32",
             Ty::S64 => "s64",
+            Ty::F16 => "f16",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Pred => "pred",
@@ -80,7 +83,7 @@ impl Ty {
     pub fn bits(self) -> u32 {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
-            Ty::B16 | Ty::U16 | Ty::S16 => 16,
+            Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 => 16,
             Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
@@ -96,7 +99,7 @@ impl Ty {
             Ty::B8 | Ty::B16 | Ty::B32 | Ty::B64 => TyKind::Bits,
             Ty::U8 | Ty::U16 | Ty::U32 | Ty::U64 => TyKind::Unsigned,
             Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64 => TyKind::Signed,
-            Ty::F32 | Ty::F64 => TyKind::Float,
+            Ty::F16 | Ty::F32 | Ty::F64 => TyKind::Float,
             Ty::Pred => TyKind::Pred,
         }
     }
@@ -259,9 +262,34 @@ pub enum Op {
     Popc,
     Clz,
     Brev,
+    /// `bfe`: extract `c` bits from bit `b` of `a` (sign-extended for .s types).
+    Bfe,
+    /// `bfi`: insert the low `d` bits of `a` into `b` at bit `c`.
+    Bfi,
+    /// `prmt.b32` default mode: bytes of `{b, a}` selected by the nibbles of `c`.
+    Prmt,
+    /// `shf.l`/`shf.r` funnel shift of `{b, a}` by `c`, `.clamp` (else `.wrap`).
+    Shf { left: bool, clamp: bool },
     Setp(Cmp, BoolOp),
     Selp,
     Mov,
+    /// `shfl.sync`: `d[0]` gets `a` of the source lane, `d[1]` (a predicate or
+    /// `NO_PRED`) whether the source lane was in range.
+    Shfl(ShflMode),
+    /// `vote.sync` over the executing lanes.
+    Vote(VoteMode),
+    /// `activemask.b32`: the executing lanes.
+    ActiveMask,
+    /// A `vprintf` call: format string address `a[0]`, argument buffer `a[1]` (generic
+    /// addresses); `d[0]` (if any) gets the number of arguments read.
+    Printf,
+    /// `tex.1d.v4.TYPE.s32 {d0..d3}, [tex, {x}]`: element `x` of the buffer bound to
+    /// texture `target` (index into the kernel's `textures`).
+    Tex,
+    /// `mov.b64 %rd, {%r0, %r1}`: the sources packed low element first.
+    MovPack,
+    /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
+    MovUnpack,
     Cvt { from: Ty, rnd: Rnd },
     Cvta { dir: CvtaDir, space: Space },
     Sqrt,
@@ -275,11 +303,35 @@ pub enum Op {
     St { space: Space, vec: u8, cache: CacheOp },
     Atom { space: Space, op: AtomOp },
     Red { space: Space, op: AtomOp },
+    /// `bar.sync`/`barrier.sync`: `a[0]` the thread count (or none), `a[1]` the barrier id.
     Bar,
+    /// `bar.arrive`/`barrier.arrive`: counts at the barrier without waiting.
+    BarArrive,
+    /// `bar.warp.sync mask` (`__syncwarp`): the lanes of a warp already execute
+    /// together, so nothing to wait for.
+    WarpSync,
     Membar(Scope),
     Bra,
     Ret,
     Exit,
+}
+
+/// Source-lane rule of `shfl.sync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// Reduction of `vote.sync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
 }
 
 /// Functional-unit class an instruction issues to (per-class latency and initiation
@@ -333,6 +385,8 @@ pub enum Special {
     NSmId,
     Clock,
     Clock64,
+    /// `%lanemask_eq/lt/le/gt/ge`.
+    LaneMask(Cmp),
 }
 
 impl Special {
@@ -361,6 +415,11 @@ impl Special {
             "%nsmid" => Special::NSmId,
             "%clock" => Special::Clock,
             "%clock64" => Special::Clock64,
+            "%lanemask_eq" => Special::LaneMask(Cmp::Eq),
+            "%lanemask_lt" => Special::LaneMask(Cmp::Lt),
+            "%lanemask_le" => Special::LaneMask(Cmp::Le),
+            "%lanemask_gt" => Special::LaneMask(Cmp::Gt),
+            "%lanemask_ge" => Special::LaneMask(Cmp::Ge),
             _ => return None,
         })
     }
@@ -433,6 +492,9 @@ pub struct Inst {
     pub target: u32,
     /// Reconvergence point of a branch (immediate post-dominator), or [`RPC_EXIT`].
     pub rpc: u32,
+    /// Rounding of f32 `add`/`sub`/`mul`/`fma` (`.rz`/`.rm`/`.rp` directed;
+    /// `Default`/`Rn` to nearest).
+    pub rnd: Rnd,
     /// `.ftz` / `.sat` on float ops, `.sat` on `cvt` and `add.s32`.
     pub ftz: bool,
     pub sat: bool,
@@ -448,6 +510,6 @@ pub struct Inst {
 
 impl Inst {
     pub fn is_mem(&self) -> bool {
-        matches!(self.op, Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. })
+        matches!(self.op, Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } | Op::Tex)
     }
 }

@@ -92,7 +92,8 @@ pub fn tokenize(file: &std::path::Path, text: &str) -> Result<Vec<Token>, PtxErr
             continue;
         }
         let start = i;
-        let tok = if c == b'.' && b.get(i + 1).is_some_and(|&n| is_ident_start(n) && n != b'%') {
+        // `.name`; also `.1d`/`.2d`/`.3d` (texture geometries)
+        let tok = if c == b'.' && b.get(i + 1).is_some_and(|&n| (is_ident_start(n) || n.is_ascii_digit()) && n != b'%') {
             i += 1;
             while i < b.len() && is_ident_char(b[i]) {
                 i += 1;

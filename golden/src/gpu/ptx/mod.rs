@@ -8,9 +8,11 @@
 pub mod ast;
 pub mod cfg;
 pub mod decode;
+pub mod inline;
 pub mod inst;
 pub mod lexer;
 pub mod parser;
+pub mod pressure;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -16,12 +16,41 @@ struct Parser<'a> {
     file: &'a Path,
     toks: Vec<Token>,
     i: usize,
+    /// Nested `{ }` scopes inside the current body (the body itself is not one):
+    /// their register declarations shadow outer ones.
+    scopes: Vec<Scope>,
+    next_scope: u32,
+}
+
+/// Registers declared in one nested scope. Their names are made unique by appending
+/// `#id` (a character identifiers cannot contain) to the declaration and to every
+/// reference inside the scope.
+#[derive(Debug, Default)]
+struct Scope {
+    id: u32,
+    names: Vec<String>,
+    /// `%r<n>` declarations: (prefix, n).
+    ranges: Vec<(String, u32)>,
+}
+
+impl Scope {
+    fn declares(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+            || self.ranges.iter().any(|(p, n)| {
+                name.strip_prefix(p.as_str()).is_some_and(|rest| {
+                    !rest.is_empty()
+                        && rest.bytes().all(|c| c.is_ascii_digit())
+                        && (rest == "0" || !rest.starts_with('0'))
+                        && rest.parse::<u32>().is_ok_and(|k| k < *n)
+                })
+            })
+    }
 }
 
 /// Parse PTX text into a module syntax tree.
 pub fn parse(file: &Path, text: &str) -> Result<ModuleAst, PtxError> {
     let toks = tokenize(file, text)?;
-    let mut p = Parser { file, toks, i: 0 };
+    let mut p = Parser { file, toks, i: 0, scopes: Vec::new(), next_scope: 0 };
     p.module()
 }
 
@@ -153,6 +182,7 @@ impl<'a> Parser<'a> {
                         self.bump();
                         self.skip_line(pos.line);
                     }
+                    "section" => self.skip_section()?,
                     "pragma" => {
                         self.bump();
                         while !self.eat_punct(';') {
@@ -199,17 +229,34 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Tok::Dot(d) if d == "func" => {
-                Err(self.err_at(pos, "device functions (`.func`) are not in the supported PTX subset; inline them"))
+                self.bump();
+                let f = self.func(pos)?;
+                m.funcs.push(f);
+                Ok(())
             }
             Tok::Dot(d) if d == "shared" => {
                 let v = self.var_decl(is_extern)?;
                 m.vars.push(v);
                 Ok(())
             }
-            Tok::Dot(d) if d == "global" || d == "const" => Err(self.err_at(
-                pos,
-                format!("module-scope `.{d}` variables are not in the supported PTX subset; pass buffers as parameters"),
-            )),
+            Tok::Dot(d) if d == "global" || d == "const" => {
+                if *self.peek_at(1) == Tok::Dot("texref".into()) {
+                    self.bump();
+                    self.bump();
+                    let (name, _) = self.expect_ident("texture name")?;
+                    self.expect_punct(';')?;
+                    m.texrefs.push((name, pos));
+                    return Ok(());
+                }
+                if let Tok::Dot(t) = self.peek_at(1) {
+                    if matches!(t.as_str(), "surfref" | "samplerref") {
+                        return Err(self.err_at(pos, format!("`.{t}` declarations (textures, surfaces, samplers) are not in the supported PTX subset")));
+                    }
+                }
+                let v = self.var_decl(is_extern)?;
+                m.vars.push(v);
+                Ok(())
+            }
             t => Err(self.err_at(start, format!("expected `.entry` or a variable after linkage, found {}", Self::describe(&t)))),
         }
     }
@@ -245,11 +292,76 @@ impl<'a> Parser<'a> {
                 array = Some(Some(n));
             }
         }
+        let mut init = None;
         if *self.peek() == Tok::Punct('=') {
-            return Err(self.err("initialized variables are not in the supported PTX subset"));
+            if space != "global" && space != "const" {
+                return Err(self.err(format!("initialized `.{space}` variables are not in the supported PTX subset (only .global and .const)")));
+            }
+            self.bump();
+            let mut vals = Vec::new();
+            self.initializer(&mut vals)?;
+            init = Some(vals);
         }
         self.expect_punct(';')?;
-        Ok(VarDecl { space, is_extern, align, ty, name, array, pos })
+        Ok(VarDecl { space, is_extern, align, ty, name, array, init, pos })
+    }
+
+    /// A scalar or a `{ ... }` list (nested lists flattened) into `out`.
+    fn initializer(&mut self, out: &mut Vec<InitVal>) -> Result<(), PtxError> {
+        if self.eat_punct('{') {
+            if self.eat_punct('}') {
+                return Ok(());
+            }
+            loop {
+                self.initializer(out)?;
+                if self.eat_punct('}') {
+                    return Ok(());
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        let neg = self.eat_punct('-');
+        let pos = self.pos();
+        let v = match self.bump().tok {
+            Tok::Int(v) => InitVal::Int(if neg { -(v as i128) } else { v as i128 }),
+            Tok::Float(f) => InitVal::Float(if neg { -f } else { f }),
+            Tok::F32Bits(b) => InitVal::F32Bits(if neg { b ^ 0x8000_0000 } else { b }),
+            Tok::F64Bits(b) => InitVal::F64Bits(if neg { b ^ (1 << 63) } else { b }),
+            t => {
+                return Err(self.err_at(
+                    pos,
+                    format!("initializer {} is not in the supported PTX subset (only numeric literals)", Self::describe(&t)),
+                ))
+            }
+        };
+        out.push(v);
+        Ok(())
+    }
+
+    /// `.section name { ... }` (DWARF debug information): skipped whole.
+    fn skip_section(&mut self) -> Result<(), PtxError> {
+        let pos = self.pos();
+        self.bump();
+        while *self.peek() != Tok::Punct('{') {
+            if *self.peek() == Tok::Eof {
+                return Err(self.err_at(pos, "unterminated .section"));
+            }
+            self.bump();
+        }
+        let mut depth = 0u32;
+        loop {
+            match self.bump().tok {
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                Tok::Eof => return Err(self.err_at(pos, "unterminated .section (missing `}`)")),
+                _ => {}
+            }
+        }
     }
 
     fn entry(&mut self) -> Result<EntryAst, PtxError> {
@@ -302,6 +414,68 @@ impl<'a> Parser<'a> {
         Ok(EntryAst { name, pos, params, maxnreg, body })
     }
 
+    /// `.func [(rets)] name [(params)] [directives] { body }` or `;` (the `.func` token
+    /// is consumed).
+    fn func(&mut self, pos: Pos) -> Result<FuncAst, PtxError> {
+        let mut rets = Vec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                rets.push(self.param()?);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        let (name, _) = self.expect_ident("function name")?;
+        let mut params = Vec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                params.push(self.param()?);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        while let Tok::Dot(d) = self.peek().clone() {
+            let dpos = self.pos();
+            match d.as_str() {
+                "noreturn" => {
+                    self.bump();
+                }
+                "maxnreg" | "maxntid" | "reqntid" => {
+                    self.bump();
+                    loop {
+                        self.expect_uint("a number")?;
+                        if !self.eat_punct(',') {
+                            break;
+                        }
+                    }
+                }
+                "pragma" => {
+                    self.bump();
+                    while !self.eat_punct(';') {
+                        if *self.peek() == Tok::Eof {
+                            return Err(self.err("unterminated .pragma"));
+                        }
+                        self.bump();
+                    }
+                }
+                other => return Err(self.err_at(dpos, format!("unsupported function directive `.{other}`"))),
+            }
+        }
+        if self.eat_punct(';') {
+            return Ok(FuncAst { name, pos, rets, params, body: None });
+        }
+        if *self.peek() != Tok::Punct('{') {
+            return Err(self.err(format!("expected `{{` or `;` after function `{name}`")));
+        }
+        let mut body = Vec::new();
+        self.block(&mut body)?;
+        Ok(FuncAst { name, pos, rets, params, body: Some(body) })
+    }
+
     fn param(&mut self) -> Result<ParamDecl, PtxError> {
         let pos = self.pos();
         match self.bump().tok {
@@ -338,10 +512,19 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return Ok(());
                 }
-                Tok::Punct('{') => self.block(out)?,
+                Tok::Punct('{') => {
+                    self.next_scope += 1;
+                    self.scopes.push(Scope { id: self.next_scope, ..Scope::default() });
+                    let r = self.block(out);
+                    self.scopes.pop();
+                    r?
+                }
                 Tok::Eof => return Err(self.err("unexpected end of file inside an entry body (missing `}`)")),
                 Tok::Dot(d) => match d.as_str() {
-                    "reg" => out.push(Stmt::Reg(self.reg_decl()?)),
+                    "reg" => {
+                        let r = self.reg_decl()?;
+                        out.push(Stmt::Reg(self.scoped_decl(r)));
+                    }
                     "shared" | "local" => out.push(Stmt::Var(self.var_decl(false)?)),
                     "loc" | "file" => {
                         self.bump();
@@ -357,7 +540,13 @@ impl<'a> Parser<'a> {
                         }
                     }
                     "param" => {
-                        return Err(self.err_at(pos, "`.param` declarations inside a body (function calls) are not in the supported PTX subset"))
+                        let mut d = self.param()?;
+                        self.expect_punct(';')?;
+                        if let Some(scope) = self.scopes.last_mut() {
+                            scope.names.push(d.name.clone());
+                            d.name = format!("{}#{}", d.name, scope.id);
+                        }
+                        out.push(Stmt::Param(d));
                     }
                     other => return Err(self.err_at(pos, format!("unsupported directive `.{other}` in an entry body"))),
                 },
@@ -369,6 +558,48 @@ impl<'a> Parser<'a> {
                 Tok::Ident(_) | Tok::Punct('@') => out.push(Stmt::Inst(self.instruction()?)),
                 t => return Err(self.err_at(pos, format!("expected an instruction, found {}", Self::describe(&t)))),
             }
+        }
+    }
+
+    /// A declaration inside a nested scope gets unique names (see [`Scope`]).
+    fn scoped_decl(&mut self, mut r: RegDecl) -> RegDecl {
+        let Some(scope) = self.scopes.last_mut() else { return r };
+        let mut names = Vec::new();
+        for (name, count, pos) in r.names {
+            match count {
+                Some(n) => {
+                    scope.ranges.push((name.clone(), n));
+                    names.extend((0..n).map(|k| (format!("{name}{k}#{}", scope.id), None, pos)));
+                }
+                None => {
+                    scope.names.push(name.clone());
+                    names.push((format!("{name}#{}", scope.id), None, pos));
+                }
+            }
+        }
+        r.names = names;
+        r
+    }
+
+    /// The unique name `name` refers to from the current scope.
+    fn resolve(&self, name: &mut String) {
+        if let Some(s) = self.scopes.iter().rev().find(|s| s.declares(name)) {
+            name.push_str(&format!("#{}", s.id));
+        }
+    }
+
+    fn resolve_operand(&self, o: &mut OperandAst) {
+        match o {
+            OperandAst::Name(n, _) => self.resolve(n),
+            OperandAst::Addr { base: Some(b), .. } => self.resolve(b),
+            OperandAst::Vector(v, _) | OperandAst::List(v, _) => v.iter_mut().for_each(|e| self.resolve_operand(e)),
+            OperandAst::TexAddr { coords, .. } => self.resolve_operand(coords),
+            OperandAst::Not(inner, _) => self.resolve_operand(inner),
+            OperandAst::PredPair(p, q, _) => {
+                self.resolve(p);
+                self.resolve(q);
+            }
+            _ => {}
         }
     }
 
@@ -438,6 +669,14 @@ impl<'a> Parser<'a> {
             }
         }
         let _ = pos;
+        if !self.scopes.is_empty() {
+            if let Some((g, _, _)) = guard.as_mut() {
+                self.resolve(g);
+            }
+            for o in &mut operands {
+                self.resolve_operand(o);
+            }
+        }
         Ok(InstAst { guard, opcode, mods, operands, pos: ipos })
     }
 
@@ -461,6 +700,13 @@ impl<'a> Parser<'a> {
                 let mut base = None;
                 let mut offset: i64 = 0;
                 match self.peek().clone() {
+                    Tok::Ident(s) if *self.peek_at(1) == Tok::Punct(',') => {
+                        self.bump();
+                        self.bump();
+                        let coords = self.operand()?;
+                        self.expect_punct(']')?;
+                        return Ok(OperandAst::TexAddr { tex: s, coords: Box::new(coords), pos });
+                    }
                     Tok::Ident(s) => {
                         self.bump();
                         base = Some(s);
@@ -496,6 +742,20 @@ impl<'a> Parser<'a> {
                     self.expect_punct(',')?;
                 }
                 Ok(OperandAst::Vector(v, pos))
+            }
+            Tok::Punct('(') => {
+                self.bump();
+                let mut v = Vec::new();
+                if !self.eat_punct(')') {
+                    loop {
+                        v.push(self.operand()?);
+                        if self.eat_punct(')') {
+                            break;
+                        }
+                        self.expect_punct(',')?;
+                    }
+                }
+                Ok(OperandAst::List(v, pos))
             }
             Tok::Punct('!') => {
                 self.bump();
@@ -581,9 +841,11 @@ $L__BB0_2:
     }
 
     #[test]
-    fn func_is_rejected_with_position() {
-        let e = parse(Path::new("f.ptx"), ".version 7.0\n.func foo()\n{ ret; }").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 1));
-        assert!(e.message.contains(".func"), "{e}");
+    fn func_definitions_and_declarations_parse() {
+        let m = parse(Path::new("f.ptx"), ".version 7.0\n.extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n.func foo()\n{ ret; }").unwrap();
+        assert_eq!(m.funcs.len(), 2);
+        assert!(m.funcs[0].body.is_none());
+        assert_eq!((m.funcs[0].rets.len(), m.funcs[0].params.len()), (1, 2));
+        assert_eq!(m.funcs[1].pos, Pos { line: 3, col: 1 });
     }
 }

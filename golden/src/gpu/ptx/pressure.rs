@@ -1,0 +1,168 @@
+//! Registers per thread the way `ptxas` would allocate them, estimated from liveness.
+//!
+//! PTX declares virtual registers freely (nvcc writes one per SSA value), so their sum
+//! is 2.5x to 14x what `ptxas -v` reports. The estimate here is the register pressure
+//! of the kernel: live ranges from an iterative backward dataflow over the
+//! instruction-level control-flow graph, then the largest number of 32-bit registers
+//! live at once at any instruction (a 64-bit value counts 2, 8/16-bit values count 1,
+//! predicates are not counted: they live in the separate P registers). An optimal
+//! allocator over an interval-like graph needs exactly that many registers, which is
+//! what linear scan achieves without spilling.
+//!
+//! Our choices (documented in docs/ptx_subset.md):
+//! * [`FIXED_OVERHEAD`] = 2 registers on top of the pressure: `ptxas -v` reports
+//!   "Used 2 registers" for an empty kernel (R0 and R1, the ABI stack pointer it
+//!   always reserves), so a kernel with no live values estimates 2.
+//! * Registers whose every definition reads the constant bank (`ld.param` of a kernel
+//!   parameter, `mov` of `%ntid`/`%nctaid`) count 0: ptxas folds those reads into the
+//!   instructions that use them (`c[0x0][...]` operands in SASS), so they occupy no
+//!   register of their own.
+//! * A guarded definition (`@%p mov %r, ...`) does not end the live range of the old
+//!   value (lanes where the guard is false keep it).
+//! * The result is capped at [`ARCH_REG_LIMIT`] (255, the per-thread limit of every
+//!   NVIDIA architecture since Kepler); `.maxnreg N` caps it further.
+
+use super::inst::{Inst, Op, Space, Special, Src, Ty, NO_PRED};
+
+/// Registers `ptxas` reports for a kernel with no live values (R0 and R1).
+pub const FIXED_OVERHEAD: u32 = 2;
+/// Per-thread general-register limit of the architectures we model.
+pub const ARCH_REG_LIMIT: u32 = 255;
+
+/// Words of a bitset over `n` registers.
+fn words(n: usize) -> usize {
+    n.div_ceil(64).max(1)
+}
+
+/// Registers whose every definition is a constant-bank read (see the module notes).
+fn constant_bank_regs(insts: &[Inst], nregs: usize) -> Vec<bool> {
+    // None: no definition seen yet
+    let mut only_cbank: Vec<Option<bool>> = vec![None; nregs];
+    for i in insts {
+        let cbank = match i.op {
+            Op::Ld { space: Space::Param, .. } => true,
+            Op::Mov => matches!(i.a[0], Src::Special(Special::Ntid(_) | Special::Nctaid(_))),
+            _ => false,
+        };
+        for &d in &i.sb_def[..i.n_def as usize] {
+            if (d as usize) < nregs {
+                let e = &mut only_cbank[d as usize];
+                *e = Some(e.unwrap_or(true) && cbank);
+            }
+        }
+    }
+    only_cbank.into_iter().map(|c| c == Some(true)).collect()
+}
+
+/// Maximum 32-bit registers live at once (without the fixed overhead).
+///
+/// `nregs` general registers with types `reg_types`; an instruction's general-register
+/// reads and writes are its scoreboard entries below `nregs` (predicates sit above).
+pub fn max_live_words(insts: &[Inst], reg_types: &[Ty]) -> u32 {
+    let nregs = reg_types.len();
+    let n = insts.len();
+    if n == 0 || nregs == 0 {
+        return 0;
+    }
+    let w = words(nregs);
+    let folded = constant_bank_regs(insts, nregs);
+    let width: Vec<u32> = reg_types.iter().zip(&folded).map(|(t, &f)| if f { 0 } else { t.bits().div_ceil(32) }).collect();
+    // per instruction: uses, killing defs, all defs
+    let mut uses = vec![0u64; n * w];
+    let mut kills = vec![0u64; n * w];
+    let mut defs = vec![0u64; n * w];
+    for (pc, i) in insts.iter().enumerate() {
+        for &u in &i.sb_use[..i.n_use as usize] {
+            if (u as usize) < nregs {
+                uses[pc * w + u as usize / 64] |= 1 << (u % 64);
+            }
+        }
+        for &d in &i.sb_def[..i.n_def as usize] {
+            if (d as usize) < nregs {
+                defs[pc * w + d as usize / 64] |= 1 << (d % 64);
+                if i.guard == NO_PRED {
+                    kills[pc * w + d as usize / 64] |= 1 << (d % 64);
+                }
+            }
+        }
+    }
+    let succs = |pc: usize| -> ([usize; 2], usize) {
+        let i = &insts[pc];
+        let guarded = i.guard != NO_PRED;
+        let mut s = [usize::MAX; 2];
+        let mut k = 0;
+        match i.op {
+            Op::Bra => {
+                s[k] = i.target as usize;
+                k += 1;
+                if guarded && pc + 1 < n {
+                    s[k] = pc + 1;
+                    k += 1;
+                }
+            }
+            Op::Ret | Op::Exit => {
+                if guarded && pc + 1 < n {
+                    s[k] = pc + 1;
+                    k += 1;
+                }
+            }
+            _ => {
+                if pc + 1 < n {
+                    s[k] = pc + 1;
+                    k += 1;
+                }
+            }
+        }
+        (s, k)
+    };
+    let mut live_in = vec![0u64; n * w];
+    let mut live_out = vec![0u64; n * w];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..n).rev() {
+            let (s, k) = succs(pc);
+            for j in 0..w {
+                let mut out = 0u64;
+                for &t in &s[..k] {
+                    out |= live_in[t * w + j];
+                }
+                live_out[pc * w + j] = out;
+                let inn = uses[pc * w + j] | (out & !kills[pc * w + j]);
+                if inn != live_in[pc * w + j] {
+                    live_in[pc * w + j] = inn;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let weigh = |bits: &mut dyn Iterator<Item = u64>| -> u32 {
+        let mut total = 0;
+        for (j, mut word) in bits.enumerate() {
+            while word != 0 {
+                let b = word.trailing_zeros() as usize;
+                word &= word - 1;
+                total += width[j * 64 + b];
+            }
+        }
+        total
+    };
+    let mut best = 0;
+    for pc in 0..n {
+        let r = pc * w..(pc + 1) * w;
+        let inn = weigh(&mut live_in[r.clone()].iter().copied());
+        let out = weigh(&mut live_out[r.clone()].iter().zip(&defs[r]).map(|(o, d)| o | d));
+        best = best.max(inn).max(out);
+    }
+    best
+}
+
+/// Registers per thread: pressure plus [`FIXED_OVERHEAD`], capped by `.maxnreg` (if
+/// given) and [`ARCH_REG_LIMIT`].
+pub fn estimate_regs(insts: &[Inst], reg_types: &[Ty], maxnreg: Option<u32>) -> u32 {
+    let est = (max_live_words(insts, reg_types) + FIXED_OVERHEAD).min(ARCH_REG_LIMIT);
+    match maxnreg {
+        Some(m) => est.min(m.max(1)),
+        None => est,
+    }
+}
