@@ -83,9 +83,6 @@ pub struct KernelRun {
     pub regs_per_thread: u32,
     pub ctas_per_sm: u32,
     pub limit: OccupancyLimit,
-    /// Texture reference name -> device address of the buffer bound to it (a launch
-    /// file's `textures`).
-    pub textures: std::collections::BTreeMap<String, u64>,
 }
 
 impl KernelRun {

@@ -521,7 +521,6 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
             regs_per_thread: spec.regs_per_thread,
             ctas_per_sm,
             limit,
-            textures: spec.textures.iter().map(|(t, &b)| (t.clone(), addrs[b])).collect(),
         };
         // the launch file's `textures`: one-channel texels, the buffer's elements
         for (t, &b) in &spec.textures {
