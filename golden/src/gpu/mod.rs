@@ -29,6 +29,7 @@ pub mod memspace;
 pub mod net;
 pub mod npy;
 pub mod ptx;
+pub mod reference_inputs;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod shmem;

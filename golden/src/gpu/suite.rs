@@ -6,61 +6,17 @@
 //! `mul_add`, `ex2.approx` is `exp2`, `div.rn` and `sqrt.rn` are IEEE), so every check is
 //! exact unless its launch file states a tolerance.
 
-use std::collections::BTreeMap;
 
 use super::host::{HostBuffer, HostBuffers};
+use super::reference_inputs::{f32s, fparam, i32s, need, param, u32s, uparam_in as uparam, Params};
 
 /// Names of the suite's references (appended to [`super::workloads::REFERENCES`]).
 pub const NAMES: &[&str] = &["hotspot", "pathfinder", "srad", "nn", "gaussian", "lavamd", "streamcluster", "bptree", "nw"];
-
-type Params = BTreeMap<String, f64>;
-
-fn buf<'a>(b: &'a HostBuffers, name: &str) -> Result<&'a HostBuffer, String> {
-    b.get(name).ok_or_else(|| format!("the reference needs a buffer named `{name}`"))
-}
-
-fn f32s(b: &HostBuffers, name: &str) -> Result<Vec<f32>, String> {
-    Ok(buf(b, name)?.f32s())
-}
-
-fn u32s(b: &HostBuffers, name: &str) -> Result<Vec<u32>, String> {
-    Ok(buf(b, name)?.u32s())
-}
-
-fn i32s(b: &HostBuffers, name: &str) -> Result<Vec<i32>, String> {
-    Ok(buf(b, name)?.u32s().into_iter().map(|v| v as i32).collect())
-}
 
 fn from_i32(name: &str, v: &[i32]) -> HostBuffer {
     let mut h = HostBuffer::from_u32(name, &v.iter().map(|&x| x as u32).collect::<Vec<_>>());
     h.elem = super::host::Elem::I32;
     h
-}
-
-fn param(p: &Params, name: &str) -> Result<f64, String> {
-    p.get(name).copied().ok_or_else(|| format!("the reference needs `check.params.{name}`"))
-}
-
-fn fparam(p: &Params, name: &str) -> Result<f32, String> {
-    Ok(param(p, name)? as f32)
-}
-
-/// A size parameter in `min..=max` (the bound keeps a mutated launch from asking the
-/// reference for an absurd amount of work or memory).
-fn uparam(p: &Params, name: &str, min: usize, max: usize) -> Result<usize, String> {
-    let v = param(p, name)?;
-    if !(v.fract() == 0.0 && v >= min as f64 && v <= max as f64) {
-        return Err(format!("`check.params.{name}` = {v} is out of range (allowed: an integer in {min}..={max})"));
-    }
-    Ok(v as usize)
-}
-
-fn need(len: usize, want: usize, name: &str) -> Result<(), String> {
-    if len < want {
-        Err(format!("buffer `{name}` has {len} elements, the reference needs {want}"))
-    } else {
-        Ok(())
-    }
 }
 
 const MAX_ELEMS: usize = 1 << 26;

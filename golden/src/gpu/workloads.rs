@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::host::{HostBuffer, HostBuffers};
+use super::reference_inputs::{f32s, need, param, product, u32s, uparam, Params};
 
 /// Names a `[check] reference = "..."` may use.
 pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
@@ -26,48 +27,6 @@ const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) ->
         i += 1;
     }
     out
-}
-
-type Params = BTreeMap<String, f64>;
-
-fn buf<'a>(b: &'a HostBuffers, name: &str) -> Result<&'a HostBuffer, String> {
-    b.get(name).ok_or_else(|| format!("the reference needs a buffer named `{name}`"))
-}
-
-fn f32s(b: &HostBuffers, name: &str) -> Result<Vec<f32>, String> {
-    Ok(buf(b, name)?.f32s())
-}
-
-fn u32s(b: &HostBuffers, name: &str) -> Result<Vec<u32>, String> {
-    Ok(buf(b, name)?.u32s())
-}
-
-fn param(p: &Params, name: &str) -> Result<f64, String> {
-    p.get(name).copied().ok_or_else(|| format!("the reference needs `check.params.{name}`"))
-}
-
-/// Largest integer check parameter: no buffer holds more elements.
-const MAX_UPARAM: f64 = 4294967296.0;
-
-fn uparam(p: &Params, name: &str) -> Result<usize, String> {
-    let v = param(p, name)?;
-    if !(0.0..=MAX_UPARAM).contains(&v) || v.fract() != 0.0 {
-        return Err(format!("`check.params.{name}` = {v} must be an integer in 0..=4294967296"));
-    }
-    Ok(v as usize)
-}
-
-/// A product of sizes, or an error naming them when it overflows.
-fn product(factors: &[usize], what: &str) -> Result<usize, String> {
-    factors.iter().try_fold(1usize, |a, &f| a.checked_mul(f)).ok_or_else(|| format!("{what}: {factors:?} overflows"))
-}
-
-fn need(len: usize, want: usize, name: &str) -> Result<(), String> {
-    if len < want {
-        Err(format!("buffer `{name}` has {len} elements, the reference needs {want}"))
-    } else {
-        Ok(())
-    }
 }
 
 /// Run reference `name`; returns the expected output buffers.
