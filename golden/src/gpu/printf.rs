@@ -30,6 +30,10 @@ pub fn read_string(src: &mut dyn ArgSource, addr: u64) -> Option<String> {
     Some(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// Widths and precisions above this are clamped to it (a mutated kernel's `%999999999d`
+/// must not allocate a gigabyte per call).
+pub const MAX_FIELD: usize = 4096;
+
 struct Spec {
     minus: bool,
     zero: bool,
@@ -86,14 +90,14 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
             i += 1;
         }
         while i < f.len() && f[i].is_ascii_digit() {
-            s.width = s.width * 10 + (f[i] - b'0') as usize;
+            s.width = (s.width * 10 + (f[i] - b'0') as usize).min(MAX_FIELD);
             i += 1;
         }
         if i < f.len() && f[i] == b'.' {
             i += 1;
             let mut p = 0;
             while i < f.len() && f[i].is_ascii_digit() {
-                p = p * 10 + (f[i] - b'0') as usize;
+                p = (p * 10 + (f[i] - b'0') as usize).min(MAX_FIELD);
                 i += 1;
             }
             s.prec = Some(p);
@@ -251,6 +255,18 @@ mod tests {
             let o = (addr - base) as usize;
             data.get(o..o + len).map(|s| s.to_vec())
         }
+    }
+
+    #[test]
+    fn huge_widths_and_precisions_are_clamped() {
+        let mut b = Buf(7i32.to_le_bytes().to_vec(), Vec::new());
+        // 30 digits would overflow usize; the field is clamped, not allocated
+        let s = format("%999999999999999999999999999999d", 0x100, &mut b).unwrap();
+        assert_eq!(s.len(), MAX_FIELD);
+        assert!(s.ends_with('7') && s.starts_with(' '));
+        let mut b = Buf(7i32.to_le_bytes().to_vec(), Vec::new());
+        let s = format("%.99999999999999999999d", 0x100, &mut b).unwrap();
+        assert_eq!(s.len(), MAX_FIELD);
     }
 
     #[test]
