@@ -183,3 +183,22 @@ fn nvcc_vecadd_estimates_like_ptxas() {
     let m = golden::gpu::ptx::load_module(&root().join("workloads/vecadd/vecadd.ptx")).unwrap();
     assert_eq!(m.kernels[0].regs_per_thread, 8);
 }
+
+#[test]
+fn a_kernel_too_large_to_analyse_counts_its_declared_registers_within_bounded_memory() {
+    // 60,000 declared registers (938 bitset words) x 5,000 instructions passes the
+    // liveness budget (five tables of 37 MiB here; gigabytes for larger mutants): the
+    // estimate falls back to the declared words, capped at 255
+    use golden::gpu::ptx::pressure::MAX_LIVENESS_WORDS;
+    let insts = 5_000;
+    assert!(insts * 60_000usize.div_ceil(64) > MAX_LIVENESS_WORDS);
+    let mut body = String::from(".reg .b32 %r<60000>;\n");
+    for i in 0..insts {
+        body.push_str(&format!("mov.u32 %r{}, {i};\n", i % 2));
+    }
+    body.push_str("ret;");
+    let k = kernel(&body, "", "");
+    // (analysed, this kernel would estimate a handful: no value stays live)
+    assert_eq!(k.declared_reg_words, 60_000);
+    assert_eq!(k.regs_per_thread, ARCH_REG_LIMIT);
+}

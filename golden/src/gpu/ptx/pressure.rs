@@ -29,6 +29,12 @@ pub const FIXED_OVERHEAD: u32 = 2;
 /// Per-thread general-register limit of the architectures we model.
 pub const ARCH_REG_LIMIT: u32 = 255;
 
+/// The most bitset words (instructions x 64-register words) one liveness table may
+/// take: five tables of 32 MiB. Larger kernels (tens of thousands of registers times
+/// tens of thousands of instructions, far beyond what nvcc writes) count every declared
+/// register instead, so a mutated kernel cannot exhaust the machine.
+pub const MAX_LIVENESS_WORDS: usize = 1 << 22;
+
 /// Words of a bitset over `n` registers.
 fn words(n: usize) -> usize {
     n.div_ceil(64).max(1)
@@ -65,6 +71,11 @@ pub fn max_live_words(insts: &[Inst], reg_types: &[Ty]) -> u32 {
         return 0;
     }
     let w = words(nregs);
+    if n.saturating_mul(w) > MAX_LIVENESS_WORDS {
+        // too large to analyse within a bounded memory: every declared word counts (the
+        // cap to ARCH_REG_LIMIT follows in `estimate_regs`)
+        return reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>();
+    }
     let folded = constant_bank_regs(insts, nregs);
     let width: Vec<u32> = reg_types.iter().zip(&folded).map(|(t, &f)| if f { 0 } else { t.bits().div_ceil(32) }).collect();
     // per instruction: uses, killing defs, all defs
