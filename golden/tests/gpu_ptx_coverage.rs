@@ -277,6 +277,23 @@ fn func_calls_are_inlined_with_param_passing() {
 }
 
 #[test]
+fn inlining_is_bounded_in_size_and_registers() {
+    // f0 calls f1 twice, f1 calls f2 twice, ... 24 deep: 2^24 inlined bodies
+    let mut m = String::from(HEAD);
+    m.push_str(".func f24()\n{\n\tret;\n}\n");
+    for d in (0..24).rev() {
+        m.push_str(&format!(".func f{d}()\n{{\n\tcall.uni f{n};\n\tcall.uni f{n};\n\tret;\n}}\n", n = d + 1));
+    }
+    m.push_str(&entry("", "\tcall.uni f0;"));
+    let e = err_of(&m);
+    assert!(e.contains("passes 1048576 statements in the kernel"), "{e}");
+    // a register range a callee declares is bounded before it is expanded
+    let big = format!("{HEAD}.func g()\n{{\n\t.reg .b32 %x<2147483647>;\n\tret;\n}}\n{}", entry("", "\tcall.uni g;"));
+    let e = err_of(&big);
+    assert!(e.contains("`%x<2147483647>` in `g` declares more registers than the 65533 supported"), "{e}");
+}
+
+#[test]
 fn recursion_and_bodiless_calls_are_reported_at_the_call() {
     let rec = format!("{HEAD}.func f()\n{{\n\tcall.uni f;\n\tret;\n}}\n{}", entry("", "\tcall.uni f;"));
     assert_eq!(err_of(&rec), "bad.ptx:6:2: recursive call of `f`: recursion is not supported (calls are inlined)");

@@ -23,7 +23,7 @@ pub fn inline_calls(file: &Path, m: &ModuleAst, body: &[Stmt]) -> Result<Vec<Stm
     if !body.iter().any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call") || matches!(s, Stmt::Param(_))) {
         return Ok(body.to_vec());
     }
-    let mut x = Inliner { file, m, next: 0, stack: Vec::new() };
+    let mut x = Inliner { file, m, next: 0, stack: Vec::new(), emitted: 0 };
     let mut out = Vec::with_capacity(body.len());
     x.expand(body, &BTreeMap::new(), &mut out)?;
     Ok(out)
@@ -34,7 +34,16 @@ struct Inliner<'a> {
     m: &'a ModuleAst,
     next: u32,
     stack: Vec<String>,
+    /// Statements of callee bodies emitted so far (bounded by [`MAX_INLINED_STATEMENTS`]).
+    emitted: usize,
 }
+
+/// The largest `%name<N>` register range a callee may declare (as the decoder's limit).
+pub const MAX_REG_RANGE: u32 = u16::MAX as u32 - 2;
+/// The most callee statements one kernel may inline in total: nested calls multiply
+/// (a function calling another twice, 30 deep, is a billion), so a mutated module is an
+/// error rather than an exhausted machine.
+pub const MAX_INLINED_STATEMENTS: usize = 1 << 20;
 
 /// The register a `.param` slot becomes.
 fn slot_reg(name: &str) -> String {
@@ -158,6 +167,19 @@ impl Inliner<'_> {
         let k = self.next;
         self.next += 1;
         let sfx = format!("~{k}");
+        for s in fbody {
+            if let Stmt::Reg(r) = s {
+                for (n, c, _) in &r.names {
+                    if c.is_some_and(|c| c > MAX_REG_RANGE) {
+                        return Err(self.err(r.pos, format!("`{n}<{}>` in `{fname}` declares more registers than the {MAX_REG_RANGE} supported", c.unwrap_or(0))));
+                    }
+                }
+            }
+        }
+        if self.emitted.saturating_add(fbody.len()) > MAX_INLINED_STATEMENTS {
+            return Err(self.err(i.pos, format!("inlining `{fname}` here passes {MAX_INLINED_STATEMENTS} statements in the kernel (calls are inlined; nested calls multiply)")));
+        }
+        self.emitted += fbody.len();
         // names the callee declares: renamed per instance
         let mut own: BTreeSet<String> = BTreeSet::new();
         for p in f.params.iter().chain(&f.rets) {
