@@ -51,7 +51,7 @@ pub struct Kernel {
     /// Initial contents of the module's `.global` and `.const` variables, placed in
     /// device memory at [`MODULE_BASE`] when the kernel runs (see
     /// [`crate::gpu::memspace::DeviceMemory::install_module`]).
-    pub module_image: Vec<u8>,
+    pub module_image: std::sync::Arc<[u8]>,
     /// 32-bit registers per thread for occupancy, estimated like `ptxas` from liveness
     /// ([`super::pressure`]), capped by `.maxnreg` and the architecture's 255; a launch
     /// file may override it.
@@ -126,7 +126,7 @@ fn module_data(file: &Path, m: &ModuleAst) -> Result<ModuleData, PtxError> {
         }
         addrs.push((v.name.clone(), MODULE_BASE + off as u64));
     }
-    Ok((image, addrs))
+    Ok((image.into(), addrs))
 }
 
 /// The bit pattern of an initializer element stored as `ty` (PTX ISA §5.4.4:
@@ -190,7 +190,8 @@ fn place(off: u32, align: u32, bytes: u64) -> Option<(u32, u32)> {
 }
 
 /// The module image and the addresses of its variables.
-type ModuleData = (Vec<u8>, Vec<(String, u64)>);
+/// (The image is shared by the module's kernels, not copied into each.)
+type ModuleData = (std::sync::Arc<[u8]>, Vec<(String, u64)>);
 
 fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> Result<Kernel, PtxError> {
     let err = |p: Pos, msg: String| PtxError::new(file, p.line, p.col, msg);
