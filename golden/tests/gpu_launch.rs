@@ -418,3 +418,19 @@ fn local_storage_beyond_the_device_memory_is_bad_input() {
         other => panic!("{:?}", other.map(|_| ())),
     }
 }
+
+#[test]
+fn files_a_launch_reads_must_be_regular_and_bounded() {
+    let d = scratch("devzero");
+    // /dev/zero never ends: an input file and an expected file from it are load errors
+    let from_zero = "name = \"z\"\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\ninit = { kind = \"file\", path = \"/dev/zero\" }\n\
+                     [[kernel]]\nptx = \"k.ptx\"\nentry = \"store_u32\"\ngrid = 1\nblock = 1\nargs = [\"out\", 1]\n";
+    let e = err(&d, from_zero);
+    assert!(e.contains("buffer[0].init.path") && e.contains("/dev/zero is not a regular file"), "{e}");
+    let e = err(&d, &expect_launch("/dev/zero"));
+    assert!(e.contains("check.expect[0].file") && e.contains("/dev/zero is not a regular file"), "{e}");
+    // an expected file far larger than its buffer is refused before it is read
+    std::fs::write(d.join("big.bin"), vec![0u8; (1 << 20) + 64]).unwrap();
+    let e = err(&d, &expect_launch("big.bin"));
+    assert!(e.contains("check.expect[0].file") && e.contains("more than the 1048592 allowed"), "{e}");
+}

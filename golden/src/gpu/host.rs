@@ -2,6 +2,8 @@
 //! and a Rust reference reads and checks (the launch and the references both speak it).
 
 use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -99,3 +101,22 @@ impl HostBuffer {
 
 /// All buffers of a launch, by name.
 pub type HostBuffers = BTreeMap<String, HostBuffer>;
+
+/// Read a file a launch names (a buffer's `init.path`, an expected file): a regular
+/// file of at most `max` bytes. A device or a pipe (`/dev/zero`) would never end and a
+/// huge file would exhaust the machine, so both are errors naming the size or the kind.
+pub fn read_input_file(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if meta.len() > max {
+        return Err(format!("{} is {} bytes, more than the {max} allowed", path.display(), meta.len()));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path).and_then(|f| f.take(max + 1).read_to_end(&mut data)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if data.len() as u64 > max {
+        return Err(format!("{} grew past the {max} bytes allowed while being read", path.display()));
+    }
+    Ok(data)
+}

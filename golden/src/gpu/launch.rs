@@ -412,7 +412,8 @@ impl Launch {
                 }
                 Init::File { path: p } => {
                     let fp = dir.join(p);
-                    let data = std::fs::read(&fp).map_err(|e| ferr(format!("{f}.init.path"), format!("cannot read {}: {e}", fp.display()), None))?;
+                    let max = super::config::MAX_MEMORY_BYTES;
+                    let data = super::host::read_input_file(&fp, max).map_err(|m| ferr(format!("{f}.init.path"), m, Some(format!("a regular file of at most {max} bytes (the largest device memory)"))))?;
                     if data.len() % b.elem.bytes() != 0 {
                         return Err(ferr(format!("{f}.init.path"), format!("{} bytes is not a whole number of {:?} elements", data.len(), b.elem), None));
                     }

@@ -93,8 +93,9 @@ fn descr_matches(d: &str, elem: Elem) -> bool {
 /// `.npy` file of that element type and size, or (any other extension) raw
 /// little-endian elements. Errors are (message, allowed).
 pub fn read_expected(path: &Path, name: &str, elem: Elem, len: usize) -> Result<HostBuffer, (String, String)> {
-    let bytes = std::fs::read(path).map_err(|e| (format!("cannot read {}: {e}", path.display()), "an existing .npy or raw .bin file".to_string()))?;
     let want_bytes = len as u64 * elem.bytes() as u64;
+    // the data plus a header (NumPy pads it to 64 bytes; allow far more)
+    let bytes = super::host::read_input_file(path, want_bytes + (1 << 20)).map_err(|m| (m, format!("an existing .npy or raw .bin file of the buffer's {want_bytes} bytes")))?;
     let data = if path.extension().is_some_and(|x| x == "npy") {
         let h = parse_header(&bytes).map_err(|m| (format!("{}: {m}", path.display()), "a NumPy .npy file".to_string()))?;
         if !descr_matches(&h.descr, elem) || h.fortran_order {
