@@ -11,24 +11,6 @@ use golden::gpu::sim::{run_capture, Gpu};
 use golden::gpu::{Launch, LaunchError, RunOptions};
 use gpu_common::*;
 
-fn all_ptx() -> Vec<std::path::PathBuf> {
-    let mut v = Vec::new();
-    for d in std::fs::read_dir(root().join("workloads")).unwrap() {
-        let d = d.unwrap().path();
-        if !d.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&d).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == "ptx") {
-                v.push(f);
-            }
-        }
-    }
-    v.sort();
-    v
-}
-
 #[test]
 fn every_shipped_kernel_parses_and_decodes() {
     let files = all_ptx();

@@ -308,6 +308,19 @@ fn recursion_and_bodiless_calls_are_reported_at_the_call() {
 // ------------------------------------------------------------ unsupported constructs
 
 #[test]
+fn header_directives_of_entries_and_functions() {
+    // an unterminated `.pragma` in a header is an error, not an endless scan at the end
+    // of the file (entries and functions read their directives alike)
+    assert_eq!(err_of(&format!("{HEAD}.visible .entry k()\n.pragma \"nounroll\"")), "bad.ptx:5:1: unterminated .pragma (no `;`)");
+    assert_eq!(err_of(&format!("{HEAD}.func f()\n.pragma \"nounroll\"")), "bad.ptx:5:1: unterminated .pragma (no `;`)");
+    // CTA-level directives belong to entries only
+    assert!(parse_module(Path::new("ok.ptx"), &format!("{HEAD}.visible .entry k()\n.maxntid 64, 1, 1\n.minnctapersm 2\n{{\n\tret;\n}}\n")).is_ok());
+    assert_eq!(err_of(&format!("{HEAD}.func f()\n.minnctapersm 2\n{{\n\tret;\n}}\n")), "bad.ptx:5:1: unsupported function directive `.minnctapersm`");
+    let f = parse_module(Path::new("ok.ptx"), &format!("{HEAD}.func f()\n.maxntid 64\n.noreturn\n{{\n\tret;\n}}\n{}", entry("", "\tcall.uni f;")));
+    assert!(f.is_ok(), "{:?}", f.err().map(|e| e.to_string()));
+}
+
+#[test]
 fn unsupported_constructs_name_file_line_column() {
     let cases = [
         (format!("{HEAD}.global .surfref s;\n"), "bad.ptx:4:1: `.surfref` declarations (textures, surfaces, samplers) are not in the supported PTX subset"),

@@ -144,29 +144,19 @@ fn many_simultaneous_values_cap_at_the_architecture_limit() {
 #[test]
 fn every_shipped_workload_estimates_within_the_limit_and_below_the_declared_sum() {
     let mut n = 0;
-    for d in std::fs::read_dir(root().join("workloads")).unwrap() {
-        let d = d.unwrap().path();
-        if !d.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&d).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_none_or(|e| e != "ptx") {
-                continue;
-            }
-            let m = golden::gpu::ptx::load_module(&f).unwrap_or_else(|e| panic!("{e}"));
-            for k in &m.kernels {
-                n += 1;
-                assert!((1..=255).contains(&k.regs_per_thread), "{} {}: {}", f.display(), k.name, k.regs_per_thread);
-                assert!(
-                    k.regs_per_thread < k.declared_reg_words.max(3),
-                    "{} {}: estimate {} not below the declared sum {}",
-                    f.display(),
-                    k.name,
-                    k.regs_per_thread,
-                    k.declared_reg_words
-                );
-            }
+    for f in all_ptx() {
+        let m = golden::gpu::ptx::load_module(&f).unwrap_or_else(|e| panic!("{e}"));
+        for k in &m.kernels {
+            n += 1;
+            assert!((1..=255).contains(&k.regs_per_thread), "{} {}: {}", f.display(), k.name, k.regs_per_thread);
+            assert!(
+                k.regs_per_thread < k.declared_reg_words.max(3),
+                "{} {}: estimate {} not below the declared sum {}",
+                f.display(),
+                k.name,
+                k.regs_per_thread,
+                k.declared_reg_words
+            );
         }
     }
     assert!(n >= 15, "{n} kernels");

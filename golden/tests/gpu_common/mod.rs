@@ -65,3 +65,22 @@ pub fn within(what: &str, measured: f64, expected: f64, tol: f64) -> Result<(), 
         Err(format!("{what}: measured {measured}, expected {expected} +- {tol}"))
     }
 }
+
+/// Every shipped PTX file (`workloads/*/*.ptx`), sorted.
+pub fn all_ptx() -> Vec<std::path::PathBuf> {
+    let mut v = Vec::new();
+    for d in std::fs::read_dir(root().join("workloads")).unwrap() {
+        let d = d.unwrap().path();
+        if !d.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&d).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "ptx") {
+                v.push(f);
+            }
+        }
+    }
+    v.sort();
+    v
+}

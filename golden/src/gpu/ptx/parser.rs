@@ -33,6 +33,22 @@ struct Scope {
     ranges: Vec<(String, u32)>,
 }
 
+/// Which header [`Parser::directives`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Header {
+    Entry,
+    Func,
+}
+
+impl Header {
+    fn word(self) -> &'static str {
+        match self {
+            Header::Entry => "entry",
+            Header::Func => "function",
+        }
+    }
+}
+
 impl Scope {
     fn declares(&self, name: &str) -> bool {
         self.names.iter().any(|n| n == name)
@@ -366,46 +382,8 @@ impl<'a> Parser<'a> {
 
     fn entry(&mut self) -> Result<EntryAst, PtxError> {
         let (name, pos) = self.expect_ident("entry name")?;
-        let mut params = Vec::new();
-        if self.eat_punct('(') && !self.eat_punct(')') {
-            loop {
-                params.push(self.param()?);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
-        }
-        let mut maxnreg = None;
-        // performance-tuning directives
-        while let Tok::Dot(d) = self.peek().clone() {
-            let dpos = self.pos();
-            match d.as_str() {
-                "maxntid" | "reqntid" | "minnctapersm" | "maxnctapersm" | "maxclusterrank" | "reqnctapercluster" => {
-                    self.bump();
-                    loop {
-                        self.expect_uint("a number")?;
-                        if !self.eat_punct(',') {
-                            break;
-                        }
-                    }
-                }
-                "maxnreg" => {
-                    self.bump();
-                    maxnreg = Some(self.expect_uint("register count")? as u32);
-                }
-                "noreturn" => {
-                    self.bump();
-                }
-                "pragma" => {
-                    self.bump();
-                    while !self.eat_punct(';') {
-                        self.bump();
-                    }
-                }
-                other => return Err(self.err_at(dpos, format!("unsupported entry directive `.{other}`"))),
-            }
-        }
+        let params = self.param_list()?;
+        let maxnreg = self.directives(Header::Entry)?;
         if *self.peek() != Tok::Punct('{') {
             return Err(self.err(format!("expected `{{` to open the body of `{name}`")));
         }
@@ -417,54 +395,10 @@ impl<'a> Parser<'a> {
     /// `.func [(rets)] name [(params)] [directives] { body }` or `;` (the `.func` token
     /// is consumed).
     fn func(&mut self, pos: Pos) -> Result<FuncAst, PtxError> {
-        let mut rets = Vec::new();
-        if self.eat_punct('(') && !self.eat_punct(')') {
-            loop {
-                rets.push(self.param()?);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
-        }
+        let rets = self.param_list()?;
         let (name, _) = self.expect_ident("function name")?;
-        let mut params = Vec::new();
-        if self.eat_punct('(') && !self.eat_punct(')') {
-            loop {
-                params.push(self.param()?);
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
-        }
-        while let Tok::Dot(d) = self.peek().clone() {
-            let dpos = self.pos();
-            match d.as_str() {
-                "noreturn" => {
-                    self.bump();
-                }
-                "maxnreg" | "maxntid" | "reqntid" => {
-                    self.bump();
-                    loop {
-                        self.expect_uint("a number")?;
-                        if !self.eat_punct(',') {
-                            break;
-                        }
-                    }
-                }
-                "pragma" => {
-                    self.bump();
-                    while !self.eat_punct(';') {
-                        if *self.peek() == Tok::Eof {
-                            return Err(self.err("unterminated .pragma"));
-                        }
-                        self.bump();
-                    }
-                }
-                other => return Err(self.err_at(dpos, format!("unsupported function directive `.{other}`"))),
-            }
-        }
+        let params = self.param_list()?;
+        self.directives(Header::Func)?;
         if self.eat_punct(';') {
             return Ok(FuncAst { name, pos, rets, params, body: None });
         }
@@ -474,6 +408,66 @@ impl<'a> Parser<'a> {
         let mut body = Vec::new();
         self.block(&mut body)?;
         Ok(FuncAst { name, pos, rets, params, body: Some(body) })
+    }
+
+    /// `( decl, decl, ... )`, or nothing: an entry's or function's parameter list, or a
+    /// function's return list.
+    fn param_list(&mut self) -> Result<Vec<ParamDecl>, PtxError> {
+        let mut v = Vec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                v.push(self.param()?);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        Ok(v)
+    }
+
+    /// The performance-tuning directives between a header's parameters and its body;
+    /// returns `.maxnreg` (kept for entries). An entry takes the CTA-level directives
+    /// too; a function only `.maxntid`, `.reqntid`, `.maxnreg`, `.noreturn`, `.pragma`.
+    fn directives(&mut self, header: Header) -> Result<Option<u32>, PtxError> {
+        let mut maxnreg = None;
+        while let Tok::Dot(d) = self.peek().clone() {
+            let dpos = self.pos();
+            let entry_only = matches!(d.as_str(), "minnctapersm" | "maxnctapersm" | "maxclusterrank" | "reqnctapercluster");
+            match d.as_str() {
+                "maxntid" | "reqntid" => self.number_list()?,
+                _ if entry_only && header == Header::Entry => self.number_list()?,
+                "maxnreg" => {
+                    self.bump();
+                    maxnreg = Some(self.expect_uint("register count")? as u32);
+                }
+                "noreturn" => {
+                    self.bump();
+                }
+                "pragma" => {
+                    self.bump();
+                    while !self.eat_punct(';') {
+                        if *self.peek() == Tok::Eof {
+                            return Err(self.err_at(dpos, "unterminated .pragma (no `;`)"));
+                        }
+                        self.bump();
+                    }
+                }
+                other => return Err(self.err_at(dpos, format!("unsupported {} directive `.{other}`", header.word()))),
+            }
+        }
+        Ok(maxnreg)
+    }
+
+    /// A directive followed by `n[, n]*` (the directive token is next).
+    fn number_list(&mut self) -> Result<(), PtxError> {
+        self.bump();
+        loop {
+            self.expect_uint("a number")?;
+            if !self.eat_punct(',') {
+                return Ok(());
+            }
+        }
     }
 
     fn param(&mut self) -> Result<ParamDecl, PtxError> {
