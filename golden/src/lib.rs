@@ -27,6 +27,7 @@ pub mod energy;
 pub mod gpu;
 pub mod gpucc;
 pub mod invariant;
+pub mod llc_compute;
 pub mod model;
 pub mod network;
 pub mod noc;

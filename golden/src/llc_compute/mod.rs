@@ -1,0 +1,50 @@
+//! LLC-Compute and Omni-Compute (seed 000, spec `llc_omni_compute.md`): the offload
+//! blocks beside the LD/ST unit (OQ) and at the LLC partitions and cores (SQ), the EMN
+//! lookup table, the NI demux, the LLC's 32-lane ALU and chain-aware priority.
+//!
+//! * [`config`]: the validated `[llc_compute]` config; its EMN tables and capable mask.
+//! * [`emn`]: Algorithm 1 (spec §2.4) for any mesh and MC placement.
+//! * [`chain`]: the nine chain patterns of Table 1.
+//! * [`hops`]: the zero-load hop model of spec §2.7.
+
+pub mod chain;
+pub mod config;
+pub mod emn;
+pub mod hops;
+pub mod oq;
+pub mod packet;
+pub mod sim;
+pub mod traffic;
+pub mod check;
+
+pub use config::LlcComputeConfig;
+
+use crate::block::{self, Block, ConfigFile, SimArgs, SimError, SimFlag, SimOutcome, Simulate};
+use crate::config::FieldError;
+
+/// LLC-Compute / Omni-Compute as the framework sees it: the `[llc_compute]` table.
+pub struct LlcCompute;
+
+impl Block for LlcCompute {
+    const TABLE: &'static str = "llc_compute";
+    const TITLE: &'static str = "LLC-Compute / Omni-Compute offload blocks";
+    type Raw = config::RawLlcCompute;
+    type Config = LlcComputeConfig;
+
+    fn validate(raw: config::RawLlcCompute) -> Result<LlcComputeConfig, FieldError> {
+        LlcComputeConfig::validate(raw)
+    }
+}
+
+impl Simulate for LlcCompute {
+    const FLAGS: &'static [SimFlag] = &[SimFlag::MaxCycles];
+
+    /// The EMN statistics and the OQ under random legal traffic with its scoreboard.
+    fn simulate(cfg: &ConfigFile<LlcComputeConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, SimError> {
+        let cycles = args.max_cycles.unwrap_or(20_000);
+        match sim::run(&cfg.config, &cfg.name, args.seed, cycles) {
+            Ok(r) => Ok(SimOutcome { text: r.to_string(), json: block::to_json(&r), failure: None }),
+            Err(v) => Err(SimError::Failed(format!("error: {}: {v}", cfg.name))),
+        }
+    }
+}
