@@ -14,6 +14,10 @@ pub mod hops;
 pub mod oq;
 pub mod packet;
 pub mod sim;
+pub mod sq;
+pub mod sq_check;
+pub mod sq_traffic;
+pub mod lane_op;
 pub mod traffic;
 pub mod check;
 

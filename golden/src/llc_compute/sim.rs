@@ -103,3 +103,54 @@ pub fn run(c: &LlcComputeConfig, preset: &str, seed: u64, cycles: u64) -> Result
     let oq = run_oq(c, node, cycles, seed, |_, _| {})?;
     Ok(SimReport { preset: preset.to_string(), emn: c.placement.availability(c.emn_paths), oq_node: c.placement.id(node), oq })
 }
+
+/// Counts of one LLC-partition SQ run.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct SqRunStats {
+    pub cycles: u64,
+    pub cps: u64,
+    pub responses: u64,
+    pub fallbacks: u64,
+    pub writes: u64,
+}
+
+/// Run the LLC-partition SQ for `cycles` cycles of random traffic, then drain; the
+/// scoreboard checks every cycle and that nothing is left.
+pub fn run_sq(c: &LlcComputeConfig, cycles: u64, seed: u64, plant: impl FnOnce(&mut super::sq::Sq)) -> Result<SqRunStats, Violation> {
+    use super::sq::Sq;
+    use super::sq_check::SqScoreboard;
+    use super::sq_traffic::SqTraffic;
+    let mut m = Sq::new(c);
+    plant(&mut m);
+    let mut t = SqTraffic::new(c, &m, seed);
+    let mut sb = SqScoreboard::new(c, &m);
+    let (mut inp, mut out, mut prev) = (m.idle_inputs(), m.new_outputs(), m.new_outputs());
+    let mut cycle = 0u64;
+    loop {
+        if cycle == cycles {
+            t.draining = true;
+        }
+        if cycle == 0 {
+            inp = m.idle_inputs();
+            Sq::assert_reset(&mut inp);
+        } else {
+            t.drive(&m, &prev, &mut inp);
+        }
+        m.eval(&inp, &mut out);
+        sb.observe(cycle, &inp, &out)?;
+        m.commit(&inp);
+        std::mem::swap(&mut prev, &mut out);
+        cycle += 1;
+        if t.draining && t.idle() && m.count() == 0 && cycle > cycles + 2 {
+            break;
+        }
+        if cycle > cycles + 100_000 {
+            return Err(Violation { cycle, invariant: "9 bounded liveness", detail: format!("not drained 100000 cycles after the traffic stopped ({} entries live)", m.count()) });
+        }
+    }
+    let idle = m.idle_inputs();
+    m.eval(&idle, &mut out);
+    sb.observe(cycle, &idle, &out)?;
+    sb.finish(cycle, &out)?;
+    Ok(SqRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, writes: sb.writes })
+}
