@@ -73,6 +73,7 @@ pub struct SimReport {
     pub emn: EmnAvailability,
     pub oq_node: u32,
     pub oq: OqRunStats,
+    pub sq_llc: SqRunStats,
 }
 
 impl std::fmt::Display for SimReport {
@@ -88,6 +89,12 @@ impl std::fmt::Display for SimReport {
             f,
             "OQ of node {} under random traffic, scoreboard on: {} cycles (+{} drain): {} CPs, {} flushes, {} discards, {} responses; no invariant broken, nothing leaked",
             self.oq_node, o.cycles, o.drain_cycles, o.cps, o.flushes, o.discards, o.responses
+        )?;
+        let q = &self.sq_llc;
+        write!(
+            f,
+            "\nSQ at an LLC partition under random traffic, scoreboard on: {} cycles: {} CPs, {} responses, {} fallbacks (SQSR full), {} writes; no invariant broken, nothing leaked",
+            q.cycles, q.cps, q.responses, q.fallbacks, q.writes
         )
     }
 }
@@ -101,7 +108,8 @@ pub fn sample_core(c: &LlcComputeConfig) -> Node {
 pub fn run(c: &LlcComputeConfig, preset: &str, seed: u64, cycles: u64) -> Result<SimReport, Violation> {
     let node = sample_core(c);
     let oq = run_oq(c, node, cycles, seed, |_, _| {})?;
-    Ok(SimReport { preset: preset.to_string(), emn: c.placement.availability(c.emn_paths), oq_node: c.placement.id(node), oq })
+    let sq_llc = run_sq(c, cycles, seed, |_| {})?;
+    Ok(SimReport { preset: preset.to_string(), emn: c.placement.availability(c.emn_paths), oq_node: c.placement.id(node), oq, sq_llc })
 }
 
 /// Counts of one LLC-partition SQ run.
