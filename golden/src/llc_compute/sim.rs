@@ -74,6 +74,7 @@ pub struct SimReport {
     pub oq_node: u32,
     pub oq: OqRunStats,
     pub sq_llc: SqRunStats,
+    pub sq_core: SqCoreRunStats,
 }
 
 impl std::fmt::Display for SimReport {
@@ -95,6 +96,12 @@ impl std::fmt::Display for SimReport {
             f,
             "\nSQ at an LLC partition under random traffic, scoreboard on: {} cycles: {} CPs, {} responses, {} fallbacks (SQSR full), {} writes; no invariant broken, nothing leaked",
             q.cycles, q.cps, q.responses, q.fallbacks, q.writes
+        )?;
+        let q = &self.sq_core;
+        write!(
+            f,
+            "\nSQ of the core at node {} (Omni) under random traffic, scoreboard on: {} cycles: {} CPs, {} responses, {} fallbacks, {} stores, {} ALU-contention cycles; no invariant broken, nothing leaked",
+            self.oq_node, q.cycles, q.cps, q.responses, q.fallbacks, q.stores, q.contention
         )
     }
 }
@@ -109,7 +116,8 @@ pub fn run(c: &LlcComputeConfig, preset: &str, seed: u64, cycles: u64) -> Result
     let node = sample_core(c);
     let oq = run_oq(c, node, cycles, seed, |_, _| {})?;
     let sq_llc = run_sq(c, cycles, seed, |_| {})?;
-    Ok(SimReport { preset: preset.to_string(), emn: c.placement.availability(c.emn_paths), oq_node: c.placement.id(node), oq, sq_llc })
+    let sq_core = run_sq_core(c, node, cycles, seed, |_| {})?;
+    Ok(SimReport { preset: preset.to_string(), emn: c.placement.availability(c.emn_paths), oq_node: c.placement.id(node), oq, sq_llc, sq_core })
 }
 
 /// Counts of one LLC-partition SQ run.
@@ -161,4 +169,56 @@ pub fn run_sq(c: &LlcComputeConfig, cycles: u64, seed: u64, plant: impl FnOnce(&
     sb.observe(cycle, &idle, &out)?;
     sb.finish(cycle, &out)?;
     Ok(SqRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, writes: sb.writes })
+}
+
+/// Counts of one core-SQ run (Omni-Compute).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct SqCoreRunStats {
+    pub cycles: u64,
+    pub cps: u64,
+    pub responses: u64,
+    pub fallbacks: u64,
+    pub stores: u64,
+    /// Cycles the SQ wanted the core's ALU while the core used it (Fig. 14 metric).
+    pub contention: u64,
+}
+
+/// Run the SQ of the core at `node` for `cycles` cycles of random traffic, then drain.
+pub fn run_sq_core(c: &LlcComputeConfig, node: Node, cycles: u64, seed: u64, plant: impl FnOnce(&mut super::sq_core::SqCore)) -> Result<SqCoreRunStats, Violation> {
+    use super::sq_core::SqCore;
+    use super::sq_core_check::SqCoreScoreboard;
+    use super::sq_core_traffic::SqCoreTraffic;
+    let mut m = SqCore::new(c, node);
+    plant(&mut m);
+    let mut t = SqCoreTraffic::new(c, &m, seed);
+    let mut sb = SqCoreScoreboard::new(c, &m);
+    let (mut inp, mut out, mut prev) = (m.idle_inputs(), m.new_outputs(), m.new_outputs());
+    let mut cycle = 0u64;
+    loop {
+        if cycle == cycles {
+            t.draining = true;
+        }
+        if cycle == 0 {
+            inp = m.idle_inputs();
+            SqCore::assert_reset(&mut inp);
+        } else {
+            t.drive(&m, &prev, &mut inp);
+        }
+        m.eval(&inp, &mut out);
+        sb.observe(cycle, &inp, &out)?;
+        m.commit(&inp);
+        std::mem::swap(&mut prev, &mut out);
+        cycle += 1;
+        if t.draining && t.idle() && m.count() == 0 && cycle > cycles + 2 {
+            break;
+        }
+        if cycle > cycles + 100_000 {
+            return Err(Violation { cycle, invariant: "9 bounded liveness", detail: format!("not drained 100000 cycles after the traffic stopped ({} entries live)", m.count()) });
+        }
+    }
+    let idle = m.idle_inputs();
+    m.eval(&idle, &mut out);
+    sb.observe(cycle, &idle, &out)?;
+    sb.finish(cycle, &out)?;
+    Ok(SqCoreRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, stores: sb.stores, contention: sb.contention })
 }

@@ -63,7 +63,7 @@ fn compare(op: u32, fp: bool, a: u32, b: u32) -> bool {
 }
 
 /// Expected (result vector, bitmap) of a chain from its operand vectors.
-fn expected(cp: &ComputePacket, a: &[u32], b: &[u32], lanes: usize) -> (Vec<u32>, u32) {
+pub(crate) fn expected(cp: &ComputePacket, a: &[u32], b: &[u32], lanes: usize) -> (Vec<u32>, u32) {
     let mut r = vec![0; lanes];
     let mut bm = 0;
     for k in (0..lanes).filter(|k| (cp.mask >> k) & 1 == 1) {

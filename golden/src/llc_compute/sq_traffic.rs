@@ -61,36 +61,43 @@ impl SqTraffic {
     }
 
     fn line(&self, addr: u64) -> Vec<u32> {
-        self.mem.get(&addr).cloned().unwrap_or_else(|| (0..self.lanes as u64).map(|k| ((addr >> 7).wrapping_mul(0x9E37_79B9) ^ k.wrapping_mul(0x85EB_CA6B)) as u32 & 0x3fff_ffff).collect())
+        self.mem.get(&addr).cloned().unwrap_or_else(|| initial_line(addr, self.lanes))
     }
 
     fn new_cp(&mut self) -> Option<ComputePacket> {
-        let r = &mut self.rng;
-        let (src, tag) = (r.random_range(0..64u32), r.random_range(0..48u32));
-        if self.inflight.contains(&(src, tag)) {
-            return None;
-        }
-        let p: &Pattern = &PATTERNS[r.random_range(0..PATTERNS.len())];
-        let cmp = p.seq.contains(&super::chain::InstrKind::Cmp);
-        let op = |r: &mut Xoshiro256PlusPlus| if cmp { TRAFFIC_CMPS[r.random_range(0..2)] } else { TRAFFIC_OPS[r.random_range(0..5)] };
-        let lane_mask = if self.lanes >= 32 { u32::MAX } else { (1 << self.lanes) - 1 };
-        let (op0, op1) = (op(r), op(r));
-        Some(ComputePacket {
-            src_node: src,
-            dst_node: 0,
-            op0,
-            op1: if p.alu_ops() == 2 { op1 } else { 0 },
-            pattern: p.id,
-            resp_kind: p.resp.code(),
-            dtype: op0 >= 8,
-            addr_a: r.random_range(0..4096u64) << 7,
-            addr_b: if p.loads() == 2 { r.random_range(0..4096u64) << 7 } else { 0 },
-            addr_c: if p.has_store() { r.random_range(0..4096u64) << 7 } else { 0 },
-            imm: r.random_range(0..1 << 20),
-            mask: if r.random_bool(0.5) { lane_mask } else { r.random::<u32>() & lane_mask },
-            oq_tag: tag,
-        })
+        let cp = random_cp(&mut self.rng, self.lanes);
+        (!self.inflight.contains(&(cp.src_node, cp.oq_tag))).then_some(cp)
     }
+}
+
+/// A random CP of any pattern, with the traffic's ops, 128-B aligned operands.
+pub fn random_cp(r: &mut Xoshiro256PlusPlus, lanes: usize) -> ComputePacket {
+    let (src, tag) = (r.random_range(0..64u32), r.random_range(0..48u32));
+    let p: &Pattern = &PATTERNS[r.random_range(0..PATTERNS.len())];
+    let cmp = p.seq.contains(&super::chain::InstrKind::Cmp);
+    let op = |r: &mut Xoshiro256PlusPlus| if cmp { TRAFFIC_CMPS[r.random_range(0..2)] } else { TRAFFIC_OPS[r.random_range(0..5)] };
+    let lane_mask = if lanes >= 32 { u32::MAX } else { (1 << lanes) - 1 };
+    let (op0, op1) = (op(r), op(r));
+    ComputePacket {
+        src_node: src,
+        dst_node: 0,
+        op0,
+        op1: if p.alu_ops() == 2 { op1 } else { 0 },
+        pattern: p.id,
+        resp_kind: p.resp.code(),
+        dtype: op0 >= 8,
+        addr_a: r.random_range(0..4096u64) << 7,
+        addr_b: if p.loads() == 2 { r.random_range(0..4096u64) << 7 } else { 0 },
+        addr_c: if p.has_store() { r.random_range(0..4096u64) << 7 } else { 0 },
+        imm: r.random_range(0..1 << 20),
+        mask: if r.random_bool(0.5) { lane_mask } else { r.random::<u32>() & lane_mask },
+        oq_tag: tag,
+    }
+}
+
+/// LLC contents of a line never written (a hash of the address).
+pub fn initial_line(addr: u64, lanes: usize) -> Vec<u32> {
+    (0..lanes as u64).map(|k| ((addr >> 7).wrapping_mul(0x9E37_79B9) ^ k.wrapping_mul(0x85EB_CA6B)) as u32 & 0x3fff_ffff).collect()
 }
 
 impl Stimulus<Sq> for SqTraffic {
