@@ -10,10 +10,12 @@
 pub mod chain;
 pub mod config;
 pub mod emn;
+pub mod emn_lut;
 pub mod hops;
 pub mod oq;
 pub mod packet;
 pub mod sim;
+pub mod simd_alu;
 pub mod sq;
 pub mod sq_core;
 pub mod sq_core_check;
