@@ -6,12 +6,21 @@
 //! * [`emn`]: Algorithm 1 (spec §2.4) for any mesh and MC placement.
 //! * [`chain`]: the nine chain patterns of Table 1.
 //! * [`hops`]: the zero-load hop model of spec §2.7.
+//! * [`packet`]: the ComputePacket flit layout (§2.3); [`lane_op`]: the ALU semantics.
+//! * Golden models (`eval`/`commit`, [`crate::model::Model`]): [`oq`], [`sq`] (at an
+//!   LLC partition), [`sq_core`] (in a core, Omni), [`emn_lut`], [`simd_alu`],
+//!   [`ni_demux`], [`chain_prio_arb`].
+//! * Random legal traffic ([`traffic`], [`sq_traffic`], [`sq_core_traffic`]) and the
+//!   independent spec §6.4 scoreboards ([`check`], [`sq_check`], [`sq_core_check`]).
+//! * [`sim`]: the `gpuforge sim` runs.
 
 pub mod chain;
+pub mod chain_prio_arb;
 pub mod config;
 pub mod emn;
 pub mod emn_lut;
 pub mod hops;
+pub mod ni_demux;
 pub mod oq;
 pub mod packet;
 pub mod sim;
