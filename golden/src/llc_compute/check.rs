@@ -25,11 +25,13 @@ enum Phase {
     Flush,
 }
 
+/// An absorbed chain instruction: (kind, addr, mc, dst, imm, op, dtype, unit_stride).
+pub type Absorbed = (InstrKind, u64, u32, u32, u32, u32, bool, bool);
+
 #[derive(Debug, Clone)]
 struct Chain {
     phase: Phase,
-    /// (kind, addr, mc, dst, imm, op, dtype, unit_stride)
-    instrs: Vec<(InstrKind, u64, u32, u32, u32, u32, bool, bool)>,
+    instrs: Vec<Absorbed>,
     mask: u32,
     /// The `11` has been absorbed.
     complete: bool,
@@ -388,7 +390,7 @@ impl Scoreboard<Oq> for OqScoreboard {
 }
 
 /// The CP the scoreboard expects for a complete chain (every field of spec §2.3).
-pub fn expected_cp(src: u32, node: u32, instrs: &[(InstrKind, u64, u32, u32, u32, u32, bool, bool)], mask: u32, tag: u32) -> ComputePacket {
+pub fn expected_cp(src: u32, node: u32, instrs: &[Absorbed], mask: u32, tag: u32) -> ComputePacket {
     let kinds: Vec<InstrKind> = instrs.iter().map(|x| x.0).collect();
     let pat = super::chain::Pattern::of_seq(&kinds).map_or(0, |p| p.id);
     let lds: Vec<_> = instrs.iter().filter(|x| x.0 == InstrKind::Ld).collect();

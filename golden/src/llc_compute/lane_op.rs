@@ -1,6 +1,8 @@
 //! What the 32-lane ALU computes (spec §2.3 opcode table, §2.2 pattern semantics), lane
 //! by lane on 32-bit words; inactive lanes give 0 (and bitmap bit 0).
 
+use super::packet::ComputePacket;
+
 /// One ALU op on one lane (`fp`: the operands are f32 bit patterns).
 pub fn alu(op: u32, fp: bool, a: u32, b: u32) -> u32 {
     let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
@@ -53,8 +55,10 @@ pub fn cmp(op: u32, fp: bool, a: u32, b: u32) -> bool {
 }
 
 /// The EMN's result of a chain (spec §2.2): the result vector and the compare bitmap.
-/// `a`, `b` are the operand vectors (b unused for single-load patterns), `imm` the `ld i`.
-pub fn chain_result(pattern: u32, op0: u32, op1: u32, fp: bool, a: &[u32], b: &[u32], imm: u32, mask: u32) -> (Vec<u32>, u32) {
+/// `a`, `b` are the operand vectors (b unused for single-load patterns); the pattern,
+/// opcodes, type, `ld i` immediate and lane mask come from the packet.
+pub fn chain_result(cp: &ComputePacket, a: &[u32], b: &[u32]) -> (Vec<u32>, u32) {
+    let (pattern, op0, op1, fp, imm, mask) = (cp.pattern, cp.op0, cp.op1, cp.dtype, cp.imm, cp.mask);
     let mut res = vec![0u32; a.len()];
     let mut bitmap = 0u32;
     for k in 0..a.len() {
@@ -86,9 +90,10 @@ mod tests {
         assert_eq!(f32::from_bits(alu(10, true, 1.5f32.to_bits(), 4.0f32.to_bits())), 6.0);
         assert!(cmp(2, false, (-1i32) as u32, 0) && !cmp(2, true, 1.0f32.to_bits(), 0.5f32.to_bits()));
         // TRIAD (pattern 9): a = b + s*c with b the second load: op0 = FMUL(c, s), op1 = FADD(b, t)
-        let (r, _) = chain_result(9, 10, 8, true, &[1.0f32.to_bits()], &[2.0f32.to_bits()], 3.0f32.to_bits(), 1);
+        let cp = |pattern, op0, op1, dtype, imm, mask| ComputePacket { pattern, op0, op1, dtype, imm, mask, ..Default::default() };
+        let (r, _) = chain_result(&cp(9, 10, 8, true, 3.0f32.to_bits(), 1), &[1.0f32.to_bits()], &[2.0f32.to_bits()]);
         assert_eq!(f32::from_bits(r[0]), 7.0);
-        let (_, bm) = chain_result(6, 0, 0, false, &[0, 5, 0, 0], &[], 0, 0b0111);
+        let (_, bm) = chain_result(&cp(6, 0, 0, false, 0, 0b0111), &[0, 5, 0, 0], &[]);
         assert_eq!(bm, 0b0101, "DENSITY: zero lanes among the active ones");
     }
 }

@@ -506,11 +506,8 @@ impl Model for Oq {
             if first {
                 let full = o.st_full && !self.plant_alloc_when_full;
                 let free = s.ents.iter().position(|e| e.state == EntState::Free).or(if self.plant_alloc_when_full { Some(0) } else { None });
-                if i.cfg_mode == Mode::Off.code() || full || s.cpgu.is_some() || kind != Some(InstrKind::Ld) || free.is_none() {
-                    o.evc_valid = true;
-                    o.evc_wid = i.ci_wid;
-                } else {
-                    let ent = free.unwrap();
+                let refuse = i.cfg_mode == Mode::Off.code() || full || s.cpgu.is_some() || kind != Some(InstrKind::Ld);
+                if let (false, Some(ent)) = (refuse, free) {
                     n.ents[ent] = Entry {
                         state: EntState::Forming,
                         wid: i.ci_wid,
@@ -523,6 +520,9 @@ impl Model for Oq {
                         movi: None,
                     };
                     n.cpgu = Some(Cpgu { ent, ld_mc: [i.ci_mc, 0], divergent: !i.ci_unit_stride, ..Default::default() });
+                } else {
+                    o.evc_valid = true;
+                    o.evc_wid = i.ci_wid;
                 }
             } else {
                 match (n.cpgu.as_mut(), kind) {

@@ -76,13 +76,16 @@ pub struct SqEntry {
     pub result: Option<(Vec<u32>, u32)>,
 }
 
+/// A temporary-buffer slot: the entry it holds and its operands as they arrive.
+pub type BufSlot = Option<(usize, [Option<Vec<u32>>; 2])>;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqState {
     pub ents: Vec<SqEntry>,
     /// Entries whose operands are present, in the order they became ready.
     pub ready_q: VecDeque<usize>,
     /// Buffer slots: the entry and its operands as they arrive.
-    pub bufs: Vec<Option<(usize, [Option<Vec<u32>>; 2])>>,
+    pub bufs: Vec<BufSlot>,
     /// Occupied slots in the order they were handed out.
     pub buf_order: VecDeque<usize>,
     /// The entry whose second operand READ is still to be issued, and its slot.
@@ -318,7 +321,7 @@ impl Model for Sq {
                 let cp = &en.cp;
                 let a = ops[0].clone().unwrap();
                 let b = ops[1].clone().unwrap_or_else(|| vec![0; self.lanes]);
-                n.ents[*e].result = Some(chain_result(cp.pattern, cp.op0, cp.op1, cp.dtype, &a, &b, cp.imm, cp.mask));
+                n.ents[*e].result = Some(chain_result(cp, &a, &b));
                 let n_ops = Pattern::get(cp.pattern).map_or(1, |p| p.alu_ops()) as u32;
                 n.pipe.push(((self.alu_lat * n_ops).max(1), *e));
                 n.bufs[slot] = None;

@@ -92,7 +92,7 @@ pub struct SqCoreState {
     /// Load data waiting for the shared-memory write port: (entry, which, data).
     pub smw_q: VecDeque<(usize, u32, Vec<u32>)>,
     pub ready_q: VecDeque<usize>,
-    pub bufs: Vec<Option<(usize, [Option<Vec<u32>>; 2])>>,
+    pub bufs: Vec<super::sq::BufSlot>,
     pub buf_order: VecDeque<usize>,
     pub filling: Option<(usize, usize)>,
     /// Shared-memory reads in flight: (slot, which).
@@ -366,7 +366,7 @@ impl Model for SqCore {
                     let cp = &en.cp;
                     let a = ops[0].clone().unwrap();
                     let b = ops[1].clone().unwrap_or_else(|| vec![0; self.lanes]);
-                    n.ents[*e].result = Some(chain_result(cp.pattern, cp.op0, cp.op1, cp.dtype, &a, &b, cp.imm, cp.mask));
+                    n.ents[*e].result = Some(chain_result(cp, &a, &b));
                     n.pipe.push(((self.alu_lat * n_ops).max(1), *e));
                     n.bufs[slot] = None;
                     n.buf_order.pop_front();
