@@ -2,6 +2,8 @@
 //! variant: the store ack before the response), 7 (the core ALU only when the core
 //! leaves it free; contention cycles counted) and 8, from the ports.
 //!
+//! The scoreboard allocates SQSR entries by the spec's rule as we read it (the lowest
+//! free entry), so every request and response names its chain exactly.
 //! Expected results come from the load data the NoC delivered, through
 //! [`super::sq_check`]'s own reading of §2.2, so the shared-memory round trip is checked
 //! as well as the function.
@@ -83,6 +85,8 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
             return Ok(());
         }
         let live = self.chains.len() as u32;
+        // our allocation rule: the lowest free SQSR entry (registered: frees of this cycle count next cycle)
+        let alloc = (0..self.n_ent).find(|t| !self.by_tag.contains_key(t));
         if o.st_count != live || o.st_count > self.n_ent || o.st_buf_count > self.n_buf {
             return Err(v(cycle, "1 bounds", format!("st_count {} (scoreboard {live}), st_buf_count {}", o.st_count, o.st_buf_count)));
         }
@@ -116,17 +120,14 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
                     }
                 }
                 NO_LOAD_REQ => {
-                    // the live chain with this tag and operand whose load has not gone out
+                    let key = *self.by_tag.get(&o.no_tag).ok_or_else(|| v(cycle, "3 load", format!("LOAD_REQ from free entry {}", o.no_tag)))?;
                     let w = o.no_which as usize;
-                    let key = self
-                        .chains
-                        .iter()
-                        .find(|(_, c)| c.cp.oq_tag == o.no_oq_tag && w < c.loads && !c.requested[w] && (if w == 0 { c.cp.addr_a } else { c.cp.addr_b }) == o.no_addr)
-                        .map(|(k, _)| *k)
-                        .ok_or_else(|| v(cycle, "3 load", format!("LOAD_REQ {:#x} (which {w}) of no live chain", o.no_addr)))?;
+                    let c = &self.chains[&key];
+                    if w >= c.loads || c.requested[w] || (if w == 0 { c.cp.addr_a } else { c.cp.addr_b }) != o.no_addr || c.cp.oq_tag != o.no_oq_tag {
+                        return Err(v(cycle, "3 load", format!("LOAD_REQ {:#x} (which {w}) of entry {} is not its chain's {key:?}", o.no_addr, o.no_tag)));
+                    }
                     self.chains.get_mut(&key).unwrap().requested[w] = true;
-                    self.by_tag.insert(o.no_tag, key);
-                    if o.no_which as usize >= self.chains[&key].loads || o.no_dst != self.home(o.no_addr) || o.no_reply_node != self.self_node {
+                    if o.no_dst != self.home(o.no_addr) || o.no_reply_node != self.self_node {
                         return Err(v(cycle, "3 load", format!("LOAD_REQ to {} reply {}, expected {} reply {}", o.no_dst, o.no_reply_node, self.home(o.no_addr), self.self_node)));
                     }
                 }
@@ -161,7 +162,9 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
                     if !ok {
                         return Err(v(cycle, "5 function", format!("{key:?} pattern {}: response kind {kind}", ch.cp.pattern)));
                     }
-                    self.by_tag.retain(|_, k| *k != key);
+                    if self.by_tag.remove(&o.no_tag) != Some(key) {
+                        return Err(v(cycle, "6 one response", format!("response of {key:?} from entry {}", o.no_tag)));
+                    }
                     self.responses += 1;
                 }
             }
@@ -176,6 +179,8 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
                     self.fb_expected.push_back((if k == 0 { cp.addr_a } else { cp.addr_b }, k, cp.src_node, cp.oq_tag));
                 }
             } else {
+                let t = alloc.ok_or_else(|| v(cycle, "1 bounds", "allocation with no free entry".into()))?;
+                self.by_tag.insert(t, (cp.src_node, cp.oq_tag));
                 self.chains.insert((cp.src_node, cp.oq_tag), Chain { cp, loads, data: [None, None], requested: [false; 2], stores: 0, acked: false });
             }
         }
