@@ -17,11 +17,11 @@ fn sim(body: &str) -> (i32, String, bool) {
 #[test]
 fn bad_llc_compute_configs_exit_2_and_write_nothing() {
     let cases = [
-        (format!("mesh = [9, 8]\nmcs = [[1, 1]]\n"), "llc_compute.mesh[0]", "2..=8"),
-        (format!("mesh = [4, 4]\nmcs = []\n"), "llc_compute.mcs", "1..=8 distinct"),
-        (format!("mesh = [4, 4]\nmcs = [[4, 1]]\n"), "llc_compute.mcs[0]", "x in 0..=3, y in 0..=3"),
-        (format!("mesh = [4, 4]\nmcs = [[1, 1], [1, 1]]\n"), "llc_compute.mcs[1]", "distinct"),
-        (format!("mesh = [2, 2]\nmcs = [[0, 0], [0, 1], [1, 0], [1, 1]]\n"), "llc_compute.mcs", "at most 3 MCs"),
+        ("mesh = [9, 8]\nmcs = [[1, 1]]\n".to_string(), "llc_compute.mesh[0]", "2..=8"),
+        ("mesh = [4, 4]\nmcs = []\n".to_string(), "llc_compute.mcs", "1..=8 distinct"),
+        ("mesh = [4, 4]\nmcs = [[4, 1]]\n".to_string(), "llc_compute.mcs[0]", "x in 0..=3, y in 0..=3"),
+        ("mesh = [4, 4]\nmcs = [[1, 1], [1, 1]]\n".to_string(), "llc_compute.mcs[1]", "distinct"),
+        ("mesh = [2, 2]\nmcs = [[0, 0], [0, 1], [1, 0], [1, 1]]\n".to_string(), "llc_compute.mcs", "at most 3 MCs"),
         (format!("{BASE}mode = \"fast\"\n"), "llc_compute.mode", "`off`, `llc`, `omni`"),
         (format!("{BASE}llc_rule = \"nearest\"\n"), "llc_compute.llc_rule", "`same_partition` or `emn_is_llc`"),
         (format!("{BASE}[oq]\nentries = 65\n").replace("[oq]", "[llc_compute.oq]"), "llc_compute.oq.entries", "1..=64"),
