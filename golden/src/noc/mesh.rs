@@ -247,10 +247,12 @@ impl Network for BaselineNetwork {
     fn inject(&mut self, pkt: Packet) {
         assert!(pkt.src < self.book.nodes && pkt.dst < self.book.nodes, "packet {pkt:?} outside the mesh");
         let pl = self.plane_of(pkt.class);
+        let pkt_class = pkt.class;
         let flits = self.book.plane_flits(&pkt, self.planes[pl].width);
         let (src, dst) = (pkt.src, pkt.dst);
         let id = self.book.register(pkt);
-        self.planes[pl].enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+        let class = u8::from(pkt_class == Class::Reply);
+        self.planes[pl].enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now, class });
     }
 
     fn eject(&mut self, node: usize) -> Option<Packet> {
@@ -361,7 +363,7 @@ impl Network for MacroNetwork {
             Class::Request => {
                 let flits = self.book.plane_flits(&pkt, self.cfg.request.flit_width);
                 let id = self.book.register(pkt);
-                self.req.enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+                self.req.enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now, class: 0 });
             }
             Class::Reply => {
                 let mc = self.cfg.mc_at(src).unwrap_or_else(|| panic!("MACRO-NoC reply from node {src}, which is not an MC"));
