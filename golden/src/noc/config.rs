@@ -130,6 +130,16 @@ impl Default for RawReply {
     }
 }
 
+/// The reply-plane keys a GPU config may set for MACRO-NoC (`[network.reply]`): overlay
+/// multiplexing and the injection interval (2 pipelined, 3 basic; spec §1.7, study S2).
+/// An absent key keeps the `[noc.reply]` default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyKnobs {
+    pub mux: Option<bool>,
+    pub interval: Option<u32>,
+}
+
 /// A VC plane as a config states it (`[noc.request]`, `[noc.baseline]`), before
 /// validation. The default is the request plane's; [`RawVc::baseline`] the baseline's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -410,13 +420,14 @@ impl NocConfig {
     /// overlay order), the baseline planes as `baseline` says, every other parameter
     /// (reply plane, request plane, GOM, traffic) at its default. `fields` names the
     /// GPU config's own fields for errors.
-    pub fn for_gpu(kind: NocKind, n: u32, mcs: &[(u32, u32)], baseline: RawVc, fields: &NocFields) -> Result<Self, FieldError> {
+    pub fn for_gpu(kind: NocKind, n: u32, mcs: &[(u32, u32)], baseline: RawVc, reply: ReplyKnobs, fields: &NocFields) -> Result<Self, FieldError> {
+        let d = RawReply::default();
         let raw = RawNoc {
             kind,
             mesh: n,
             mcs: mcs.iter().map(|&(x, y)| [x as i64, y as i64]).collect(),
             gom: None,
-            reply: RawReply::default(),
+            reply: RawReply { mux: reply.mux.unwrap_or(d.mux), interval: reply.interval.unwrap_or(d.interval), ..d },
             request: RawVc::default(),
             baseline,
             traffic: RawTraffic::default(),
@@ -667,12 +678,12 @@ mod tests {
         f.mcs = "network.mem_nodes".into();
         f.baseline.vcs = "network.router.vcs".into();
         let vc = RawVc { vcs: 9, ..RawVc::baseline() };
-        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, &f).unwrap_err();
+        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, ReplyKnobs::default(), &f).unwrap_err();
         assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=4)");
-        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), &f).unwrap_err();
+        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), ReplyKnobs::default(), &f).unwrap_err();
         assert_eq!(e.to_string(), "network.mem_nodes[1]: (1, 1) is also MC 0: duplicate MC (allowed: distinct coordinates)");
         // the typed path builds what the text path builds
-        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), &f).unwrap();
+        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), ReplyKnobs::default(), &f).unwrap();
         let text = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
         assert_eq!(typed, text);
     }

@@ -14,7 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::config::{NocConfig, NocFields, NocKind, RawVc};
+use super::config::{NocConfig, NocFields, NocKind, RawVc, ReplyKnobs};
 use super::link::{Flit, LinkFmt, T_DATA};
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use super::route_rom::L;
@@ -484,7 +484,7 @@ pub enum NetKind {
 pub fn build_network(kind: NetKind, n: u32, mem_nodes: &[usize], flit_bits: u32) -> Result<Box<dyn Network>, FieldError> {
     let mcs: Vec<(u32, u32)> = mem_nodes.iter().map(|&id| (id as u32 % n.max(1), id as u32 / n.max(1))).collect();
     let kind = if kind == NetKind::Macro { NocKind::Macro } else { NocKind::Baseline };
-    let c = NocConfig::for_gpu(kind, n, &mcs, RawVc::baseline(), &NocFields::noc())?;
+    let c = NocConfig::for_gpu(kind, n, &mcs, RawVc::baseline(), ReplyKnobs::default(), &NocFields::noc())?;
     Ok(from_config(&c, flit_bits))
 }
 
