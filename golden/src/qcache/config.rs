@@ -15,6 +15,7 @@ use crate::config::{check_one_of, check_range, FieldError};
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Table 6.1 with the §1.6 refinements, as the thesis evaluates it.
+    #[serde(rename = "table_6_1")]
     Table61,
     /// Table 6.1, and after a direction reversal the next magnitude is halved
     /// (`DAMP_ON_REVERSAL`, spec §1.6 known limitations): `ratio = 1 + (ratio - 1) / 2`.

@@ -158,7 +158,15 @@ impl EventTraffic {
         });
         self.modulate = r.random_bool(p.p_modulated).then(|| (r.random_range(2000..=60_000u64), [0.5, 0.75, 1.25, 1.5][r.random_range(0..4usize)]));
         self.jitter = if r.random_bool(0.5) { r.random_range(0..=p.jitter) } else { 0 };
-        self.unconsumed = if r.random_bool(0.2) { r.random_range(0.0..0.6) } else { 0.0 };
+        self.unconsumed = match r.random_range(0..10u32) {
+            0 | 1 => r.random_range(0.0..0.6),
+            2 => r.random_range(0.6..0.95),
+            _ => 0.0,
+        };
+        // a few kernels have no consumer at all (DETECT times out)
+        if r.random_bool(0.05) {
+            self.cons_rate = 0.0;
+        }
         let ncpu = self.ndom - 1;
         let k = r.random_range(1..=ncpu);
         self.consumers = (0..k as u8).collect();
@@ -192,10 +200,10 @@ impl EventTraffic {
                 p = (p * f).min(self.nbanks as f64);
             }
         }
-        let c = if self.queued >= 1.0 { self.cons_rate.min(self.queued) } else { 0.0 };
+        let c = if self.queued >= 1.0 { (self.cons_rate * (1.0 - self.unconsumed)).min(self.queued) } else { 0.0 };
         // lines that no consumer will read, and lines beyond the capacity, are written back
         let over = (self.queued + p - c - self.cap).max(0.0);
-        let s = (over + p * self.unconsumed * 0.1).min(self.nbanks as f64);
+        let s = (over + p * self.unconsumed).min(self.nbanks as f64);
         (p, c, s)
     }
 
