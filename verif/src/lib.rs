@@ -9,7 +9,7 @@
 //! block implements, and `cosim` of one design), [`lint`] and [`synth`].
 //!
 //! The blocks, one module each with their port maps and the bench of each design kind:
-//! [`gpucc`], [`noc`].
+//! [`gpucc`], [`noc`], [`qcache`].
 
 pub mod bench;
 pub mod frame;
@@ -17,6 +17,7 @@ pub mod gpucc;
 pub mod lint;
 pub mod lockstep;
 pub mod noc;
+pub mod qcache;
 pub mod rtl;
 pub mod run;
 pub mod synth;

@@ -96,7 +96,7 @@ pub const CNT_WIDTHS: [u32; 4] = [8, 16, 32, 64];
 /// Longest interval any timer may count (20-bit timers, spec §1.3).
 pub const MAX_TIMER: u32 = 1 << 20;
 /// Largest number of L2 banks reporting events.
-pub const MAX_BANKS: u32 = 64;
+pub const MAX_BANKS: u32 = 32;
 /// Largest number of rate domains (one bit each in the masks).
 pub const MAX_DOMS: u32 = 8;
 /// Fewest cycles between an evaluation and its request: the RTL's serial 8-step divider
@@ -131,6 +131,8 @@ pub struct QcacheConfig {
     // ---- derived ----
     /// Width of a domain id (`DOM_W`).
     pub dom_w: u32,
+    /// Width of a per-cycle event count (popcount over the banks).
+    pub ev_w: u32,
     /// Widths of the interval timers.
     pub eval_t_w: u32,
     pub win_t_w: u32,
@@ -138,6 +140,11 @@ pub struct QcacheConfig {
     pub pend_t_w: u32,
     /// Width of the request-delay counter.
     pub sched_w: u32,
+}
+
+/// A counter holding `0..=n`, at least two bits wide.
+fn width2(n: u64) -> u32 {
+    count_width(n).max(2)
 }
 
 impl QcacheConfig {
@@ -188,11 +195,13 @@ impl QcacheConfig {
             rc_lat: r.rc_lat,
             policy: r.policy,
             dom_w: clog2(r.ndom as u64),
-            eval_t_w: count_width(r.eval_interval as u64),
-            win_t_w: count_width(r.window_cycles as u64),
-            det_t_w: count_width(r.detect_timeout as u64),
-            pend_t_w: count_width(r.ack_timeout as u64),
-            sched_w: count_width(r.rc_lat as u64),
+            // every width at least 2, so the RTL's zero-extensions never replicate 0 times
+            ev_w: width2(r.nbanks as u64),
+            eval_t_w: width2(r.eval_interval as u64),
+            win_t_w: width2(r.window_cycles.max(r.min_obs_cycles) as u64),
+            det_t_w: width2(r.detect_timeout as u64),
+            pend_t_w: width2(r.ack_timeout as u64),
+            sched_w: width2(r.rc_lat as u64),
         })
     }
 
@@ -212,63 +221,29 @@ impl QcacheConfig {
         5 * self.cnt_w + self.ndom + 3
     }
 
-    /// Every storage bit of our `qc_rate_monitor`, register by register (the RTL has
-    /// exactly these flip-flops; `qcache_storage` checks it against yosys).
+    /// Every storage bit of our `qc_rate_monitor`, register by register, as the RTL
+    /// declares them (synthesis may drop bits it proves constant).
     pub fn storage(&self) -> Vec<(&'static str, u32)> {
-        let w = self.cnt_w;
-        let wide = 2 * w;
+        let (w, nd) = (self.cnt_w, self.ndom);
         vec![
             ("state", 3),
-            ("produced", w),
-            ("consumed", w),
-            ("spilled", w),
-            ("cyc_p", w),
-            ("cyc_c", w),
-            ("q", w),
-            ("q_max", w),
+            ("produced, consumed, spilled, cyc_p, cyc_c, q, q_max", 7 * w),
             ("qmax_valid", 1),
-            ("prod_mask", self.ndom),
-            ("cons_mask", self.ndom),
-            ("throttled", self.ndom),
+            ("prod_mask, cons_mask, throttled", 3 * nd),
             ("eval_t", self.eval_t_w),
             ("win_t", self.win_t_w),
             ("det_t", self.det_t_w),
             ("pend_t", self.pend_t_w),
-            ("lowq_streak", 2),
-            ("giveup_streak", 2),
-            ("tot_p_seen", 1),
-            ("tot_c_seen", 1),
-            ("force_eval", 1),
-            ("last_dir", 2),
-            // the decision waiting RC_LAT cycles: valid, kind, role, dir, target, fallback
-            ("sched_v", 1),
+            ("lowq_streak, giveup_streak, last_dir", 6),
+            ("tot_p_seen, tot_c_seen, force_eval", 3),
+            ("sched: valid, give-up, role, dir, damp", 5),
             ("sched_cnt", self.sched_w),
-            ("sched_giveup", 1),
-            ("sched_role", 1),
-            ("sched_dir", 1),
-            ("sched_target", self.ndom),
-            ("sched_fixed_ratio", 8),
-            ("sched_use_fixed", 1),
-            ("fb_v", 1),
-            ("fb_target", self.ndom),
-            // the serial divider's snapshot (larger / smaller side) and its progress
-            ("div_num", wide),
-            ("div_den", wide),
-            ("div_q", 8),
-            ("div_step", 4),
-            // the outstanding request and what the next response answers
-            ("req_v", 1),
-            ("req_target", self.ndom),
-            ("req_role", 1),
-            ("req_dir", 1),
-            ("req_ratio", 8),
-            ("req_restore", 1),
-            ("fb_role", 1),
-            ("fb_dir", 1),
-            ("fb_ratio", 8),
-            ("issued", 1),
-            ("issued_target", self.ndom),
-            ("issued_restore", 1),
+            ("sched targets (request, fallback)", 2 * nd),
+            ("sched_ratio", 8),
+            ("divider: remainder, divisor (2 CNT_W each), low bits, step", 4 * w + 8),
+            ("fallback: valid, role, dir, target, ratio", 3 + nd + 8),
+            ("request: valid, role, dir, restore, target, ratio", 4 + nd + 8),
+            ("issued_target", nd),
         ]
     }
 
