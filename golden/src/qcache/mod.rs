@@ -8,9 +8,11 @@
 //! * [`traffic`]: random legal event streams with responding core schedulers.
 //! * [`check`]: an independent scoreboard of the spec §5 invariants over the ports.
 //! * [`run`]: `gpuforge sim` on a config: the monitor on random streams.
+//! * [`hook`]: `[hooks.qcache]`, the monitor on the GPU model's L2 (`L2Hook`).
 
 pub mod check;
 pub mod config;
+pub mod hook;
 pub mod monitor;
 pub mod run;
 pub mod traffic;
