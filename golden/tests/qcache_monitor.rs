@@ -109,7 +109,7 @@ impl Drv {
 
     /// kbegin, `preload` (even) lines produced two a cycle, one more produced line,
     /// then one consumed line: DETECT -> ACTIVE with q = preload.
-    fn to_active(&mut self, preload: u32) -> MonitorOutputs {
+    fn enter_active(&mut self, preload: u32) -> MonitorOutputs {
         self.kbegin();
         for _ in 0..preload / 2 {
             self.step(ev(2, 0, 0));
@@ -159,7 +159,7 @@ fn detect_to_active_and_detect_timeout_to_off() {
     // DISABLED counts nothing
     let o = d.steps(3, ev(2, 1, 1));
     assert_eq!((o.state, o.produced, o.q), (st::DISABLED, 0, 0));
-    d.to_active(0);
+    d.enter_active(0);
     // a kernel with no consumer: the kbegin cycle is DETECT cycle 1; cycle 20 -> OFF
     let mut d = Drv::new(&tiny());
     assert_eq!(d.kbegin().state, st::DETECT);
@@ -180,7 +180,7 @@ fn detect_to_active_and_detect_timeout_to_off() {
 #[test]
 fn row1_waits_for_the_first_spill_then_speeds_the_consumer() {
     let mut d = Drv::new(&tiny());
-    d.to_active(0);
+    d.enter_active(0);
     // 2 produced, 1 consumed per cycle: after k cycles lhs = 2k*k, rhs = k*k: GT, ratio 2.0
     let o = d.steps(12, ev(2, 1, 0));
     assert_eq!((o.state, o.produced, o.consumed, o.cyc_p, o.cyc_c, o.q), (st::ACTIVE, 24, 12, 12, 12, 12));
@@ -225,7 +225,7 @@ fn row1_waits_for_the_first_spill_then_speeds_the_consumer() {
 fn row3_locks_when_rates_match_with_a_large_queue() {
     let mut d = Drv::new(&tiny());
     // 20 lines queued before the consumer starts: q = 20 >= cap/4 = 16
-    d.to_active(20);
+    d.enter_active(20);
     let o = d.steps(4, ev(1, 1, 0));
     assert_eq!((o.state, o.q), (st::LOCKED, 20), "first evaluation (eval_t = 4): EQ, q >= 16");
     let o = d.steps(40, ev(1, 1, 0));
@@ -245,7 +245,7 @@ fn row3_locks_when_rates_match_with_a_large_queue() {
 #[test]
 fn row2_light_spilling_at_matched_rates_speeds_the_consumer_by_min_step() {
     let mut d = Drv::new(&tiny());
-    d.to_active(20);
+    d.enter_active(20);
     d.steps(5, ev(1, 1, 0));
     // spill onset: q_max = 20, an evaluation now: produced 6, consumed 6, cyc 6/6: EQ;
     // spilled 1 > 6 >> 5 = 0: spills Y; q = 19 > 2
@@ -263,7 +263,7 @@ fn row2_light_spilling_at_matched_rates_speeds_the_consumer_by_min_step() {
 #[test]
 fn row4_starving_consumer_speeds_the_producer_and_ack_timeout_returns() {
     let mut d = Drv::new(&tiny());
-    d.to_active(0);
+    d.enter_active(0);
     // q stays 0: first evaluation (cycle 4) streak 1, second (cycle 8) streak 2 -> request
     let o = d.steps(8, ev(1, 1, 0));
     assert!(!o.req_valid && o.state == st::ACTIVE);
@@ -285,7 +285,7 @@ fn row4_starving_consumer_speeds_the_producer_and_ack_timeout_returns() {
 #[test]
 fn giveup_restores_and_goes_off() {
     let mut d = Drv::new(&tiny());
-    d.to_active(30);
+    d.enter_active(30);
     // Row 2 first (as in the row 2 test), ACKed: the consumer domain is throttled
     d.steps(5, ev(1, 1, 0));
     d.step(ev(1, 1, 1));
@@ -323,7 +323,7 @@ fn giveup_restores_and_goes_off() {
 #[test]
 fn kend_during_the_request_delay_drops_the_decision() {
     let mut d = Drv::new(&tiny());
-    d.to_active(0);
+    d.enter_active(0);
     d.steps(8, ev(1, 1, 0)); // Row 4 decided in cycle 8
     d.steps(3, ev(1, 1, 0));
     let o = d.kend();
@@ -334,14 +334,14 @@ fn kend_during_the_request_delay_drops_the_decision() {
 
 #[test]
 fn counters_saturate_instead_of_wrapping() {
-    let mut d = Drv::new(&cfg(&TINY.replace("cnt_w = 16", "cnt_w = 8").replace("cap_lines = 64", "cap_lines = 64")));
+    let mut d = Drv::new(&cfg(&TINY.replace("cnt_w = 16", "cnt_w = 8")));
     d.kbegin();
     // DETECT with production only: 2 lines per cycle, 200 cycles (DETECT timeout 20 is
     // reached first) -- use a consumer once to reach ACTIVE and stay below the window
     let o = d.steps(10, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p), (20, 20, 10));
     let mut d = Drv::new(&cfg(&TINY.replace("cnt_w = 16", "cnt_w = 8").replace("window_cycles = 64", "window_cycles = 1000").replace("eval_interval = 4", "eval_interval = 1000").replace("min_obs_cycles = 4", "min_obs_cycles = 1000")));
-    d.to_active(0);
+    d.enter_active(0);
     let o = d.steps(200, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p, o.cyc_c), (255, 255, 200, 0), "8-bit counters stop at 255");
     let o = d.steps(100, ev(0, 2, 0));

@@ -257,9 +257,8 @@ impl RateMonitor {
         // (1) kernel end has top priority
         if i.kend && r.state != st::DISABLED {
             let held = n.req.filter(|q| q.restore);
-            let mut z = Regs::default();
-            z.req = if r.throttled != 0 { Some(Req::restore(r.throttled)) } else { held };
-            return z;
+            let req = if r.throttled != 0 { Some(Req::restore(r.throttled)) } else { held };
+            return Regs { req, ..Regs::default() };
         }
         // (2) kernel begin
         if i.kbegin && r.state == st::DISABLED {
