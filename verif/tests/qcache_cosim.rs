@@ -62,6 +62,16 @@ fn saturating_one_bank_damped_build_in_lockstep() {
     random_run(&cfg.config, common::design(&g, "monitor"), 150_000, 23, 10);
 }
 
+/// The thesis-cost build: the L2 preset with 64-bit counters (128-bit rate products,
+/// the 41 B register set of spec §1.9).
+#[test]
+fn thesis_cost_64_bit_counters_in_lockstep() {
+    let text = golden::presets::text("qcache_l2").replace("cnt_w = 32", "cnt_w = 64").replace("name = \"qcache_l2\"", "name = \"qc64\"");
+    let (cfg, g) = common::from_text::<Qcache>(&text);
+    assert_eq!(cfg.config.thesis_bits(), 41 * 8);
+    random_run(&cfg.config, common::design(&g, "monitor"), 300_000, 24, 1);
+}
+
 /// Each planted golden-model bug is a named mismatch of the lockstep comparison
 /// (scoreboard off), and an invariant violation of the scoreboard (on).
 #[test]
