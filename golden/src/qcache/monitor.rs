@@ -193,8 +193,8 @@ fn sat_add(a: u64, b: u64, max: u64) -> u64 {
     a.saturating_add(b).min(max)
 }
 
-/// Bits of `mask` below `n`, as a domain mask of the domains in `dom` (ids >= NDOM
-/// name no domain).
+/// The domains named by the banks whose strobe is set in `mask` (`dom[b]` is bank b's
+/// domain id; ids >= NDOM name no domain), as a domain mask.
 fn doms(mask: u64, dom: &[u8], ndom: u32) -> u8 {
     let mut m = 0u8;
     for (b, &d) in dom.iter().enumerate() {
@@ -336,22 +336,23 @@ impl RateMonitor {
                 } else if n.eval_t >= c.eval_interval || n.force_eval {
                     n.eval_t = 0;
                     n.force_eval = false;
+                    // an evaluation instant while a decision waits is consumed
                     if n.sched.is_none() {
                         if let Some(d) = self.evaluate(&mut n) {
                             n.sched = Some(self.schedule(&mut n, d));
-                            return self.emit_due(r, n, false);
                         }
                     }
                 }
             }
             _ => {}
         }
-        self.emit_due(r, n, true)
+        Self::emit_due(r, n)
     }
 
-    /// (5) the delayed decision: counted down, and emitted at its edge.
-    fn emit_due(&self, r: &Regs, mut n: Regs, old: bool) -> Regs {
-        if !old || r.sched.is_none() {
+    /// (5) the delayed decision (one that was waiting before this cycle): counted
+    /// down, and emitted at its edge.
+    fn emit_due(r: &Regs, mut n: Regs) -> Regs {
+        if r.sched.is_none() {
             return n;
         }
         let mut s = n.sched.expect("a waiting decision");

@@ -104,7 +104,7 @@ pub struct EventTraffic {
     delayed: Vec<(u64, u8, u8)>,
     ready_last: bool,
     outstanding: Option<Outstanding>,
-    /// Requests handed over, by kind, and ACKs given (for reports).
+    /// Requests handed over, ACKs given and kernels started (for reports and tests).
     pub requests: u64,
     pub acks: u64,
     pub kernels: u64,
