@@ -9,7 +9,7 @@
 //! block implements, and `cosim` of one design), [`lint`] and [`synth`].
 //!
 //! The blocks, one module each with their port maps and the bench of each design kind:
-//! [`gpucc`], [`noc`], [`qcache`].
+//! [`gpucc`], [`noc`].
 
 pub mod bench;
 pub mod frame;
