@@ -16,6 +16,7 @@ use crate::registry::{BlockEntry, Loaded};
 pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::gpucc::Gpucc>(),
     BlockEntry::rtl::<golden::noc::Noc>(),
+    BlockEntry::rtl::<golden::qcache::Qcache>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
 ];
 

@@ -26,6 +26,7 @@ pub mod manifest;
 pub mod noc;
 pub mod ports;
 pub mod prim;
+pub mod qcache;
 
 use golden::block::{Block, ConfigFile};
 

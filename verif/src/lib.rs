@@ -17,6 +17,7 @@ pub mod gpucc;
 pub mod lint;
 pub mod lockstep;
 pub mod noc;
+pub mod qcache;
 pub mod rtl;
 pub mod run;
 pub mod synth;
