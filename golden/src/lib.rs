@@ -31,3 +31,4 @@ pub mod model;
 pub mod network;
 pub mod noc;
 pub mod presets;
+pub mod tfb_bdib;
