@@ -17,7 +17,7 @@ pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::gpucc::Gpucc>(),
     BlockEntry::rtl::<golden::noc::Noc>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
-    BlockEntry::model::<golden::tfb_bdib::TfbBdib>(),
+    BlockEntry::rtl::<golden::tfb_bdib::TfbBdib>(),
 ];
 
 /// Load any registered block's config file: exactly one registered table must be in it.

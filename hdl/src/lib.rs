@@ -24,6 +24,7 @@ pub(crate) mod leaf_check;
 pub mod library;
 pub mod manifest;
 pub mod noc;
+pub mod tfb_bdib;
 pub mod ports;
 pub mod prim;
 

@@ -20,4 +20,5 @@ pub mod noc;
 pub mod rtl;
 pub mod run;
 pub mod synth;
+pub mod tfb_bdib;
 pub mod verilator;
