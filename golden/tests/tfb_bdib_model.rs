@@ -121,3 +121,107 @@ fn planted_bugs_are_caught_in_every_variant() {
 fn the_block_is_named_tfb_bdib() {
     assert_eq!(TfbBdib::TABLE, "tfb_bdib");
 }
+
+// ---------------------------------------------------------------------------
+// The worked example of spec §1.6 (thesis Fig. 5.11)
+// ---------------------------------------------------------------------------
+
+use golden::model::Model;
+use golden::tfb_bdib::bdib::{decide, Bdib, Decision, Entry};
+use golden::tfb_bdib::Cls;
+
+/// One instruction of Fig. 5.11: its memory class (None: ALU/control), the
+/// registers it reads and the one it writes.
+struct Fig {
+    name: char,
+    cls: Option<Cls>,
+    reads: &'static [u8],
+    writes: Option<u8>,
+}
+
+const R0: u8 = 0;
+const R2: u8 = 2;
+const R3: u8 = 3;
+const R4: u8 = 4;
+const P0: u8 = 8;
+
+/// `a`, `b` and the fall-through path `c d e f g h`, or the taken path `c d e i j k l`.
+fn fig_5_11(taken: bool) -> Vec<Fig> {
+    let f = |name, cls, reads, writes| Fig { name, cls, reads, writes };
+    let mut v = vec![
+        f('a', Some(Cls::Scratch), &[R0][..], None),
+        f('b', Some(Cls::Barrier), &[][..], None),
+        f('c', None, &[R2][..], Some(R2)),
+        f('d', None, &[R2][..], Some(P0)),
+        f('e', None, &[P0][..], None),
+    ];
+    if taken {
+        v.extend([f('i', None, &[R4][..], Some(R4)), f('j', None, &[R4][..], Some(P0)), f('k', None, &[P0][..], None), f('l', Some(Cls::Global), &[R0][..], None), f('m', None, &[R4][..], Some(R4))]);
+    } else {
+        v.extend([f('f', Some(Cls::Scratch), &[R2][..], Some(R3)), f('g', None, &[R3, R0][..], Some(R0)), f('h', Some(Cls::Scratch), &[R0][..], None)]);
+    }
+    v
+}
+
+/// Walk warp 0 through the path in variant `mode` and return each instruction's
+/// fate until the first block: 'X' executed, 'I' issued into the BDIB, 'B' blocked.
+/// The warp's other TB members never arrive, so the barrier stays pending.
+fn walk(mode: &str, taken: bool) -> String {
+    let c = cfg_from(&small_with("mode", &format!("\"{mode}\""))).unwrap();
+    let mut m = Bdib::new(&c);
+    m.reset();
+    let mut reserved: Vec<u8> = Vec::new(); // destinations of buffered loads (RAW/WAW, §2.10)
+    let mut out = String::new();
+    for ins in fig_5_11(taken) {
+        let raw = ins.reads.iter().chain(ins.writes.iter()).any(|r| reserved.contains(r));
+        let war = ins.writes.is_some_and(|r| m.war_hit(0, r));
+        let d = if raw { Decision::Block } else { decide(&m, 0, ins.cls, war) };
+        if ins.name >= 'c' {
+            out.push(match d {
+                Decision::Exec => 'X',
+                Decision::IssueToBdib => 'I',
+                Decision::Block => 'B',
+            });
+        }
+        if d == Decision::Block {
+            break;
+        }
+        if let Some(cls) = ins.cls {
+            // through the BDIB's issue port (mem_ready high, nothing draining)
+            let mut i = m.idle_inputs();
+            i.iss_valid = true;
+            i.mem_ready = true;
+            let mut e = Entry { cls: cls.code(), ..Default::default() };
+            for (j, r) in ins.reads.iter().enumerate() {
+                e.src[j] = *r;
+                e.src_v |= 1 << j;
+            }
+            i.iss = e;
+            let mut o = m.new_outputs();
+            m.eval(&i, &mut o);
+            assert!(o.iss_ready, "{}: accepted", ins.name);
+            assert_eq!(o.mem_valid, d == Decision::Exec, "{}: passes iff executed", ins.name);
+            m.commit(&i);
+            if d == Decision::IssueToBdib {
+                reserved.extend(ins.writes);
+            }
+        }
+    }
+    out
+}
+
+/// Spec §1.6's table, read column by column (c, d, e, f, g on the fall-through path;
+/// i, j, k, l and beyond on the taken path).
+#[test]
+fn the_worked_example_of_fig_5_11() {
+    // fall-through: c d e execute in every TFB; f (ld.shared) blocks in P and G and
+    // is buffered in F, where g then blocks on r3 (RAW through the buffered f)
+    assert_eq!(walk("p", false), "XXXB");
+    assert_eq!(walk("g", false), "XXXB");
+    assert_eq!(walk("f", false), "XXXIB");
+    // taken: c d e i j k execute; l (st.global) blocks in P and is buffered in G and
+    // F, which "may even execute beyond l"
+    assert_eq!(walk("p", true), "XXXXXXB");
+    assert_eq!(walk("g", true), "XXXXXXIX");
+    assert_eq!(walk("f", true), "XXXXXXIX");
+}
