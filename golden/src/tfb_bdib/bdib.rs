@@ -366,9 +366,8 @@ pub fn decide(b: &Bdib, w: usize, cls: Option<Cls>, war: bool) -> Decision {
             }
         }
         mode => {
-            if q == b.config().d() {
-                Decision::Block
-            } else if pend && c == Cls::Scratch && mode == Variant::G {
+            // full: the scoreboard's "BDIB full" bit; G-TFB holds scratch ops in a barrier
+            if q == b.config().d() || (pend && c == Cls::Scratch && mode == Variant::G) {
                 Decision::Block
             } else {
                 Decision::IssueToBdib

@@ -213,7 +213,7 @@ impl BdibChecker {
                 if !self.mode.buffers() {
                     return Err(v(c, "8 variant legality", format!("P-TFB buffered an instruction of warp {iw}")));
                 }
-                if !shared || !(s.in_bar || !s.q.is_empty()) {
+                if !shared || (!s.in_bar && s.q.is_empty()) {
                     return Err(v(c, "7 no bypass", format!("warp {iw}: class {} buffered outside a barrier/drain (in_bar {}, {} entries)", i.iss.cls, s.in_bar, s.q.len())));
                 }
                 if s.q.len() >= self.d {

@@ -54,7 +54,7 @@ pub struct TrafficParams {
 impl TrafficParams {
     pub fn for_config(cfg: &TfbConfig) -> Self {
         let n = cfg.n();
-        let tb_warps = (1..=n.min(8)).rev().find(|k| n % k == 0).unwrap_or(1);
+        let tb_warps = (1..=n.min(8)).rev().find(|&k| n.is_multiple_of(k)).unwrap_or(1);
         TrafficParams { tb_warps, p_ready: 0.85, bar_interval: 10, erf_max: 12, eaf_max: 24, fence_max: 30, regs: 8.min(cfg.reg_mask()) }
     }
 }
@@ -107,7 +107,7 @@ pub struct BdibTraffic {
 
 impl BdibTraffic {
     pub fn new(cfg: &TfbConfig, p: TrafficParams, seed: u64) -> Self {
-        assert!(cfg.n() % p.tb_warps == 0, "threadblocks of {} warps do not tile {} warps", p.tb_warps, cfg.n());
+        assert!(cfg.n().is_multiple_of(p.tb_warps), "threadblocks of {} warps do not tile {} warps", p.tb_warps, cfg.n());
         let n = cfg.n();
         let mut t = BdibTraffic {
             cfg: cfg.clone(),
