@@ -9,11 +9,13 @@
 //!   guarantees over the ports.
 //! * [`traffic`]: random legal traffic with the barrier unit and memory pipeline
 //!   around the buffer (§2.3, §2.7).
+//! * [`hook`]: P/G/F-TFB in the GPU model (`[hooks.tfb]`, the SM's issue hook).
 //! * [`sim`]: `gpuforge sim`: the golden model on random traffic with the scoreboard.
 
 pub mod bdib;
 pub mod check;
 pub mod config;
+pub mod hook;
 pub mod sim;
 pub mod traffic;
 
