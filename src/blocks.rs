@@ -17,6 +17,7 @@ pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::gpucc::Gpucc>(),
     BlockEntry::rtl::<golden::noc::Noc>(),
     BlockEntry::rtl::<golden::qcache::Qcache>(),
+    BlockEntry::rtl::<golden::tfb_bdib::TfbBdib>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
 ];
 

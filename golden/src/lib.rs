@@ -32,3 +32,4 @@ pub mod network;
 pub mod noc;
 pub mod presets;
 pub mod qcache;
+pub mod tfb_bdib;

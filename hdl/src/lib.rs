@@ -27,6 +27,7 @@ pub mod noc;
 pub mod ports;
 pub mod prim;
 pub mod qcache;
+pub mod tfb_bdib;
 
 use golden::block::{Block, ConfigFile};
 

@@ -21,4 +21,5 @@ pub mod qcache;
 pub mod rtl;
 pub mod run;
 pub mod synth;
+pub mod tfb_bdib;
 pub mod verilator;
