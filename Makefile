@@ -2,7 +2,7 @@
 #   make run    generate, lint and co-simulate the paper's GPU-CC SM, then run the
 #               paper's 3x3 convolution on the golden model
 #   make test   every test (installs Verilator, yosys and iverilog if missing)
-# Also: make rtl | lint | synth | bench | setup | clean
+# Also: make rtl | lint | synth | bench | readme-studies | setup | clean
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -14,7 +14,7 @@ CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS    := verilator yosys iverilog
 
-.PHONY: run test rtl lint synth bench setup setup-slurm build clean
+.PHONY: run test rtl lint synth bench readme-studies setup setup-slurm build clean
 
 ## setup: install the Debian packages the checks need, when missing (Verilator, yosys,
 ## iverilog)
@@ -69,6 +69,13 @@ synth: build
 ## bench: criterion benchmarks (ratios against baselines run in the same process)
 bench: setup
 	$(CARGO) bench --workspace
+
+## readme-studies: run every shipped study, full and --quick (cached runs are reused),
+## then splice their reports' tables into the README
+readme-studies: build
+	@for f in studies/*.toml; do n=$$(basename $$f .toml); \
+	  $(GPUFORGE) study run $$n || exit 1; $(GPUFORGE) study run $$n --quick || exit 1; done
+	$(GPUFORGE) study readme README.md
 
 clean:
 	$(CARGO) clean

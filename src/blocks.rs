@@ -16,6 +16,8 @@ use crate::registry::{BlockEntry, Loaded};
 pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::gpucc::Gpucc>(),
     BlockEntry::rtl::<golden::noc::Noc>(),
+    BlockEntry::rtl::<golden::qcache::Qcache>(),
+    BlockEntry::rtl::<golden::tfb_bdib::TfbBdib>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
     BlockEntry::model::<golden::llc_compute::LlcCompute>(),
 ];

@@ -299,7 +299,7 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         ("macro_noc_latency", "latency_4x4.svg", "4x4 reply-plane ceiling, no multiplexing", "✓ within"),
         ("macro_noc_exec", "exec_energy.svg", "64-core 8(c) execution time, MACRO / baseline", "✗ outside"),
     ] {
-        let out = d.join(name);
+        let out = d.join(format!("{name}_quick"));
         let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
         assert!(o.status.success(), "{name}: {}", text(&o));
         for f in ["results.csv", "results.json", "report.md", figure] {
@@ -313,5 +313,41 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         }
         assert!(report.contains("## Not measured"), "{name}: the paper's unmeasured numbers are listed: {report}");
     }
+    readme_blocks_are_the_reports(&d);
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The README's `--quick` study blocks are the reports just written to `reports`, byte
+/// for byte (a planted stale number is caught), and its full blocks come from the
+/// current model version.
+fn readme_blocks_are_the_reports(reports: &Path) {
+    let r = reports.to_str().unwrap();
+    let readme = repo().join("README.md");
+    let o = gpuforge(&repo(), &["study", "readme", readme.to_str().unwrap(), "--check", "--quick-only", "--reports", r]);
+    assert!(o.status.success(), "the README's --quick study tables are stale; `make readme-studies` rewrites them: {}", text(&o));
+    let doc = read(&readme);
+    let blocks = doc.matches("<!-- study: ").count();
+    assert!(blocks >= 6, "every shipped study has a full and a --quick block: {blocks}");
+    // planted: one number of a --quick block changed in a copy of the README
+    let start = doc.find("<!-- study: macro_noc_exec --quick -->").expect("the macro_noc_exec --quick block");
+    let row = start + doc[start..].find("| 64-core 8(c) execution time, MACRO / baseline").expect("its time row");
+    let end = row + doc[row..].find('\n').unwrap();
+    let planted = format!("{}{}{}", &doc[..row], doc[row..end].replacen("✗ outside", "✓ within", 1), &doc[end..]);
+    assert_ne!(planted, doc);
+    let copy = reports.join("README.md");
+    std::fs::write(&copy, &planted).unwrap();
+    let o = gpuforge(&repo(), &["study", "readme", copy.to_str().unwrap(), "--check", "--quick-only", "--reports", r]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("stale study blocks") && text(&o).contains("macro_noc_exec_quick"), "{}", text(&o));
+    assert_eq!(read(&copy), planted, "--check writes nothing");
+    // without --check the block is rewritten back to the report
+    let o = gpuforge(&repo(), &["study", "readme", copy.to_str().unwrap(), "--quick-only", "--reports", r]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(read(&copy), doc);
+    // full blocks: produced by this model version
+    let version = format!("model version {}.", golden::MODEL_VERSION);
+    for (i, _) in doc.match_indices("<!-- study: ") {
+        let block = &doc[i..i + doc[i..].find("<!-- /study -->").unwrap()];
+        assert!(block.contains(&version), "a study block of the README comes from another model version (want `{version}`; `make readme-studies`): {}", &block[..block.find('\n').unwrap()]);
+    }
 }

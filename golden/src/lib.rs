@@ -32,3 +32,5 @@ pub mod model;
 pub mod network;
 pub mod noc;
 pub mod presets;
+pub mod qcache;
+pub mod tfb_bdib;

@@ -525,7 +525,10 @@ fn hooks_are_selected_by_the_config() {
     let p = path.display().to_string();
     let text = std::fs::read_to_string(&path).unwrap();
     let e = |t: String| GpuConfig::parse(&path, &t).unwrap_err().to_string();
-    assert_eq!(e(text.clone() + "\n[hooks.bdib]\ndepth = 2\n"), format!("{p}: hooks.bdib: unknown hook `bdib` (allowed: throttle)"));
+    // the allowed names are the registered hook blocks (each block adds one)
+    let names: Vec<&str> = BLOCKS.iter().map(|b| b.name).collect();
+    assert!(names.contains(&"throttle"), "{names:?}");
+    assert_eq!(e(text.clone() + "\n[hooks.nosuch]\ndepth = 2\n"), format!("{p}: hooks.nosuch: unknown hook `nosuch` (allowed: {})", names.join(", ")));
     assert_eq!(e(text.clone() + "\n[hooks.throttle]\nclock = [3, 2]\n"), format!("{p}: hooks.throttle.clock[0]: 3 is out of range (allowed: 1..=2)"));
     assert_eq!(e(text.clone() + "\n[hooks.throttle]\nsms = [0, 2]\n"), format!("{p}: hooks.throttle.sms[1]: 2 is out of range (allowed: 0..=1)"));
     assert!(e(text.clone() + "\n[hooks.throttle]\nspeed = 2\n").starts_with(&format!("{p}: hooks.throttle: unknown field `speed`, expected one of `sms`, `clock`, `dispatch`")));

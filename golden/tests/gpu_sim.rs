@@ -237,3 +237,32 @@ fn buffers_can_come_from_files_and_generators() {
     assert_eq!(g.0.len(), 101);
     assert!(g.1.iter().all(|&c| c < 100));
 }
+
+#[test]
+fn macro_reply_plane_knobs_are_checked_and_basic_injection_is_slower() {
+    let path = config_path("macro_16");
+    let p = path.display().to_string();
+    let text = set(&std::fs::read_to_string(&path).unwrap(), "network", "kind", "\"macro\"");
+    let with = |t: &str, reply: &str| format!("{t}\n[network.reply]\n{reply}\n");
+    let e = |t: String| GpuConfig::parse(&path, &t).unwrap_err().to_string();
+    assert_eq!(e(with(&text, "interval = 4")), format!("{p}: network.reply.interval: 4 is not supported (allowed: one of 2, 3)"));
+    let both = e(with(&text, "interval = 3\nmux = true"));
+    assert!(both.contains("network.reply") && both.contains("mux = false, or interval = 2"), "{both}");
+    let mesh = set(&text, "network", "kind", "\"mesh\"");
+    assert_eq!(e(with(&mesh, "mux = false")), format!("{p}: network.reply: MACRO-NoC's reply-plane keys on a VC mesh (allowed: [network.reply] only with kind = \"macro\")"));
+    assert!(e(with(&text, "pipelined = true")).contains("unknown field `pipelined`"));
+    // spec 1.7: the basic overlay injects a flit every 3 cycles, the pipelined one every
+    // 2 (83 against 124 slots in a 250-cycle window): a memory-bound kernel takes longer,
+    // with the same results
+    let l = launch("vecadd/vecadd.toml");
+    let mut runs = Vec::new();
+    for reply in ["", "mux = false\ninterval = 2", "mux = false\ninterval = 3"] {
+        let c = GpuConfig::parse(&path, &with(&text, reply)).unwrap();
+        let (r, bufs) = golden::gpu::sim::run_capture(Gpu::new(&c).unwrap(), &l, RunOptions::default()).unwrap();
+        assert!(r.checks_passed(), "{reply}: {r}");
+        runs.push((r.cycles, bufs));
+    }
+    assert_eq!(runs[1].1, runs[0].1);
+    assert_eq!(runs[2].1, runs[0].1);
+    assert!(runs[2].0 > runs[1].0, "basic injection {} cycles, pipelined {}", runs[2].0, runs[1].0);
+}

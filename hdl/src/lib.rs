@@ -26,6 +26,8 @@ pub mod manifest;
 pub mod noc;
 pub mod ports;
 pub mod prim;
+pub mod qcache;
+pub mod tfb_bdib;
 
 use golden::block::{Block, ConfigFile};
 

@@ -74,6 +74,23 @@ pub enum StudyCmd {
         #[command(flatten)]
         study: StudyArgs,
     },
+    /// Rewrite the study blocks of a Markdown file (`<!-- study: NAME [--quick] -->` ...
+    /// `<!-- /study -->`) from the studies' report.md; with --check, write nothing and
+    /// exit 1 if a block differs from its report.
+    Readme {
+        /// The Markdown file holding the blocks.
+        #[arg(default_value = "README.md")]
+        file: PathBuf,
+        /// Where the reports are: <REPORTS>/<name>[_quick]/report.md.
+        #[arg(long, default_value = "study_out")]
+        reports: PathBuf,
+        /// Say which blocks are stale (exit 1) and write nothing.
+        #[arg(long)]
+        check: bool,
+        /// Only the --quick blocks (the full ones are left as they are).
+        #[arg(long)]
+        quick_only: bool,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -213,5 +230,39 @@ pub fn run(cmd: StudyCmd) -> Res {
             println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if a.quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
             study_outputs(&p, &out, &results)
         }
+        StudyCmd::Readme { file, reports, check, quick_only } => readme(&file, &reports, check, quick_only),
     }
+}
+
+/// `gpuforge study readme`: splice each block's report excerpt into `file` (temp file,
+/// then rename), or with `check` only list the stale blocks.
+fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
+    use study::readme;
+    let doc = std::fs::read_to_string(file).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
+    let excerpt_of = |b: &readme::Block| -> Result<Option<String>, String> {
+        if quick_only && !b.quick {
+            return Ok(None);
+        }
+        let r = reports.join(b.dir_name()).join("report.md");
+        let text = std::fs::read_to_string(&r).map_err(|e| format!("{}: {e} (run `gpuforge study run {}{} --out {}` first)", r.display(), b.study, if b.quick { " --quick" } else { "" }, r.parent().unwrap_or(reports).display()))?;
+        readme::excerpt(&text).map(Some).map_err(|e| format!("{}: {e}", r.display()))
+    };
+    let (new, changed) = readme::splice(&doc, excerpt_of).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
+    let blocks = readme::blocks(&doc).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
+    let names = |v: &[readme::Block]| v.iter().map(|b| b.dir_name()).collect::<Vec<_>>().join(", ");
+    if check {
+        return if changed.is_empty() {
+            println!("{}: {} study blocks match their reports in {}", file.display(), blocks.iter().filter(|b| b.quick || !quick_only).count(), reports.display());
+            Ok(())
+        } else {
+            Err(Fail::Check(format!("{}: stale study blocks (their reports in {} differ): {}; run `gpuforge study readme {}` after the studies", file.display(), reports.display(), names(&changed), file.display())))
+        };
+    }
+    if !changed.is_empty() {
+        let tmp = file.with_extension(format!("md.tmp{}", std::process::id()));
+        std::fs::write(&tmp, &new).map_err(|e| io_fail(&tmp, e))?;
+        std::fs::rename(&tmp, file).map_err(|e| io_fail(file, e))?;
+    }
+    println!("{}: {} of {} study blocks rewritten{}", file.display(), changed.len(), blocks.len(), if changed.is_empty() { String::new() } else { format!(" ({})", names(&changed)) });
+    Ok(())
 }

@@ -6,7 +6,8 @@
 //! launches x knobs x seeds), applies the knobs and hashes each run; [`exec`] runs what
 //! is not cached on a thread pool; [`measure`] reduces results to the study's numbers;
 //! [`report`] and [`figure`] write `results.csv`, `results.json`, `report.md` and SVGs;
-//! [`slurm`] hands the runs to a Slurm job array instead of the local pool.
+//! [`slurm`] hands the runs to a Slurm job array instead of the local pool; [`readme`]
+//! splices the reports' tables into the README.
 //! [`cli`] holds the `gpuforge study ...` subcommands; the binary only nests them.
 
 pub mod cli;
@@ -15,6 +16,7 @@ pub mod exec;
 pub mod figure;
 pub mod measure;
 pub mod plan;
+pub mod readme;
 pub mod report;
 pub mod slurm;
 

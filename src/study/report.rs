@@ -266,7 +266,7 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
     if !unmeasured.is_empty() {
         let _ = writeln!(s, "\n## Not measured\n");
         for (m, why) in unmeasured {
-            let reason = m.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+            let reason = m.reason.as_deref().map(|r| format!(": {}", r.trim_end_matches('.'))).unwrap_or_default();
             let _ = writeln!(s, "* **{}** (paper {}): {why}{}.", m.label, show_paper(m), md_cell(&reason));
         }
     }

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::config::{check_name, check_range, FieldError};
 use crate::energy::EnergyTable;
-use crate::noc::config::{RawVc, Routing};
+use crate::noc::config::{RawVc, ReplyKnobs, Routing};
 
 use super::ptx::OpClass;
 
@@ -268,6 +268,15 @@ pub struct NetworkConfig {
     /// Number of network terminals.
     pub nodes: usize,
     pub router: RouterConfig,
+    /// `[network.reply]`: MACRO-NoC's overlay multiplexing (`mux`, default true) and
+    /// injection interval (`interval`: 2 pipelined, the default, or 3 basic), for
+    /// `kind = "macro"` only (spec macro_noc.md §1.7, §1.8; study S2).
+    #[serde(skip_serializing_if = "is_default_reply")]
+    pub reply: ReplyKnobs,
+}
+
+fn is_default_reply(r: &ReplyKnobs) -> bool {
+    *r == ReplyKnobs::default()
 }
 
 impl NetworkConfig {
@@ -365,6 +374,8 @@ struct RawNetwork {
     sm_nodes: Option<RawPlacement>,
     #[serde(default)]
     router: RouterConfig,
+    #[serde(default)]
+    reply: ReplyKnobs,
 }
 
 fn pow2(field: &str, v: u32, lo: u32, hi: u32) -> Result<u32, FieldError> {
@@ -557,6 +568,7 @@ impl GpuConfig {
             mem_nodes,
             nodes,
             router: n.router,
+            reply: n.reply,
         };
         Ok(network)
     }

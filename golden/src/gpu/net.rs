@@ -12,7 +12,7 @@
 
 use crate::config::{check_one_of, FieldError};
 use crate::network::{IdealNetwork, Network};
-use crate::noc::config::{NocConfig, NocFields, NocKind, RawVc, VcFields};
+use crate::noc::config::{NocConfig, NocFields, NocKind, RawVc, ReplyKnobs, VcFields};
 
 use super::config::{NetworkConfig, NetworkKind};
 
@@ -37,7 +37,7 @@ fn gpu_fields() -> NocFields {
         mesh: "network.mesh".into(),
         mcs: "network.mem_nodes".into(),
         gom: kind.into(),
-        reply: kind.into(),
+        reply: "network.reply".into(),
         traffic: kind.into(),
         request: VcFields::under(kind),
         baseline: VcFields {
@@ -79,8 +79,15 @@ pub fn noc_config(cfg: &NetworkConfig) -> Result<Option<NocConfig>, FieldError> 
         }
         NocKind::Macro => RawVc::baseline(),
     };
+    let reply = match kind {
+        NocKind::Macro => cfg.reply,
+        NocKind::Baseline if cfg.reply == ReplyKnobs::default() => cfg.reply,
+        NocKind::Baseline => {
+            return Err(FieldError::new("network.reply", "MACRO-NoC's reply-plane keys on a VC mesh", Some("[network.reply] only with kind = \"macro\"".into())));
+        }
+    };
     let mcs: Vec<(u32, u32)> = cfg.mem_nodes.iter().map(|&id| (id as u32 % w, id as u32 / w)).collect();
-    NocConfig::for_gpu(kind, w, &mcs, baseline, &gpu_fields()).map(Some)
+    NocConfig::for_gpu(kind, w, &mcs, baseline, reply, &gpu_fields()).map(Some)
 }
 
 /// Build the network a config asks for. Packets are counted in `flit_width`-bit flits;

@@ -44,6 +44,24 @@ pub enum NocKind {
 pub enum Routing {
     Xy,
     Yx,
+    /// The XY-YX comparator of MACRO-NoC's evaluation (spec macro_noc.md §1.12, its
+    /// reference [11]): one plane whose VCs are split in two classes, the lower half
+    /// carrying requests routed XY, the upper half replies routed YX; a packet keeps
+    /// its class from hop to hop. A golden-model network (no RTL is generated for it).
+    #[serde(rename = "xy_yx")]
+    XyYx,
+}
+
+impl Routing {
+    /// The dimension order of VC class `class` (0: requests, 1: replies; only
+    /// [`Routing::XyYx`] has two classes).
+    pub fn of_class(self, class: u8) -> Routing {
+        match (self, class) {
+            (Routing::XyYx, 0) => Routing::Xy,
+            (Routing::XyYx, _) => Routing::Yx,
+            (r, _) => r,
+        }
+    }
 }
 
 /// Synthetic traffic patterns (spec §5, issue 3).
@@ -75,7 +93,8 @@ pub struct RawNoc {
     reply: RawReply,
     #[serde(default)]
     request: RawVc,
-    #[serde(default = "RawVc::baseline")]
+    /// Keys left out take the baseline's defaults, not the request plane's.
+    #[serde(default = "RawVc::baseline", deserialize_with = "baseline_keys")]
     baseline: RawVc,
     #[serde(default)]
     traffic: RawTraffic,
@@ -111,6 +130,16 @@ impl Default for RawReply {
     }
 }
 
+/// The reply-plane keys a GPU config may set for MACRO-NoC (`[network.reply]`): overlay
+/// multiplexing and the injection interval (2 pipelined, 3 basic; spec §1.7, study S2).
+/// An absent key keeps the `[noc.reply]` default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyKnobs {
+    pub mux: Option<bool>,
+    pub interval: Option<u32>,
+}
+
 /// A VC plane as a config states it (`[noc.request]`, `[noc.baseline]`), before
 /// validation. The default is the request plane's; [`RawVc::baseline`] the baseline's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -129,6 +158,28 @@ impl Default for RawVc {
     fn default() -> Self {
         RawVc { flit_width: 64, vcs: 1, buf_depth: 8, routing: Routing::Xy, planes: 1 }
     }
+}
+
+/// A `[noc.baseline]` table: the keys it gives over [`RawVc::baseline`].
+fn baseline_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RawVc, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Keys {
+        flit_width: Option<u32>,
+        vcs: Option<u32>,
+        buf_depth: Option<u32>,
+        routing: Option<Routing>,
+        planes: Option<u32>,
+    }
+    let k = Keys::deserialize(d)?;
+    let b = RawVc::baseline();
+    Ok(RawVc {
+        flit_width: k.flit_width.unwrap_or(b.flit_width),
+        vcs: k.vcs.unwrap_or(b.vcs),
+        buf_depth: k.buf_depth.unwrap_or(b.buf_depth),
+        routing: k.routing.unwrap_or(b.routing),
+        planes: k.planes.unwrap_or(b.planes),
+    })
 }
 
 impl RawVc {
@@ -250,6 +301,19 @@ pub struct VcParams {
     pub planes: u32,
 }
 
+impl VcParams {
+    /// The VCs packets of class `class` (0: requests, 1: replies) may use: half of
+    /// them each under [`Routing::XyYx`], all of them otherwise.
+    pub fn class_vcs(&self, class: u8) -> std::ops::Range<usize> {
+        let v = self.vcs as usize;
+        match (self.routing, class) {
+            (Routing::XyYx, 0) => 0..v / 2,
+            (Routing::XyYx, _) => v / 2..v,
+            _ => 0..v,
+        }
+    }
+}
+
 /// Synthetic traffic of `gpuforge sim`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct TrafficParams {
@@ -335,6 +399,14 @@ fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
     check_range(&f.vcs, r.vcs, 1, VC_MAX)?;
     check_one_of(&f.buf_depth, r.buf_depth, &VC_BUF_DEPTHS)?;
     check_range(&f.planes, r.planes, 1, 2)?;
+    if r.routing == Routing::XyYx {
+        if r.vcs % 2 != 0 {
+            return Err(FieldError::new(&f.vcs, format!("{} VCs cannot be split into the request and reply classes of routing = \"xy_yx\"", r.vcs), Some("2 or 4 with xy_yx".into())));
+        }
+        if r.planes != 1 {
+            return Err(FieldError::new(&f.planes, format!("{} planes: routing = \"xy_yx\" carries requests and replies on one plane, in two VC classes", r.planes), Some("1 with xy_yx".into())));
+        }
+    }
     Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
 }
 
@@ -348,13 +420,14 @@ impl NocConfig {
     /// overlay order), the baseline planes as `baseline` says, every other parameter
     /// (reply plane, request plane, GOM, traffic) at its default. `fields` names the
     /// GPU config's own fields for errors.
-    pub fn for_gpu(kind: NocKind, n: u32, mcs: &[(u32, u32)], baseline: RawVc, fields: &NocFields) -> Result<Self, FieldError> {
+    pub fn for_gpu(kind: NocKind, n: u32, mcs: &[(u32, u32)], baseline: RawVc, reply: ReplyKnobs, fields: &NocFields) -> Result<Self, FieldError> {
+        let d = RawReply::default();
         let raw = RawNoc {
             kind,
             mesh: n,
             mcs: mcs.iter().map(|&(x, y)| [x as i64, y as i64]).collect(),
             gom: None,
-            reply: RawReply::default(),
+            reply: RawReply { mux: reply.mux.unwrap_or(d.mux), interval: reply.interval.unwrap_or(d.interval), ..d },
             request: RawVc::default(),
             baseline,
             traffic: RawTraffic::default(),
@@ -605,12 +678,12 @@ mod tests {
         f.mcs = "network.mem_nodes".into();
         f.baseline.vcs = "network.router.vcs".into();
         let vc = RawVc { vcs: 9, ..RawVc::baseline() };
-        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, &f).unwrap_err();
+        let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, ReplyKnobs::default(), &f).unwrap_err();
         assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=4)");
-        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), &f).unwrap_err();
+        let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), ReplyKnobs::default(), &f).unwrap_err();
         assert_eq!(e.to_string(), "network.mem_nodes[1]: (1, 1) is also MC 0: duplicate MC (allowed: distinct coordinates)");
         // the typed path builds what the text path builds
-        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), &f).unwrap();
+        let typed = NocConfig::for_gpu(NocKind::Macro, 4, &[(2, 3), (0, 2), (3, 1), (1, 0)], RawVc::baseline(), ReplyKnobs::default(), &f).unwrap();
         let text = NocConfig::validate(raw("kind = \"macro\"\nmesh = 4\nmcs = [[2,3],[0,2],[3,1],[1,0]]\n")).unwrap();
         assert_eq!(typed, text);
     }

@@ -14,7 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::config::{NocConfig, NocFields, NocKind, RawVc};
+use super::config::{NocConfig, NocFields, NocKind, RawVc, ReplyKnobs};
 use super::link::{Flit, LinkFmt, T_DATA};
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use super::route_rom::L;
@@ -247,10 +247,12 @@ impl Network for BaselineNetwork {
     fn inject(&mut self, pkt: Packet) {
         assert!(pkt.src < self.book.nodes && pkt.dst < self.book.nodes, "packet {pkt:?} outside the mesh");
         let pl = self.plane_of(pkt.class);
+        let pkt_class = pkt.class;
         let flits = self.book.plane_flits(&pkt, self.planes[pl].width);
         let (src, dst) = (pkt.src, pkt.dst);
         let id = self.book.register(pkt);
-        self.planes[pl].enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+        let class = u8::from(pkt_class == Class::Reply);
+        self.planes[pl].enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now, class });
     }
 
     fn eject(&mut self, node: usize) -> Option<Packet> {
@@ -361,7 +363,7 @@ impl Network for MacroNetwork {
             Class::Request => {
                 let flits = self.book.plane_flits(&pkt, self.cfg.request.flit_width);
                 let id = self.book.register(pkt);
-                self.req.enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now });
+                self.req.enqueue(src, VcPacket { id, src: src as u16, dst: dst as u16, flits, created: self.book.now, class: 0 });
             }
             Class::Reply => {
                 let mc = self.cfg.mc_at(src).unwrap_or_else(|| panic!("MACRO-NoC reply from node {src}, which is not an MC"));
@@ -482,7 +484,7 @@ pub enum NetKind {
 pub fn build_network(kind: NetKind, n: u32, mem_nodes: &[usize], flit_bits: u32) -> Result<Box<dyn Network>, FieldError> {
     let mcs: Vec<(u32, u32)> = mem_nodes.iter().map(|&id| (id as u32 % n.max(1), id as u32 / n.max(1))).collect();
     let kind = if kind == NetKind::Macro { NocKind::Macro } else { NocKind::Baseline };
-    let c = NocConfig::for_gpu(kind, n, &mcs, RawVc::baseline(), &NocFields::noc())?;
+    let c = NocConfig::for_gpu(kind, n, &mcs, RawVc::baseline(), ReplyKnobs::default(), &NocFields::noc())?;
     Ok(from_config(&c, flit_bits))
 }
 

@@ -319,7 +319,9 @@ impl Stimulus<VcMesh> for VcStimulus {
             if self.nis[id].queue.len() < 4 && self.rng.random_bool(self.p_pkt) {
                 let dst = self.rng.random_range(0..self.nodes);
                 let flits = self.rng.random_range(1..=self.max_flits);
-                self.nis[id].queue.push_back(VcPacket { id: self.next_id, src: id as u16, dst: dst as u16, flits, created: self.cycle });
+                // both VC classes of xy_yx, without a draw (the random stream stays)
+                let class = (self.next_id & 1) as u8;
+                self.nis[id].queue.push_back(VcPacket { id: self.next_id, src: id as u16, dst: dst as u16, flits, created: self.cycle, class });
                 self.next_id += 1;
             }
             let allow = self.rng.random_bool(0.9);

@@ -163,10 +163,13 @@ pub struct VcPacket {
     pub flits: u32,
     /// Cycle the packet was handed to the NI.
     pub created: u64,
+    /// VC class (0: requests, 1: replies): which VCs it may use under `xy_yx`
+    /// routing ([`VcParams::class_vcs`]); every VC otherwise.
+    pub class: u8,
 }
 
 /// Terminal network interface: a source queue sending one packet at a time (head
-/// on the lowest VC with a credit, the rest of the packet on that VC), credit
+/// on the lowest VC of its class with a credit, the rest of the packet on that VC), credit
 /// counters per VC (updated at the end of the cycle a credit is seen), and a sink
 /// that accepts every flit and returns its credit in the next cycle. Flit data is
 /// `packet id * 256 + flit index` (masked to the plane's width), so a scoreboard can
@@ -177,6 +180,8 @@ pub struct VcNi {
     pub v: usize,
     pub credits: [u8; 4],
     pub queue: VecDeque<VcPacket>,
+    /// The VCs of each class (the same range twice but under `xy_yx`).
+    class_vcs: [(u8, u8); 2],
     cur: Option<(u8, u32, VcPacket)>,
     ret: u8,
     data_mask: u128,
@@ -189,6 +194,10 @@ impl VcNi {
             v: p.vcs as usize,
             credits: [p.buf_depth as u8; 4],
             queue: VecDeque::new(),
+            class_vcs: [0, 1].map(|c| {
+                let r = p.class_vcs(c);
+                (r.start as u8, r.end as u8)
+            }),
             cur: None,
             ret: 0,
             data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
@@ -222,7 +231,8 @@ impl VcNi {
     pub fn send(&mut self) -> VcLink {
         if self.cur.is_none() {
             if let Some(p) = self.queue.front().copied() {
-                if let Some(vc) = (0..self.v).find(|&u| self.credits[u] > 0) {
+                let (lo, hi) = self.class_vcs[(p.class & 1) as usize];
+                if let Some(vc) = (lo as usize..hi as usize).find(|&u| self.credits[u] > 0) {
                     self.queue.pop_front();
                     self.cur = Some((vc as u8, 0, p));
                 }

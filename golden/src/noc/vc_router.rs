@@ -72,6 +72,8 @@ pub enum VcMutation {
     /// VC allocation grants the lowest-numbered requester instead of round robin
     /// (still a legal allocator: no invariant breaks, only the order changes).
     FixedPriorityVa,
+    /// VC allocation ignores the `xy_yx` VC classes (a reply may take a request VC).
+    IgnoreVcClass,
 }
 
 /// Most routers a [`VcRouters`] holds (an 8x8 mesh; router sets are `u64` masks).
@@ -116,8 +118,13 @@ pub struct VcRouters {
     port_of: [u8; 32],
     vc_of: [u8; 32],
     pub mutation: Option<VcMutation>,
-    /// Output port towards each node, per router (`router * n * n + dst`).
+    /// Output port towards each node, per VC class and router (`(class * routers +
+    /// router) * n * n + dst`; both classes route alike but under `xy_yx`).
     route: Vec<u8>,
+    /// Per input VC index: the offset of its class's table in `route`, and the output
+    /// VCs its packets may take (bit u = VC u; every VC but under `xy_yx`).
+    class_route: [u32; 32],
+    class_vcs: [u32; 32],
     /// Neighbour per router and direction E, W, N, S ([`NONE`] at an edge; always
     /// NONE for a lone router, whose links are ports).
     nbr: Vec<[u8; 4]>,
@@ -154,7 +161,10 @@ impl VcRouters {
         let (v, nr) = (p.vcs as usize, pos.len());
         assert!((1..=MAX_VC).contains(&v) && (1..=MAX_DEPTH as u32).contains(&p.buf_depth) && nr <= MAX_ROUTERS, "{p:?}, {nr} routers");
         let nn = (n * n) as usize;
-        let route = pos.iter().flat_map(|&(x, y)| (0..nn).map(move |dst| route(p.routing, n, x, y, dst as u16) as u8)).collect();
+        let route = (0..2u8)
+            .flat_map(|c| pos.iter().flat_map(move |&(x, y)| (0..nn).map(move |dst| route(p.routing.of_class(c), n, x, y, dst as u16) as u8)))
+            .collect();
+        let class_of = |i: usize| if p.class_vcs(1).start == 0 { 0 } else { u8::from(p.class_vcs(1).contains(&(i % v))) };
         let nbr = pos
             .iter()
             .map(|&(x, y)| {
@@ -186,6 +196,8 @@ impl VcRouters {
             vc_of: std::array::from_fn(|i| (i % v) as u8),
             mutation: None,
             route,
+            class_route: std::array::from_fn(|i| class_of(i) as u32 * (nr * nn) as u32),
+            class_vcs: std::array::from_fn(|i| p.class_vcs(class_of(i)).fold(0, |m, u| m | 1 << u)),
             nbr,
             st: vec![RouterState::new(p.buf_depth as i8); nr],
             pool: Vec::new(),
@@ -250,7 +262,7 @@ impl VcRouters {
         self.overflow[r]
     }
 
-    /// Output port of router `r` towards node `dst`.
+    /// Output port of router `r` towards node `dst` (for requests, the lower VC class).
     #[inline]
     pub fn route(&self, r: usize, dst: u16) -> usize {
         self.route[r * (self.n * self.n) as usize + dst as usize] as usize
@@ -399,8 +411,9 @@ impl VcRouters {
                 if !word::head(f) {
                     continue;
                 }
-                let o = self.route[r * nn + word::dst(f)] as usize;
-                let free = (!busy & st.cred_full) >> (o * v) & vmask;
+                let o = self.route[self.class_route[iv] as usize + r * nn + word::dst(f)] as usize;
+                let class = if self.mutation == Some(VcMutation::IgnoreVcClass) { vmask } else { self.class_vcs[iv] };
+                let free = (!busy & st.cred_full) >> (o * v) & class;
                 if free != 0 {
                     let ov = (o * v + free.trailing_zeros() as usize) & 31;
                     req[ov] |= 1 << iv;
@@ -600,8 +613,10 @@ mod word {
     }
 }
 
-/// Output port for `dst` of the router at (`x`, `y`) of an `n` x `n` mesh.
+/// Output port for `dst` of the router at (`x`, `y`) of an `n` x `n` mesh (`xy_yx`
+/// routes as its request class, XY: see [`Routing::of_class`]).
 pub fn route(routing: Routing, n: u32, x: u32, y: u32, dst: u16) -> usize {
+    let routing = routing.of_class(0);
     let (dx, dy) = (dst as u32 % n, dst as u32 / n);
     if routing == Routing::Xy || dy == y {
         if dx > x {

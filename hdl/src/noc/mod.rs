@@ -16,7 +16,7 @@ pub mod vc;
 
 
 use golden::block::{Block, ConfigFile};
-use golden::noc::config::{NocConfig, NocKind, VcParams};
+use golden::noc::config::{NocConfig, NocKind, Routing, VcParams};
 use golden::noc::flit::VcLayout;
 use golden::noc::link::LinkFmt;
 use golden::noc::Noc;
@@ -233,6 +233,15 @@ impl Generate for Noc {
     /// `routers/request/`; baseline: `baseline/`, `routers/baseline/`.
     fn generate(cfg: &ConfigFile<NocConfig>) -> Result<Generated, GenError> {
         let (c, p) = (&cfg.config, cfg.name.as_str());
+        for (plane, vc) in [("request", &c.request), ("baseline", &c.baseline)] {
+            if vc.routing == Routing::XyYx {
+                return Err(GenError::Unsupported {
+                    field: format!("noc.{plane}.routing"),
+                    message: "\"xy_yx\" is a comparator network of the golden model (spec macro_noc.md 1.12): no RTL is generated for it".into(),
+                    allowed: "\"xy\" or \"yx\" for gen, lint, synth and cosim".into(),
+                });
+            }
+        }
         let mut lib = Library::default();
         let mut designs = Vec::new();
         let clk = || vec![Port::clock("clk_i"), Port::reset("rst_i")];

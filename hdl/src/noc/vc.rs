@@ -267,6 +267,7 @@ fn routing_name(p: &VcParams) -> &'static str {
     match p.routing {
         Routing::Xy => "XY",
         Routing::Yx => "YX",
+        Routing::XyYx => unreachable!("generate refuses xy_yx planes"),
     }
 }
 

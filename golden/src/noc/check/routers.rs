@@ -186,14 +186,16 @@ impl VcRouterChecker {
         self.findings.flag(self.cycle, inv, detail);
     }
 
-    /// The dimension-order output port of `dst` at this router.
-    fn port(&self, dst: u16) -> usize {
+    /// The dimension-order output port of `dst` at this router for a flit on input
+    /// VC `u` (its class decides the order under `xy_yx`).
+    fn port(&self, dst: u16, u: usize) -> usize {
         let (dx, dy) = (dst as u32 % self.n, dst as u32 / self.n);
         let x_move = if dx > self.x { Some(E) } else if dx < self.x { Some(W) } else { None };
         let y_move = if dy > self.y { Some(N) } else if dy < self.y { Some(S) } else { None };
-        match self.routing {
-            Routing::Xy => x_move.or(y_move),
+        let class = u8::from(self.routing == Routing::XyYx && u >= self.v / 2);
+        match self.routing.of_class(class) {
             Routing::Yx => y_move.or(x_move),
+            _ => x_move.or(y_move),
         }
         .unwrap_or(L)
     }
@@ -221,10 +223,15 @@ impl VcRouterChecker {
                             (owner, head) => self.flag("11 contiguity", format!("port {} VC {u}: head {head} from input VC {iv}, owned by {owner:?}", DIRS[out])),
                         }
                         self.owner[ov] = if f.tail { None } else { Some(iv) };
+                        let half = |u: usize| self.routing == Routing::XyYx && u >= v / 2;
+                        if half(iv % v) != half(*u as usize) {
+                            self.flag("12 VC class", format!("port {} VC {u} carries a flit of input VC {} of the other xy_yx class", DIRS[out], iv % v));
+                        }
                     }
                 }
-                if self.port(f.dst) != out {
-                    self.flag("11 routing", format!("a flit for node {} leaves on {}, dimension order says {}", f.dst, DIRS[out], DIRS[self.port(f.dst)]));
+                let want = self.port(f.dst, *u as usize);
+                if want != out {
+                    self.flag("11 routing", format!("a flit for node {} leaves on {}, dimension order says {}", f.dst, DIRS[out], DIRS[want]));
                 }
                 self.downstream[ov] += 1;
                 if self.downstream[ov] > self.depth {

@@ -1,0 +1,87 @@
+//! P-, G- and F-TFB in the GPU model (`[hooks.tfb]`, golden::tfb_bdib::hook): selected
+//! through the config, bad parameters named with their range, and the results of
+//! every workload unchanged by the variant (tfb_bdib.md §5.4 SYS-3), with buffered
+//! instructions actually deferred and drained where the workload has barriers.
+
+mod gpu_common;
+
+use golden::gpu::sim::{run_capture, Gpu};
+use golden::gpu::{GpuConfig, RunOptions};
+use gpu_common::*;
+
+fn with_tfb(name: &str, mode: &str, depth: u32) -> Result<GpuConfig, golden::config::ConfigError> {
+    let path = config_path(name);
+    let text = std::fs::read_to_string(&path).unwrap() + &format!("\n[hooks.tfb]\nmode = \"{mode}\"\ndepth = {depth}\n");
+    GpuConfig::parse(&path, &text)
+}
+
+#[test]
+fn bad_tfb_hook_parameters_name_the_field_and_range() {
+    let e = with_tfb("tiny", "x", 2).unwrap_err();
+    assert!(e.field.contains("hooks.tfb.mode") && e.allowed.as_deref() == Some("one of \"p\", \"g\", \"f\""), "{e}");
+    let e = with_tfb("tiny", "f", 0).unwrap_err();
+    assert!(e.field.contains("hooks.tfb.depth") && e.allowed.as_deref() == Some("1..=5"), "{e}");
+    assert!(with_tfb("tfb_maxwell_16", "g", 5).is_ok());
+}
+
+/// Whether a launch file's kernels read the cycle counter (their output is timing).
+fn reads_clock(launch: &std::path::Path) -> bool {
+    let text = std::fs::read_to_string(launch).unwrap();
+    text.lines().filter_map(|l| l.trim().strip_prefix("ptx = \"")).any(|p| {
+        let ptx = launch.parent().unwrap().join(p.trim_end_matches('"'));
+        std::fs::read_to_string(ptx).is_ok_and(|t| t.contains("%clock"))
+    })
+}
+
+/// Every launch file under workloads/ (the large `bench` inputs and the timing
+/// microbenchmarks, whose output is a cycle count, excepted).
+fn workloads() -> Vec<String> {
+    let mut v = Vec::new();
+    for d in std::fs::read_dir(root().join("workloads")).unwrap().flatten() {
+        if !d.path().is_dir() || d.file_name() == "bench" {
+            continue;
+        }
+        for f in std::fs::read_dir(d.path()).unwrap().flatten() {
+            if f.path().extension().is_some_and(|x| x == "toml") && !reads_clock(&f.path()) {
+                v.push(format!("{}/{}", d.file_name().to_string_lossy(), f.file_name().to_string_lossy()));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn results_never_change(cfg_name: &str, list: &[String]) {
+    let plain_cfg = config(cfg_name);
+    let mut deferred_somewhere = [0u64; 3];
+    for w in list {
+        let l = launch(w);
+        let (plain, plain_bufs) = run_capture(Gpu::new(&plain_cfg).unwrap(), &l, RunOptions::default()).unwrap();
+        assert!(plain.checks_passed(), "{w}: {plain}");
+        for (k, mode) in ["p", "g", "f"].iter().enumerate() {
+            let cfg = with_tfb(cfg_name, mode, 2).unwrap();
+            let (r, bufs) = run_capture(Gpu::new(&cfg).unwrap(), &l, RunOptions::default()).unwrap();
+            assert!(r.checks_passed(), "{w} {mode}-TFB on {cfg_name}: {r}");
+            assert_eq!(bufs, plain_bufs, "{w} {mode}-TFB on {cfg_name}: results changed");
+            let h = &r.hooks;
+            assert_eq!(h.get("tfb.deferred"), h.get("tfb.drained"), "{w} {mode}: everything deferred drains");
+            if *mode == "p" {
+                assert_eq!(h.get("tfb.deferred").copied().unwrap_or(0), 0, "{w}: P-TFB buffers nothing");
+            }
+            deferred_somewhere[k] += h.get("tfb.deferred").copied().unwrap_or(0);
+        }
+    }
+    assert_eq!(deferred_somewhere[0], 0);
+    assert!(deferred_somewhere[1] > 0 && deferred_somewhere[2] > 0, "{deferred_somewhere:?}");
+}
+
+#[test]
+fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
+    results_never_change("tiny", &workloads());
+}
+
+#[test]
+fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
+    let list: Vec<String> = ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml"].iter().map(|s| s.to_string()).collect();
+    results_never_change("tfb_maxwell_16", &list);
+}

@@ -1,0 +1,429 @@
+module {{ top }} (
+{%- for port in ports %}
+  {{ port.decl }}{{ port.pad }}// {{ port.doc }}
+{%- endfor %}
+);
+  // Q-cache rate monitor of one L2 (Hestness 2016 ch. 6; spec qcache.md 1.2-1.8, 5),
+  // cycle-exact with golden::qcache::monitor::RateMonitor: `step` there is the
+  // combinational block below, statement for statement, in the spec 1.6 order.
+  localparam W   = {{ w }};   // CNT_W: every counter saturates at 2^W - 1
+  localparam W2  = {{ w2 }};  // rate products produced*cyc_c, consumed*cyc_p
+  localparam NB  = {{ nb }};   // L2 banks reporting events
+  localparam ND  = {{ nd }};   // rate domains
+  localparam DW  = {{ dw }};   // domain id width
+  localparam PW  = {{ pw }};   // per-cycle event count width
+  localparam ET  = {{ et }}, WT = {{ wt }}, DT = {{ dt }}, PT = {{ pt }}, SW = {{ sw }};
+
+  localparam [2:0] S_DISABLED = 3'd0, S_DETECT = 3'd1, S_ACTIVE = 3'd2, S_PENDING = 3'd3, S_LOCKED = 3'd4, S_OFF = 3'd5;
+
+  localparam [W-1:0]  CAP_LINES   = {{ w }}'d{{ cap_lines }};
+  localparam [W-1:0]  MIN_LINES   = {{ w }}'d{{ min_lines }};
+  localparam [W-1:0]  QLOW_LINES  = {{ w }}'d{{ qlow_lines }};
+  localparam [ET-1:0] EVAL_INTERVAL  = {{ et }}'d{{ eval_interval }};
+  localparam [WT-1:0] WINDOW_CYCLES  = {{ wt }}'d{{ window_cycles }};
+  localparam [WT-1:0] MIN_OBS_CYCLES = {{ wt }}'d{{ min_obs_cycles }};
+  localparam [DT-1:0] DETECT_TIMEOUT = {{ dt }}'d{{ detect_timeout }};
+  localparam [PT-1:0] ACK_TIMEOUT    = {{ pt }}'d{{ ack_timeout }};
+  localparam [SW-1:0] SCHED_CNT      = {{ sw }}'d{{ sched_cnt }};  // RC_LAT - 2
+  localparam [1:0] QLOW_STREAK = 2'd{{ qlow_streak }}, GIVEUP_STREAK = 2'd{{ giveup_streak }};
+  localparam [3:0] QPRE_NUM = 4'd{{ qpre_num }}, QPRE_DEN = 4'd{{ qpre_den }};
+  localparam [7:0] MIN_STEP_Q44 = 8'd{{ min_step }}, UP_STEP_Q44 = 8'd{{ up_step }};
+  localparam EQ_TOL_SHIFT = {{ eq_tol_shift }}, SPILL_LITTLE_SHIFT = {{ spill_shift }}, QLOCK_SHIFT = {{ qlock_shift }};
+  localparam DAMP_ON_REVERSAL = {{ damp }};
+
+  // ---------------------------------------------------------------------------
+  // registers (spec 1.3 register file, plus the request path)
+  // ---------------------------------------------------------------------------
+  reg [2:0]    state_r;
+  reg [W-1:0]  produced_r, consumed_r, spilled_r, cyc_p_r, cyc_c_r, q_r, q_max_r;
+  reg          qmax_valid_r;
+  reg [ND-1:0] prod_mask_r, cons_mask_r, throttled_r;
+  reg [ET-1:0] eval_t_r;
+  reg [WT-1:0] win_t_r;
+  reg [DT-1:0] det_t_r;
+  reg [PT-1:0] pend_t_r;
+  reg [1:0]    lowq_streak_r, giveup_streak_r, last_dir_r;
+  reg          tot_p_seen_r, tot_c_seen_r, force_eval_r;
+  // the decision waiting RC_LAT cycles (sched): kind, request, fallback target, ratio
+  reg          sched_v_r, sched_giveup_r, sched_role_r, sched_dir_r, sched_damp_r;
+  reg [SW-1:0] sched_cnt_r;
+  reg [ND-1:0] sched_target_r, sched_fb_target_r;
+  reg [7:0]    sched_ratio_r;
+  // serial divider: ratio = floor(16 * rmax / rmin), one quotient bit a cycle
+  reg [W2-1:0] div_rem_r, div_den_r;
+  reg [3:0]    div_low_r, div_step_r;
+  // fallback of the request in flight
+  reg          fb_v_r, fb_role_r, fb_dir_r;
+  reg [ND-1:0] fb_target_r;
+  reg [7:0]    fb_ratio_r;
+  // the request register (req_v_o and its fields) and what an ACK throttles
+  reg          req_v_r, req_role_r, req_dir_r, req_restore_r;
+  reg [ND-1:0] req_target_r, issued_target_r;
+  reg [7:0]    req_ratio_r;
+
+  // ---------------------------------------------------------------------------
+  // helpers
+  // ---------------------------------------------------------------------------
+  function automatic [PW-1:0] popc(input [NB-1:0] x);
+    integer k;
+    begin
+      popc = {PW{1'b0}};
+      for (k = 0; k < NB; k = k + 1) popc = popc + {{ '{' }}{(PW-1){1'b0}}, x[k]};
+    end
+  endfunction
+
+  function automatic [ND-1:0] doms(input [NB-1:0] m, input [NB*DW-1:0] d);
+    integer k, j;
+    begin
+      doms = {ND{1'b0}};
+      for (k = 0; k < NB; k = k + 1)
+        for (j = 0; j < ND; j = j + 1)
+          if (m[k] && d[k*DW +: DW] == j[DW-1:0]) doms[j] = 1'b1;
+    end
+  endfunction
+
+  function automatic [W-1:0] sadd(input [W-1:0] a, input [PW-1:0] n);
+    reg [W:0] s;
+    begin
+      s = {1'b0, a} + {{ '{' }}{(W+1-PW){1'b0}}, n};
+      sadd = s[W] ? {W{1'b1}} : s[W-1:0];
+    end
+  endfunction
+
+  function automatic [1:0] sat3(input [1:0] x);
+    sat3 = (x == 2'd3) ? 2'd3 : x + 2'd1;
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // next state
+  // ---------------------------------------------------------------------------
+  reg [2:0]    st;
+  reg [W-1:0]  prod, cons, spil, cp, cc, q, qm;
+  reg          qv, tps, tcs, fe;
+  reg [ND-1:0] pm, cm, thr;
+  reg [ET-1:0] et;
+  reg [WT-1:0] wt;
+  reg [DT-1:0] dt;
+  reg [PT-1:0] pt;
+  reg [1:0]    lows, gus, ld;
+  reg          sv, sg, srole, sdir, sdamp;
+  reg [SW-1:0] sc;
+  reg [ND-1:0] stgt, sfbt;
+  reg [7:0]    srat;
+  reg [W2-1:0] drem, dden;
+  reg [3:0]    dlow, dstep;
+  reg          fv, frole, fdir;
+  reg [ND-1:0] ftgt, itgt;
+  reg [7:0]    frat;
+  reg          rv, rrole, rdir, rrest;
+  reg [ND-1:0] rtgt;
+  reg [7:0]    rrat;
+  // this cycle's events and the evaluation's arithmetic
+  reg [PW-1:0] np, nc, ns;
+  reg [PW:0]   ncs;
+  reg [W-1:0]  up;
+  reg [W2-1:0] lhs, rhs, rmax, rmin, tol;
+  reg [W2:0]   div_t;
+  reg          gt, lt, spills_y, qlow, near_full, decide, d_giveup, d_role, d_dir, d_div;
+  reg [7:0]    d_ratio, fin;
+  reg [1:0]    d_class;
+  reg [W-1:0]  cap_ref;
+
+  wire kend_fire   = kend_i && state_r != S_DISABLED;
+  wire kbegin_fire = kbegin_i && state_r == S_DISABLED;
+
+  always @(*) begin
+    // kernel begin clears every register but the request register (spec 1.4)
+    st    = kbegin_fire ? S_DETECT : state_r;
+    prod  = kbegin_fire ? {W{1'b0}} : produced_r;
+    cons  = kbegin_fire ? {W{1'b0}} : consumed_r;
+    spil  = kbegin_fire ? {W{1'b0}} : spilled_r;
+    cp    = kbegin_fire ? {W{1'b0}} : cyc_p_r;
+    cc    = kbegin_fire ? {W{1'b0}} : cyc_c_r;
+    q     = kbegin_fire ? {W{1'b0}} : q_r;
+    qm    = kbegin_fire ? {W{1'b0}} : q_max_r;
+    qv    = !kbegin_fire && qmax_valid_r;
+    pm    = kbegin_fire ? {ND{1'b0}} : prod_mask_r;
+    cm    = kbegin_fire ? {ND{1'b0}} : cons_mask_r;
+    thr   = kbegin_fire ? {ND{1'b0}} : throttled_r;
+    et    = kbegin_fire ? {ET{1'b0}} : eval_t_r;
+    wt    = kbegin_fire ? {WT{1'b0}} : win_t_r;
+    dt    = kbegin_fire ? {DT{1'b0}} : det_t_r;
+    pt    = kbegin_fire ? {PT{1'b0}} : pend_t_r;
+    lows  = kbegin_fire ? 2'd0 : lowq_streak_r;
+    gus   = kbegin_fire ? 2'd0 : giveup_streak_r;
+    ld    = kbegin_fire ? 2'd0 : last_dir_r;
+    tps   = !kbegin_fire && tot_p_seen_r;
+    tcs   = !kbegin_fire && tot_c_seen_r;
+    fe    = !kbegin_fire && force_eval_r;
+    sv    = !kbegin_fire && sched_v_r;
+    sg    = !kbegin_fire && sched_giveup_r;
+    srole = !kbegin_fire && sched_role_r;
+    sdir  = !kbegin_fire && sched_dir_r;
+    sdamp = !kbegin_fire && sched_damp_r;
+    sc    = kbegin_fire ? {SW{1'b0}} : sched_cnt_r;
+    stgt  = kbegin_fire ? {ND{1'b0}} : sched_target_r;
+    sfbt  = kbegin_fire ? {ND{1'b0}} : sched_fb_target_r;
+    srat  = kbegin_fire ? 8'd0 : sched_ratio_r;
+    drem  = kbegin_fire ? {W2{1'b0}} : div_rem_r;
+    dden  = kbegin_fire ? {W2{1'b0}} : div_den_r;
+    dlow  = kbegin_fire ? 4'd0 : div_low_r;
+    dstep = kbegin_fire ? 4'd0 : div_step_r;
+    fv    = !kbegin_fire && fb_v_r;
+    frole = !kbegin_fire && fb_role_r;
+    fdir  = !kbegin_fire && fb_dir_r;
+    ftgt  = kbegin_fire ? {ND{1'b0}} : fb_target_r;
+    frat  = kbegin_fire ? 8'd0 : fb_ratio_r;
+    itgt  = kbegin_fire ? {ND{1'b0}} : issued_target_r;
+    // the request register empties at the edge where it is accepted
+    rv = req_v_r; rtgt = req_target_r; rrole = req_role_r; rdir = req_dir_r; rrat = req_ratio_r; rrest = req_restore_r;
+    if (req_v_r && req_ready_i) begin
+      rv = 1'b0; rtgt = {ND{1'b0}}; rrole = 1'b0; rdir = 1'b0; rrat = 8'd0; rrest = 1'b0;
+    end
+    np = popc(ev_prod_i); nc = popc(ev_cons_i); ns = popc(ev_spill_i);
+    ncs = {1'b0, nc} + {1'b0, ns};
+    up = {W{1'b0}}; lhs = {W2{1'b0}}; rhs = {W2{1'b0}}; rmax = {W2{1'b0}}; rmin = {W2{1'b0}}; tol = {W2{1'b0}};
+    div_t = {(W2+1){1'b0}};
+    gt = 1'b0; lt = 1'b0; spills_y = 1'b0; qlow = 1'b0; near_full = 1'b0; cap_ref = {W{1'b0}};
+    decide = 1'b0; d_giveup = 1'b0; d_role = 1'b0; d_dir = 1'b0; d_div = 1'b0; d_ratio = 8'd0; d_class = 2'd0; fin = 8'd0;
+
+    // serial divider: one quotient bit per cycle, most significant first
+    if (dstep != 4'd0) begin
+      div_t = {drem, dlow[3]};
+      if (div_t >= {1'b0, dden}) begin
+        div_t = div_t - {1'b0, dden};
+        srat = {srat[6:0], 1'b1};
+      end else begin
+        srat = {srat[6:0], 1'b0};
+      end
+      drem = div_t[W2-1:0];
+      dlow = {dlow[2:0], 1'b0};
+      dstep = dstep - 4'd1;
+    end
+
+    if (st != S_DISABLED && st != S_OFF) begin
+      // (3) events: spill onset records q_max and forces an evaluation
+      if (ns != {PW{1'b0}} && spil == {W{1'b0}} && st != S_DETECT) begin
+        qm = q; qv = 1'b1; fe = 1'b1;
+      end
+      prod = sadd(prod, np);
+      cons = sadd(cons, nc);
+      spil = sadd(spil, ns);
+      up = sadd(q, np);
+      q = ({1'b0, up} >= {{ '{' }}{(W-PW){1'b0}}, ncs}) ? up - {{ '{' }}{(W-PW-1){1'b0}}, ncs} : {W{1'b0}};
+      pm = pm | doms(ev_prod_i, ev_prod_dom_i);
+      cm = cm | doms(ev_cons_i, ev_cons_dom_i);
+      if (cp != {W{1'b0}} || np != {PW{1'b0}}) cp = sadd(cp, {{ '{' }}{(PW-1){1'b0}}, 1'b1});
+      if (cc != {W{1'b0}} || nc != {PW{1'b0}}) cc = sadd(cc, {{ '{' }}{(PW-1){1'b0}}, 1'b1});
+      if (np != {PW{1'b0}}) tps = 1'b1;
+      if (nc != {PW{1'b0}}) tcs = 1'b1;
+
+      // (4) the state's work
+      case (st)
+        S_DETECT: begin
+          dt = dt + {{ '{' }}{(DT-1){1'b0}}, 1'b1};
+          if (tps && tcs) begin
+            prod = {W{1'b0}}; cons = {W{1'b0}}; spil = {W{1'b0}}; cp = {W{1'b0}}; cc = {W{1'b0}};
+            wt = {WT{1'b0}}; et = {ET{1'b0}}; fe = 1'b0;
+            st = S_ACTIVE;
+          end else if (dt >= DETECT_TIMEOUT) begin
+            st = S_OFF;
+          end
+        end
+        S_PENDING: begin
+          if (!req_v_r) begin
+            pt = pt + {{ '{' }}{(PT-1){1'b0}}, 1'b1};
+            if (rsp_v_i) begin
+              if (rsp_ack_i) begin
+                thr = thr | itgt;
+                fv = 1'b0;
+                prod = {W{1'b0}}; cons = {W{1'b0}}; spil = {W{1'b0}}; cp = {W{1'b0}}; cc = {W{1'b0}};
+                wt = {WT{1'b0}}; et = {ET{1'b0}}; fe = 1'b0;
+                st = S_ACTIVE;
+              end else if (fv) begin
+                rv = 1'b1; rtgt = ftgt; rrole = frole; rdir = fdir; rrat = frat; rrest = 1'b0;
+                itgt = ftgt;
+                fv = 1'b0;
+                pt = {PT{1'b0}};
+              end else begin
+                st = S_ACTIVE;
+              end
+            end else if (pt >= ACK_TIMEOUT) begin
+              fv = 1'b0;
+              st = S_ACTIVE;
+            end
+          end
+        end
+        S_ACTIVE, S_LOCKED: begin
+          wt = wt + {{ '{' }}{(WT-1){1'b0}}, 1'b1};
+          et = et + {{ '{' }}{(ET-1){1'b0}}, 1'b1};
+          if (wt >= WINDOW_CYCLES) begin
+            prod = {W{1'b0}}; cons = {W{1'b0}}; spil = {W{1'b0}}; cp = {W{1'b0}}; cc = {W{1'b0}};
+            wt = {WT{1'b0}}; et = {ET{1'b0}}; fe = 1'b0;
+          end else if (et >= EVAL_INTERVAL || fe) begin
+            et = {ET{1'b0}};
+            fe = 1'b0;
+            // an evaluation while a decision waits is skipped
+            if (!sv && wt >= MIN_OBS_CYCLES && !(prod < MIN_LINES && cons < MIN_LINES)) begin
+              // fail-safe: spills keep pace with consumption
+              if ({1'b0, cons} + {1'b0, spil} >= {1'b0, MIN_LINES} && spil >= cons) begin
+                gus = sat3(gus);
+                if (gus >= GIVEUP_STREAK) begin
+                  decide = 1'b1; d_giveup = 1'b1;
+                end
+              end else begin
+                gus = 2'd0;
+              end
+              if (!decide) begin
+                // Table 6.1 on R_P ~ produced*cyc_c against R_C ~ consumed*cyc_p
+                lhs = {{ '{' }}{W{1'b0}}, prod} * {{ '{' }}{W{1'b0}}, cc};
+                rhs = {{ '{' }}{W{1'b0}}, cons} * {{ '{' }}{W{1'b0}}, cp};
+                rmax = (lhs > rhs) ? lhs : rhs;
+                rmin = (lhs > rhs) ? rhs : lhs;
+                tol = rmax >> EQ_TOL_SHIFT;
+                gt = lhs > rhs && (lhs - rhs) > tol;
+                lt = rhs > lhs && (rhs - lhs) > tol;
+                spills_y = spil > (prod >> SPILL_LITTLE_SHIFT);
+                qlow = q <= QLOW_LINES;
+                lows = qlow ? sat3(lows) : 2'd0;
+                cap_ref = qv ? qm : CAP_LINES;
+                if (lows >= QLOW_STREAK && !gt) begin
+                  // row 4: the consumer starves
+                  decide = 1'b1; d_role = 1'b0; d_dir = 1'b1; d_ratio = UP_STEP_Q44;
+                end else if (gt) begin
+                  // row 1: wait for the first spill, then act; afterwards act near q_max
+                  near_full = qv && ({4'd0, q} * {{ '{' }}{W{1'b0}}, QPRE_DEN}) >= ({4'd0, qm} * {{ '{' }}{W{1'b0}}, QPRE_NUM});
+                  if (spil != {W{1'b0}} || near_full) begin
+                    decide = 1'b1; d_role = 1'b1; d_dir = 1'b1; d_div = 1'b1;
+                  end else begin
+                    st = S_ACTIVE;
+                  end
+                end else if (!lt && spills_y && !qlow) begin
+                  // row 2: matched rates, light spilling
+                  decide = 1'b1; d_role = 1'b1; d_dir = 1'b1; d_ratio = MIN_STEP_Q44;
+                end else if (!lt && q >= (cap_ref >> QLOCK_SHIFT)) begin
+                  // row 3: locked
+                  st = S_LOCKED;
+                end else begin
+                  st = S_ACTIVE;
+                end
+              end
+              if (decide) begin
+                sv = 1'b1; sc = SCHED_CNT; sg = d_giveup;
+                if (!d_giveup) begin
+                  d_class = (d_role == d_dir) ? 2'd1 : 2'd2;
+                  sdamp = DAMP_ON_REVERSAL != 0 && ld != 2'd0 && ld != d_class;
+                  ld = d_class;
+                  srole = d_role; sdir = d_dir;
+                  stgt = d_role ? cm : pm;
+                  sfbt = d_role ? pm : cm;
+                  srat = d_ratio;
+                  if (d_div) begin
+                    if ({4'd0, rmax} >= {(rmin == {W2{1'b0}}) ? {{ '{' }}{(W2-1){1'b0}}, 1'b1} : rmin, 4'd0}) begin
+                      srat = 8'hff;  // 16.0 or more saturates
+                    end else begin
+                      srat = 8'd0;
+                      drem = rmax >> 4;
+                      dlow = rmax[3:0];
+                      dden = (rmin == {W2{1'b0}}) ? {{ '{' }}{(W2-1){1'b0}}, 1'b1} : rmin;
+                      dstep = 4'd8;
+                    end
+                  end
+                end
+              end
+            end
+          end
+        end
+        default: ;
+      endcase
+
+      // (5) the delayed decision: counted down, emitted at its edge
+      if (sched_v_r) begin
+        if (sc != {SW{1'b0}}) begin
+          sc = sc - {{ '{' }}{(SW-1){1'b0}}, 1'b1};
+        end else if (!rv) begin
+          sv = 1'b0;
+          if (sg) begin
+            st = S_OFF;
+            fv = 1'b0;
+            if (thr != {ND{1'b0}}) begin
+              rv = 1'b1; rtgt = thr; rrole = 1'b0; rdir = 1'b0; rrat = 8'd0; rrest = 1'b1;
+              thr = {ND{1'b0}};
+            end
+          end else begin
+            fin = sdamp ? 8'h10 + ((srat - 8'h10) >> 1) : srat;
+            rv = 1'b1; rtgt = stgt; rrole = srole; rdir = sdir; rrat = fin; rrest = 1'b0;
+            fv = 1'b1; ftgt = sfbt; frole = !srole; fdir = !sdir; frat = fin;
+            itgt = stgt;
+            st = S_PENDING;
+            pt = {PT{1'b0}};
+          end
+        end
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    if (rst_i || kend_fire) begin
+      // reset, or kernel end: DISABLED with everything cleared; at kernel end the
+      // request register gets RESTORE(throttled), keeps an unaccepted RESTORE, or empties
+      state_r <= S_DISABLED;
+      produced_r <= {W{1'b0}}; consumed_r <= {W{1'b0}}; spilled_r <= {W{1'b0}};
+      cyc_p_r <= {W{1'b0}}; cyc_c_r <= {W{1'b0}}; q_r <= {W{1'b0}}; q_max_r <= {W{1'b0}};
+      qmax_valid_r <= 1'b0;
+      prod_mask_r <= {ND{1'b0}}; cons_mask_r <= {ND{1'b0}}; throttled_r <= {ND{1'b0}};
+      eval_t_r <= {ET{1'b0}}; win_t_r <= {WT{1'b0}}; det_t_r <= {DT{1'b0}}; pend_t_r <= {PT{1'b0}};
+      lowq_streak_r <= 2'd0; giveup_streak_r <= 2'd0; last_dir_r <= 2'd0;
+      tot_p_seen_r <= 1'b0; tot_c_seen_r <= 1'b0; force_eval_r <= 1'b0;
+      sched_v_r <= 1'b0; sched_giveup_r <= 1'b0; sched_role_r <= 1'b0; sched_dir_r <= 1'b0; sched_damp_r <= 1'b0;
+      sched_cnt_r <= {SW{1'b0}}; sched_target_r <= {ND{1'b0}}; sched_fb_target_r <= {ND{1'b0}}; sched_ratio_r <= 8'd0;
+      div_rem_r <= {W2{1'b0}}; div_den_r <= {W2{1'b0}}; div_low_r <= 4'd0; div_step_r <= 4'd0;
+      fb_v_r <= 1'b0; fb_role_r <= 1'b0; fb_dir_r <= 1'b0; fb_target_r <= {ND{1'b0}}; fb_ratio_r <= 8'd0;
+      issued_target_r <= {ND{1'b0}};
+      if (!rst_i && throttled_r != {ND{1'b0}}) begin
+        req_v_r <= 1'b1; req_target_r <= throttled_r; req_role_r <= 1'b0; req_dir_r <= 1'b0; req_ratio_r <= 8'd0; req_restore_r <= 1'b1;
+      end else if (!rst_i && rv && rrest) begin
+        req_v_r <= rv; req_target_r <= rtgt; req_role_r <= rrole; req_dir_r <= rdir; req_ratio_r <= rrat; req_restore_r <= rrest;
+      end else begin
+        req_v_r <= 1'b0; req_target_r <= {ND{1'b0}}; req_role_r <= 1'b0; req_dir_r <= 1'b0; req_ratio_r <= 8'd0; req_restore_r <= 1'b0;
+      end
+    end else begin
+      state_r <= st;
+      produced_r <= prod; consumed_r <= cons; spilled_r <= spil; cyc_p_r <= cp; cyc_c_r <= cc; q_r <= q; q_max_r <= qm;
+      qmax_valid_r <= qv;
+      prod_mask_r <= pm; cons_mask_r <= cm; throttled_r <= thr;
+      eval_t_r <= et; win_t_r <= wt; det_t_r <= dt; pend_t_r <= pt;
+      lowq_streak_r <= lows; giveup_streak_r <= gus; last_dir_r <= ld;
+      tot_p_seen_r <= tps; tot_c_seen_r <= tcs; force_eval_r <= fe;
+      sched_v_r <= sv; sched_giveup_r <= sg; sched_role_r <= srole; sched_dir_r <= sdir; sched_damp_r <= sdamp;
+      sched_cnt_r <= sc; sched_target_r <= stgt; sched_fb_target_r <= sfbt; sched_ratio_r <= srat;
+      div_rem_r <= drem; div_den_r <= dden; div_low_r <= dlow; div_step_r <= dstep;
+      fb_v_r <= fv; fb_role_r <= frole; fb_dir_r <= fdir; fb_target_r <= ftgt; fb_ratio_r <= frat;
+      issued_target_r <= itgt;
+      req_v_r <= rv; req_target_r <= rtgt; req_role_r <= rrole; req_dir_r <= rdir; req_ratio_r <= rrat; req_restore_r <= rrest;
+    end
+  end
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire unused = &{1'b0, rsp_dom_i};  // the first response answers a multicast request
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  assign req_v_o = req_v_r;
+  assign req_target_o = req_target_r;
+  assign req_role_o = req_role_r;
+  assign req_dir_o = req_dir_r;
+  assign req_ratio_q44_o = req_ratio_r;
+  assign req_restore_o = req_restore_r;
+  assign state_o = state_r;
+  assign produced_o = produced_r;
+  assign consumed_o = consumed_r;
+  assign spilled_o = spilled_r;
+  assign cyc_p_o = cyc_p_r;
+  assign cyc_c_o = cyc_c_r;
+  assign q_o = q_r;
+  assign q_max_o = q_max_r;
+  assign qmax_valid_o = qmax_valid_r;
+  assign prod_mask_o = prod_mask_r;
+  assign cons_mask_o = cons_mask_r;
+  assign throttled_o = throttled_r;
+endmodule

@@ -1,0 +1,55 @@
+//! Bad `[qcache]` configs fail with one line naming file, field and allowed range,
+//! exit 2, and write nothing; `sim` runs the monitor with its scoreboard.
+
+use std::process::Command;
+
+fn run_gen(body: &str) -> (i32, String, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("bad.toml");
+    std::fs::write(&cfg, format!("name = \"qc_bad\"\n[qcache]\n{body}")).unwrap();
+    let out_dir = dir.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).arg("gen").arg(&cfg).arg("--out").arg(&out_dir).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    (o.status.code().unwrap_or(-1), err, out_dir.exists())
+}
+
+#[test]
+fn bad_qcache_configs_exit_2_and_write_nothing() {
+    let cases = [
+        ("eval_interval = 0\n", "qcache.eval_interval", "1..=131072"),
+        ("window_cycles = 4096\neval_interval = 8192\n", "qcache.eval_interval", "1..=4096"),
+        ("eq_tol_shift = 0\n", "qcache.eq_tol_shift", "1..=8"),
+        ("qpre_num = 5\n", "qcache.qpre_num", "1..=4"),
+        ("qlow_lines = 20000\n", "qcache.qlow_lines", "0..=16384"),
+        ("min_step_q44 = 0x0f\n", "qcache.min_step_q44", "16..=255"),
+        ("giveup_streak = 4\n", "qcache.giveup_streak", "1..=3"),
+        ("rc_lat = 4\n", "qcache.rc_lat", "10..=1024"),
+        ("cnt_w = 12\n", "qcache.cnt_w", "one of 8, 16, 32, 64"),
+        ("nbanks = 0\n", "qcache.nbanks", "1..=32"),
+        ("cnt_w = 8\ncap_lines = 300\n", "qcache.cap_lines", "1..=255"),
+        ("policy = \"lazy\"\n", "qcache.policy", "table_6_1"),
+        ("evaluation = 3\n", "qcache.evaluation", "unknown field"),
+    ];
+    for (body, field, allowed) in cases {
+        let (code, err, wrote) = run_gen(body);
+        assert_eq!(code, 2, "{body}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{body}: not one line: {err}");
+        assert!(err.contains("bad.toml") && err.contains(field) && err.contains(allowed), "{body}: {err}");
+        assert!(!wrote, "{body}: output written");
+    }
+}
+
+#[test]
+fn sim_runs_the_monitor_with_its_scoreboard() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge"))
+        .current_dir(root)
+        .args(["sim", "configs/qcache/qcache_small.toml", "--check", "--max-cycles", "50000"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("qc_rate_monitor qcache_small: 50000 cycles") && out.contains("every spec §5 invariant held"), "{out}");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).args(["sim", "configs/qcache/qcache_small.toml", "--sweep", "0.1"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "an unused flag is refused");
+}
