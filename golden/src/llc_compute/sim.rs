@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::check::OqScoreboard;
 use super::emn::{EmnAvailability, Node};
-use super::oq::Oq;
+use super::oq::{Oq, OqIn};
 use super::traffic::OqTraffic;
 use super::LlcComputeConfig;
 use crate::invariant::Violation;
@@ -30,41 +30,106 @@ pub fn run_oq(c: &LlcComputeConfig, node: Node, cycles: u64, seed: u64, plant: i
     let mut t = OqTraffic::new(c, &m, seed);
     plant(&mut m, &mut t);
     let mut sb = OqScoreboard::new(c, &m);
-    let mut inp = m.idle_inputs();
-    let mut out = m.new_outputs();
-    let mut prev = m.new_outputs();
-    let mut cycle = 0u64;
+    let cycle = run_drained(c, &mut m, &mut t, &mut sb, cycles, "8 no leaks")?;
+    Ok(OqRunStats { cycles, cps: sb.cps, flushes: sb.flushes, discards: sb.discards, responses: sb.responses, drain_cycles: cycle - cycles })
+}
+
+/// A queue model that a run fills with random traffic and then drains (the OQ and both
+/// SQs).
+trait Drained: Model {
+    /// Entries in use (none once drained).
+    fn live(&self) -> usize;
+    /// A cycle's inputs with nothing happening: the reset cycle's and the last one's.
+    fn quiet(&self, _c: &LlcComputeConfig) -> Self::In {
+        self.idle_inputs()
+    }
+}
+
+/// Random traffic that can stop offering new work and say when it has nothing in flight.
+trait Draining<M: Model>: Stimulus<M> {
+    fn stop(&mut self);
+    fn idle(&self) -> bool;
+}
+
+/// A scoreboard with a check at the end of a run (nothing leaked).
+trait Finishing<M: Model>: Scoreboard<M> {
+    fn finish(&self, cycle: u64, last: &M::Out) -> Result<(), Violation>;
+}
+
+/// `cycles` cycles of traffic (reset in cycle 0, the scoreboard on every cycle), then no
+/// new work until traffic and model are idle (at most 100,000 cycles, else `stuck` is
+/// the broken invariant), one quiet cycle so the registered status shows the drained
+/// state, and the scoreboard's final check. Returns the cycles run.
+fn run_drained<M: Drained, T: Draining<M>, S: Finishing<M>>(c: &LlcComputeConfig, m: &mut M, t: &mut T, sb: &mut S, cycles: u64, stuck: &'static str) -> Result<u64, Violation> {
+    let (mut inp, mut out, mut prev) = (m.quiet(c), m.new_outputs(), m.new_outputs());
+    M::assert_reset(&mut inp);
     let limit = cycles + 100_000;
+    let mut cycle = 0u64;
     loop {
         if cycle == cycles {
-            t.draining = true;
+            t.stop();
         }
-        if cycle == 0 {
-            inp = m.inputs_for(c);
-            Oq::assert_reset(&mut inp);
-        } else {
-            t.drive(&m, &prev, &mut inp);
+        if cycle > 0 {
+            t.drive(m, &prev, &mut inp);
         }
         m.eval(&inp, &mut out);
         sb.observe(cycle, &inp, &out)?;
         m.commit(&inp);
         std::mem::swap(&mut prev, &mut out);
         cycle += 1;
-        if t.draining && t.idle() && m.count() == 0 && cycle > cycles + 2 {
+        if cycle > cycles + 2 && t.idle() && m.live() == 0 {
             break;
         }
         if cycle > limit {
-            return Err(Violation { cycle, invariant: "8 no leaks", detail: format!("not drained {} cycles after the traffic stopped ({} entries live)", limit - cycles, m.count()) });
+            return Err(Violation { cycle, invariant: stuck, detail: format!("not drained {} cycles after the traffic stopped ({} entries live)", limit - cycles, m.live()) });
         }
     }
-    // one idle cycle so the registered status reflects the drained state
-    let mut idle = m.inputs_for(c);
-    idle.rsp_data = vec![0; c.oq.lanes as usize];
-    m.eval(&idle, &mut out);
-    sb.observe(cycle, &idle, &out)?;
+    let quiet = m.quiet(c);
+    m.eval(&quiet, &mut out);
+    sb.observe(cycle, &quiet, &out)?;
     sb.finish(cycle, &out)?;
-    Ok(OqRunStats { cycles, cps: sb.cps, flushes: sb.flushes, discards: sb.discards, responses: sb.responses, drain_cycles: cycle - cycles })
+    Ok(cycle)
 }
+
+macro_rules! drained {
+    ($model:ty, $traffic:ty, $board:ty) => {
+        impl Draining<$model> for $traffic {
+            fn stop(&mut self) {
+                self.draining = true;
+            }
+            fn idle(&self) -> bool {
+                <$traffic>::idle(self)
+            }
+        }
+        impl Finishing<$model> for $board {
+            fn finish(&self, cycle: u64, last: &<$model as Model>::Out) -> Result<(), Violation> {
+                <$board>::finish(self, cycle, last)
+            }
+        }
+    };
+}
+
+impl Drained for Oq {
+    fn live(&self) -> usize {
+        self.count()
+    }
+    fn quiet(&self, c: &LlcComputeConfig) -> OqIn {
+        self.inputs_for(c)
+    }
+}
+impl Drained for super::sq::Sq {
+    fn live(&self) -> usize {
+        self.count()
+    }
+}
+impl Drained for super::sq_core::SqCore {
+    fn live(&self) -> usize {
+        self.count()
+    }
+}
+drained!(Oq, OqTraffic, OqScoreboard);
+drained!(super::sq::Sq, super::sq_traffic::SqTraffic, super::sq_check::SqScoreboard);
+drained!(super::sq_core::SqCore, super::sq_core_traffic::SqCoreTraffic, super::sq_core_check::SqCoreScoreboard);
 
 /// What `gpuforge sim` reports for a preset.
 #[derive(Debug, Clone, Serialize)]
@@ -140,34 +205,7 @@ pub fn run_sq(c: &LlcComputeConfig, cycles: u64, seed: u64, plant: impl FnOnce(&
     plant(&mut m);
     let mut t = SqTraffic::new(c, &m, seed);
     let mut sb = SqScoreboard::new(c, &m);
-    let (mut inp, mut out, mut prev) = (m.idle_inputs(), m.new_outputs(), m.new_outputs());
-    let mut cycle = 0u64;
-    loop {
-        if cycle == cycles {
-            t.draining = true;
-        }
-        if cycle == 0 {
-            inp = m.idle_inputs();
-            Sq::assert_reset(&mut inp);
-        } else {
-            t.drive(&m, &prev, &mut inp);
-        }
-        m.eval(&inp, &mut out);
-        sb.observe(cycle, &inp, &out)?;
-        m.commit(&inp);
-        std::mem::swap(&mut prev, &mut out);
-        cycle += 1;
-        if t.draining && t.idle() && m.count() == 0 && cycle > cycles + 2 {
-            break;
-        }
-        if cycle > cycles + 100_000 {
-            return Err(Violation { cycle, invariant: "9 bounded liveness", detail: format!("not drained 100000 cycles after the traffic stopped ({} entries live)", m.count()) });
-        }
-    }
-    let idle = m.idle_inputs();
-    m.eval(&idle, &mut out);
-    sb.observe(cycle, &idle, &out)?;
-    sb.finish(cycle, &out)?;
+    run_drained(c, &mut m, &mut t, &mut sb, cycles, "9 bounded liveness")?;
     Ok(SqRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, writes: sb.writes })
 }
 
@@ -192,33 +230,6 @@ pub fn run_sq_core(c: &LlcComputeConfig, node: Node, cycles: u64, seed: u64, pla
     plant(&mut m);
     let mut t = SqCoreTraffic::new(c, &m, seed);
     let mut sb = SqCoreScoreboard::new(c, &m);
-    let (mut inp, mut out, mut prev) = (m.idle_inputs(), m.new_outputs(), m.new_outputs());
-    let mut cycle = 0u64;
-    loop {
-        if cycle == cycles {
-            t.draining = true;
-        }
-        if cycle == 0 {
-            inp = m.idle_inputs();
-            SqCore::assert_reset(&mut inp);
-        } else {
-            t.drive(&m, &prev, &mut inp);
-        }
-        m.eval(&inp, &mut out);
-        sb.observe(cycle, &inp, &out)?;
-        m.commit(&inp);
-        std::mem::swap(&mut prev, &mut out);
-        cycle += 1;
-        if t.draining && t.idle() && m.count() == 0 && cycle > cycles + 2 {
-            break;
-        }
-        if cycle > cycles + 100_000 {
-            return Err(Violation { cycle, invariant: "9 bounded liveness", detail: format!("not drained 100000 cycles after the traffic stopped ({} entries live)", m.count()) });
-        }
-    }
-    let idle = m.idle_inputs();
-    m.eval(&idle, &mut out);
-    sb.observe(cycle, &idle, &out)?;
-    sb.finish(cycle, &out)?;
+    run_drained(c, &mut m, &mut t, &mut sb, cycles, "9 bounded liveness")?;
     Ok(SqCoreRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, stores: sb.stores, contention: sb.contention })
 }
