@@ -19,7 +19,7 @@ pub static BLOCKS: &[BlockEntry] = &[
     BlockEntry::rtl::<golden::qcache::Qcache>(),
     BlockEntry::rtl::<golden::tfb_bdib::TfbBdib>(),
     BlockEntry::model::<golden::gpu::GpuModel>(),
-    BlockEntry::model::<golden::llc_compute::LlcCompute>(),
+    BlockEntry::rtl::<golden::llc_compute::LlcCompute>(),
 ];
 
 /// Load any registered block's config file: exactly one registered table must be in it.

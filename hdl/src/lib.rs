@@ -19,6 +19,7 @@ pub mod design;
 pub mod emit;
 pub mod error;
 pub mod gpucc;
+pub mod llc_compute;
 #[cfg(test)]
 pub(crate) mod leaf_check;
 pub mod library;

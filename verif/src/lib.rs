@@ -15,6 +15,7 @@ pub mod bench;
 pub mod frame;
 pub mod gpucc;
 pub mod lint;
+pub mod llc_compute;
 pub mod lockstep;
 pub mod noc;
 pub mod qcache;

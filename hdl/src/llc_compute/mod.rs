@@ -1,0 +1,77 @@
+//! Verilog generator for LLC-Compute / Omni-Compute (`[llc_compute]`, spec §6): one
+//! design per spec §6 block. Today: `oq/` (the Offload Queue of one core: OQMU, OQSR
+//! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM).
+//!
+//! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
+//! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
+//! node, the ComputePacket layout) comes from `golden::llc_compute`.
+
+pub mod leaf;
+pub mod oq;
+
+use std::collections::BTreeMap;
+
+use golden::block::ConfigFile;
+use golden::llc_compute::{LlcCompute, LlcComputeConfig};
+
+use crate::catalog::{Catalog, ModuleDoc};
+use crate::design::{DesignSpec, GenError, Generated};
+use crate::library::Library;
+use crate::Generate;
+
+/// The designs the generator writes (the manifest's `design`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LlcDesign {
+    /// `llc_oq_<preset>`: the OQ of the core at node `self_node` (the sample core of
+    /// `golden::llc_compute::sim::sample_core`).
+    Oq { self_node: u32 },
+}
+
+/// Every module the generator writes.
+#[derive(Debug, Clone)]
+pub enum LlcModule<'a> {
+    Oq { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
+    /// One OQSR entry's state machine.
+    EntryFsm,
+}
+
+impl Catalog for LlcModule<'_> {
+    fn name(&self) -> String {
+        match self {
+            LlcModule::Oq { preset, .. } => oq::top_name(preset),
+            LlcModule::EntryFsm => "llc_oq_entry_fsm".into(),
+        }
+    }
+
+    fn doc(&self) -> ModuleDoc {
+        match self {
+            LlcModule::Oq { cfg, self_node, .. } => oq::doc(cfg, *self_node),
+            LlcModule::EntryFsm => ModuleDoc::new(
+                "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
+                "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
+                 -flush_i-> FLUSH, -free_i-> FREE; SENT -fallback_i-> FALLBACK, -free_i-> FREE; FALLBACK, FLUSH -free_i-> FREE.\n\
+                 rst_i returns to FREE. state_o, busy_o (not FREE) and wait_o (SENT, FALLBACK, FLUSH) come from the register.",
+            ),
+        }
+    }
+}
+
+impl Generate for LlcCompute {
+    type Design = LlcDesign;
+
+    fn generate(cfg: &ConfigFile<LlcComputeConfig>) -> Result<Generated, GenError> {
+        let c = &cfg.config;
+        let mut lib = Library::default();
+        let self_node = c.placement.id(golden::llc_compute::sim::sample_core(c));
+        let fsm_mod = lib.emit(&LlcModule::EntryFsm, leaf::oq_entry_fsm::OqEntryFsm::default())?;
+        let text = oq::render(c, &cfg.name, self_node, fsm_mod)?;
+        let top = lib.add_text(&LlcModule::Oq { preset: &cfg.name, cfg: c, self_node }, text)?;
+        let d = DesignSpec::new("oq", &LlcDesign::Oq { self_node }, &top, oq::ports(c));
+        let d = oq::parameters(c, self_node).into_iter().fold(d, |d, (k, v)| d.param(&k, v));
+        let d = d.table("storage", oq::storage(c)).table("prefixes", oq::prefix_names());
+        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d])
+    }
+}
+
+pub(crate) type Params = BTreeMap<String, serde_json::Value>;

@@ -1,0 +1,167 @@
+//! LLC-Compute in lockstep: the port map of the OQ design (golden `Oq` ports to
+//! frames) and its bench with the OQ traffic and the spec §6.4 scoreboard. This file
+//! is all the block adds to the generic bench ([`crate::bench::ModelBench`]).
+
+use golden::llc_compute::check::OqScoreboard;
+use golden::llc_compute::oq::{Oq, OqIn, OqOut};
+use golden::llc_compute::traffic::OqTraffic;
+use golden::llc_compute::{LlcCompute, LlcComputeConfig};
+use hdl_gen::llc_compute::LlcDesign;
+
+use crate::bench::{expect_fields, expect_width, ModelBench, PortMap};
+use crate::frame::{Frame, Layout, Slot};
+use crate::lockstep::Bench;
+use crate::run::{BenchOptions, Cosim};
+
+/// Frame slots of every OQ port, resolved once.
+#[derive(Debug, Clone)]
+pub struct OqPorts {
+    i: Vec<Slot>,
+    o: Vec<Slot>,
+}
+
+/// Input ports in the order [`OqPorts::pack_inputs`] writes them.
+const OQ_IN: [&str; 25] = [
+    "rst_i", "cfg_mode_i", "cfg_capable_i", "cfg_llc_rule_i", "ci_valid_i", "ci_wid_i", "ci_tag_i", "ci_kind_i", "ci_op_i", "ci_dtype_i", "ci_addr_i",
+    "ci_mc_i", "ci_imm_i", "ci_dst_i", "ci_mask_i", "ci_unit_stride_i", "l1r_valid_i", "l1r_hit_i", "cp_ready_i", "fm_ready_i", "rsp_valid_i", "rsp_kind_i",
+    "rsp_tag_i", "rsp_data_i", "wb_busy_i",
+];
+
+/// Output ports in the order [`OqPorts::pack_outputs`] writes them.
+const OQ_OUT: [&str; 34] = [
+    "ci_ready_o", "cp_valid_o", "cp_flit_o", "fm_valid_o", "fm_wid_o", "fm_addr_o", "fm_dst_o", "fm_mask_o", "rsp_ready_o", "evc_valid_o", "evc_wid_o",
+    "evl_valid_o", "evl_wid_o", "evr_valid_o", "evr_kind_o", "evr_wid_o", "evr_reg_o", "evr_data_o", "evr_replay_idx_o", "evr_movi_valid_o",
+    "evr_movi_reg_o", "evr_movi_imm_o", "evf_valid_o", "evf_wid_o", "evf_replay_idx_o", "evf_movi_valid_o", "evf_movi_reg_o", "evf_movi_imm_o", "err_o",
+    "st_count_o", "st_full_o", "st_forming_o", "st_forming_wid_o", "st_warp_wait_o",
+];
+
+impl OqPorts {
+    pub fn new(l: &Layout) -> OqPorts {
+        OqPorts { i: OQ_IN.iter().map(|n| l.input(n)).collect(), o: OQ_OUT.iter().map(|n| l.output(n)).collect() }
+    }
+}
+
+fn bits(f: &mut Frame, s: &Slot, v: u64) {
+    for k in 0..s.width as usize {
+        f.set_bool(s, k, (v >> k) & 1 == 1);
+    }
+}
+
+fn words(f: &mut Frame, s: &Slot, d: &[u32]) {
+    for (k, w) in d.iter().enumerate() {
+        f.set_field(s, k, u64::from(*w));
+    }
+}
+
+impl PortMap<Oq> for OqPorts {
+    fn pack_inputs(&self, i: &OqIn, f: &mut Frame) {
+        let s = &self.i;
+        let scalars = [
+            u64::from(i.rst),
+            u64::from(i.cfg_mode),
+            0,
+            u64::from(i.cfg_llc_rule),
+            u64::from(i.ci_valid),
+            u64::from(i.ci_wid),
+            u64::from(i.ci_tag),
+            u64::from(i.ci_kind),
+            u64::from(i.ci_op),
+            u64::from(i.ci_dtype),
+            i.ci_addr,
+            u64::from(i.ci_mc),
+            u64::from(i.ci_imm),
+            u64::from(i.ci_dst),
+            u64::from(i.ci_mask),
+            u64::from(i.ci_unit_stride),
+            u64::from(i.l1r_valid),
+            u64::from(i.l1r_hit),
+            u64::from(i.cp_ready),
+            u64::from(i.fm_ready),
+            u64::from(i.rsp_valid),
+            u64::from(i.rsp_kind),
+            u64::from(i.rsp_tag),
+        ];
+        for (k, v) in scalars.iter().enumerate() {
+            if k != 2 {
+                f.set(&s[k], *v);
+            }
+        }
+        bits(f, &s[2], i.cfg_capable);
+        words(f, &s[23], &i.rsp_data);
+        f.set(&s[24], u64::from(i.wb_busy));
+    }
+
+    fn pack_outputs(&self, o: &OqOut, f: &mut Frame) {
+        let s = &self.o;
+        let scalars: [(usize, u64); 31] = [
+            (0, o.ci_ready.into()),
+            (1, o.cp_valid.into()),
+            (3, o.fm_valid.into()),
+            (4, o.fm_wid.into()),
+            (5, o.fm_addr),
+            (6, o.fm_dst.into()),
+            (7, o.fm_mask.into()),
+            (8, o.rsp_ready.into()),
+            (9, o.evc_valid.into()),
+            (10, o.evc_wid.into()),
+            (11, o.evl_valid.into()),
+            (12, o.evl_wid.into()),
+            (13, o.evr_valid.into()),
+            (14, o.evr_kind.into()),
+            (15, o.evr_wid.into()),
+            (16, o.evr_reg.into()),
+            (18, o.evr_replay_idx.into()),
+            (19, o.evr_movi_valid.into()),
+            (20, o.evr_movi_reg.into()),
+            (21, o.evr_movi_imm.into()),
+            (22, o.evf_valid.into()),
+            (23, o.evf_wid.into()),
+            (24, o.evf_replay_idx.into()),
+            (25, o.evf_movi_valid.into()),
+            (26, o.evf_movi_reg.into()),
+            (27, o.evf_movi_imm.into()),
+            (28, o.err.into()),
+            (29, o.st_count.into()),
+            (30, o.st_full.into()),
+            (31, o.st_forming.into()),
+            (32, o.st_forming_wid.into()),
+        ];
+        for (k, v) in scalars {
+            f.set(&s[k], v);
+        }
+        f.slice_mut(&s[2]).copy_from_slice(&o.cp_flit);
+        words(f, &s[17], &o.evr_data);
+        bits(f, &s[33], o.st_warp_wait);
+    }
+}
+
+/// Golden OQ driven by a stimulus, optionally watched by the scoreboard.
+pub type OqBench<S> = ModelBench<Oq, OqPorts, S, OqScoreboard>;
+
+/// The golden OQ of the design (the core at `self_node`).
+pub fn oq_model(cfg: &LlcComputeConfig, self_node: u32) -> Oq {
+    Oq::new(cfg, cfg.placement.node(self_node))
+}
+
+/// The OQ bench for `cfg` (design for node `self_node`) with the random legal traffic of
+/// seed `seed`, scoreboard on.
+pub fn oq_bench(cfg: &LlcComputeConfig, self_node: u32, layout: &Layout, seed: u64) -> Result<OqBench<OqTraffic>, String> {
+    expect_fields(layout, "rsp_data_i", cfg.oq.lanes as usize)?;
+    expect_fields(layout, "cfg_capable_i", cfg.placement.nodes() as usize)?;
+    expect_width(layout, "st_warp_wait_o", cfg.oq.warps)?;
+    let m = oq_model(cfg, self_node);
+    let stim = OqTraffic::new(cfg, &m, seed);
+    let sb = OqScoreboard::new(cfg, &m);
+    Ok(ModelBench::new(m, stim, Some(sb), OqPorts::new(layout)))
+}
+
+impl Cosim for LlcCompute {
+    fn bench(cfg: &LlcComputeConfig, design: &LlcDesign, layout: &Layout, opts: &BenchOptions) -> Result<Box<dyn Bench>, String> {
+        match design {
+            LlcDesign::Oq { self_node } => {
+                let b = oq_bench(cfg, *self_node, layout, opts.seed)?;
+                Ok(Box::new(if opts.check { b } else { b.without_checker() }))
+            }
+        }
+    }
+}
