@@ -173,7 +173,9 @@ module {{ top }} (
   reg [31:0]   o_mimm;
   reg [9:0]    o_info;
   reg [MW-1:0] o_ka, o_kb;
-  reg [{{ node_w }}:0] o_emn;
+  /* verilator lint_off UNUSEDSIGNAL */
+  reg [{{ node_w }}:0] o_emn;           // the valid bit was checked at the decision
+  /* verilator lint_on UNUSEDSIGNAL */
   reg [{{ node_w - 1 }}:0] o_node;
   reg [AW-1:0] o_a, o_b;
   always @(*) begin
@@ -220,7 +222,9 @@ module {{ top }} (
   reg [RW-1:0] x_dd0, x_dd1, x_mreg;
   reg [31:0]   x_mimm;
   reg          t_ok, t_wr, fb_kind, fb_k, fb_ok;
-  reg [9:0]    t_info, f_info;
+  /* verilator lint_off UNUSEDSIGNAL */
+  reg [9:0]    t_info, f_info;         // pfx_info of the response's and the forming entry (not every field is read)
+  /* verilator lint_on UNUSEDSIGNAL */
   reg [3:0]    rp;
   reg          pending, pk, hit_now, first, refuse, alloc, waiting, known, flush_now, build, same_mc, fk_v, fk, x_wr;
   reg [MW-1:0] key_a, key_b;
