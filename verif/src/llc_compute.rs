@@ -1,14 +1,19 @@
-//! LLC-Compute in lockstep: the port map of the OQ design (golden `Oq` ports to
-//! frames) and its bench with the OQ traffic and the spec §6.4 scoreboard. This file
-//! is all the block adds to the generic bench ([`crate::bench::ModelBench`]).
+//! LLC-Compute in lockstep: the port maps of the OQ and EMN LUT designs (golden `Oq`
+//! and `EmnLut` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
+//! scoreboard, the EMN LUT bench with random reads, writes and resets. This file is all
+//! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
 use golden::llc_compute::check::OqScoreboard;
+use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
+use golden::model::Stimulus;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use golden::llc_compute::oq::{Oq, OqIn, OqOut};
 use golden::llc_compute::traffic::OqTraffic;
 use golden::llc_compute::{LlcCompute, LlcComputeConfig};
 use hdl_gen::llc_compute::LlcDesign;
 
-use crate::bench::{expect_fields, expect_width, ModelBench, PortMap};
+use crate::bench::{expect_fields, expect_width, ModelBench, NoScoreboard, PortMap};
 use crate::frame::{Frame, Layout, Slot};
 use crate::lockstep::Bench;
 use crate::run::{BenchOptions, Cosim};
@@ -162,6 +167,89 @@ impl Cosim for LlcCompute {
                 let b = oq_bench(cfg, *self_node, layout, opts.seed)?;
                 Ok(Box::new(if opts.check { b } else { b.without_checker() }))
             }
+            LlcDesign::EmnLut { self_node } => Ok(Box::new(lut_bench(cfg, *self_node, layout, opts.seed)?)),
         }
     }
+}
+
+/// Frame slots of the EMN LUT ports.
+#[derive(Debug, Clone)]
+pub struct LutPorts {
+    rst: Slot,
+    rd_a: Slot,
+    rd_b: Slot,
+    cfg_we: Slot,
+    cfg_idx: Slot,
+    cfg_data: Slot,
+    rd_node: Slot,
+    rd_vld: Slot,
+}
+
+impl LutPorts {
+    pub fn new(l: &Layout) -> LutPorts {
+        LutPorts {
+            rst: l.input("rst_i"),
+            rd_a: l.input("rd_a_i"),
+            rd_b: l.input("rd_b_i"),
+            cfg_we: l.input("cfg_we_i"),
+            cfg_idx: l.input("cfg_idx_i"),
+            cfg_data: l.input("cfg_data_i"),
+            rd_node: l.output("rd_node_o"),
+            rd_vld: l.output("rd_vld_o"),
+        }
+    }
+}
+
+impl PortMap<EmnLut> for LutPorts {
+    fn pack_inputs(&self, i: &EmnLutIn, f: &mut Frame) {
+        f.set(&self.rst, u64::from(i.rst));
+        f.set(&self.rd_a, u64::from(i.rd_a));
+        f.set(&self.rd_b, u64::from(i.rd_b));
+        f.set(&self.cfg_we, u64::from(i.cfg_we));
+        f.set(&self.cfg_idx, u64::from(i.cfg_idx));
+        f.set(&self.cfg_data, i.cfg_data);
+    }
+
+    fn pack_outputs(&self, o: &EmnLutOut, f: &mut Frame) {
+        f.set(&self.rd_node, u64::from(o.rd_node));
+        f.set(&self.rd_vld, u64::from(o.rd_vld));
+    }
+}
+
+/// Random EMN LUT traffic: a read of any `(a, b)` the port can name (past the table
+/// too) every cycle, a write of a random word to a random index (past the table too)
+/// in 5% of cycles, a reset in 0.2%.
+pub struct LutTraffic {
+    rng: Xoshiro256PlusPlus,
+    mc_w: u32,
+    idx_w: u32,
+    data_w: u32,
+}
+
+impl LutTraffic {
+    pub fn new(cfg: &LlcComputeConfig, seed: u64) -> Self {
+        Self { rng: Xoshiro256PlusPlus::seed_from_u64(seed), mc_w: cfg.mc_w(), idx_w: hdl_gen::llc_compute::emn_lut::idx_w(cfg), data_w: cfg.node_w() + 1 }
+    }
+}
+
+impl Stimulus<EmnLut> for LutTraffic {
+    fn drive(&mut self, _m: &EmnLut, _prev: &EmnLutOut, i: &mut EmnLutIn) {
+        let r = &mut self.rng;
+        i.rst = r.random_bool(0.002);
+        i.rd_a = r.random_range(0..1u32 << self.mc_w);
+        i.rd_b = r.random_range(0..1u32 << self.mc_w);
+        i.cfg_we = r.random_bool(0.05);
+        i.cfg_idx = r.random_range(0..1u32 << self.idx_w);
+        i.cfg_data = r.random_range(0..1u64 << self.data_w);
+    }
+}
+
+/// Golden EMN LUT (no scoreboard: the table's function is checked by the Fig. 3 tests).
+pub type LutBench = ModelBench<EmnLut, LutPorts, LutTraffic, NoScoreboard>;
+
+pub fn lut_bench(cfg: &LlcComputeConfig, self_node: u32, layout: &Layout, seed: u64) -> Result<LutBench, String> {
+    expect_width(layout, "cfg_data_i", cfg.node_w() + 1)?;
+    expect_width(layout, "rd_a_i", cfg.mc_w())?;
+    let m = EmnLut::new(cfg, cfg.placement.node(self_node));
+    Ok(ModelBench::new(m, LutTraffic::new(cfg, seed), None, LutPorts::new(layout)))
 }

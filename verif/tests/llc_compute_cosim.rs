@@ -1,17 +1,18 @@
 //! Lockstep co-simulation of the LLC-Compute OQ under random legal chain traffic (the
 //! golden `OqTraffic`) with the spec §6.4 OQ scoreboard on the golden side; a planted
-//! bug caught by lockstep. One Verilator build per preset (build cache).
+//! bug caught by lockstep; the EMN LUT under random reads, writes and resets. One
+//! Verilator build per preset and design (build cache).
 
 mod common;
 
 use golden::llc_compute::LlcCompute;
 use hdl_gen::llc_compute::LlcDesign;
 use verif::lockstep::{self, CosimError, Options};
-use verif::llc_compute::oq_bench;
+use verif::llc_compute::{lut_bench, oq_bench};
 
 fn oq_node(d: &hdl_gen::design::Design) -> u32 {
     match d.kind::<LlcDesign>().unwrap() {
-        LlcDesign::Oq { self_node } => self_node,
+        LlcDesign::Oq { self_node } | LlcDesign::EmnLut { self_node } => self_node,
     }
 }
 
@@ -61,5 +62,31 @@ fn a_planted_oq_bug_is_caught_by_lockstep() {
     match lockstep::run(&mut rtl, make, &Options::new(50_000, 5)) {
         Err(CosimError::Mismatch(mm)) => assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{mm}"),
         other => panic!("the planted bug was not caught: {other:?}"),
+    }
+}
+
+/// The EMN LUT on both presets, 20,000 cycles of random reads, writes and resets; a
+/// planted golden bug (one reset word changed) is caught as a port mismatch.
+#[test]
+fn emn_lut_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
+    for (preset, seed) in [("llc_compute_small", 31), ("llc_compute_paper", 32)] {
+        let (cfg, g) = common::preset::<LlcCompute>(preset);
+        let d = common::design(&g, "emn_lut");
+        let node = oq_node(d);
+        let mut rtl = common::rtl_opt(d, verif::verilator::Opt::Debug);
+        let layout = rtl.layout.clone();
+        let c = &cfg.config;
+        let r = lockstep::run(&mut rtl, || lut_bench(c, node, &layout, seed).unwrap(), &Options::new(20_000, seed)).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        assert_eq!(r.cycles, 20_000);
+        rtl.renew();
+        let planted = || {
+            let mut b = lut_bench(c, node, &layout, seed).unwrap();
+            b.model.init[1] ^= 1;
+            b
+        };
+        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed)) {
+            Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port.starts_with("rd_")), "{preset}: {mm}"),
+            other => panic!("{preset}: the planted bug was not caught: {other:?}"),
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! yosys synthesis of the LLC-Compute OQ: no latches, and its storage found again in
 //! the netlist's flip-flops, counted by hand below against spec §5.7 (paper §5:
-//! OQSR about 330 B for 48 entries, CPGU 30 B).
+//! OQSR about 330 B for 48 entries, CPGU 30 B, EMN LUT 64 entries per core).
 
 mod common;
 
@@ -8,9 +8,13 @@ use golden::llc_compute::LlcCompute;
 use verif::synth::{synth, SynthReport};
 
 fn run(preset: &str) -> SynthReport {
+    run_design(preset, "oq")
+}
+
+fn run_design(preset: &str, design: &str) -> SynthReport {
     let (_, g) = common::preset::<LlcCompute>(preset);
-    let d = common::design(&g, "oq");
-    let work = std::env::temp_dir().join(format!("gpuforge-synth-{preset}-{}", std::process::id()));
+    let d = common::design(&g, design);
+    let work = std::env::temp_dir().join(format!("gpuforge-synth-{preset}-{design}-{}", std::process::id()));
     let r = synth(d, &work).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&work);
     r
@@ -57,4 +61,16 @@ fn paper_oq_storage_against_section_5_7() {
     assert_eq!(cpgu, 206);
     assert!(cpgu <= 30 * 8, "CPGU within the paper's 30 B");
     assert_eq!(r.flops, oqsr + cpgu + 1 + 6 + 1);
+}
+
+/// The EMN LUT: one `{valid, node}` word per MC pair. Paper: 8 x 8 = 64 entries (§5.7)
+/// x (6 + 1) b = 448 flip-flops; small: 2 x 2 x (4 + 1) = 20.
+#[test]
+fn emn_lut_storage_is_64_entries_of_7_bits_on_the_paper_mesh() {
+    let r = run_design("llc_compute_paper", "emn_lut");
+    assert_eq!(r.latches, 0);
+    assert_eq!(r.flops, 64 * 7);
+    let r = run_design("llc_compute_small", "emn_lut");
+    assert_eq!(r.latches, 0);
+    assert_eq!(r.flops, 4 * 5);
 }

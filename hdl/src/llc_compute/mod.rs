@@ -1,11 +1,13 @@
 //! Verilog generator for LLC-Compute / Omni-Compute (`[llc_compute]`, spec §6): one
 //! design per spec §6 block. Today: `oq/` (the Offload Queue of one core: OQMU, OQSR
-//! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM).
+//! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM) and `emn_lut/` (the
+//! writable EMN table of §6.3 for the same core).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
 //! node, the ComputePacket layout) comes from `golden::llc_compute`.
 
+pub mod emn_lut;
 pub mod leaf;
 pub mod oq;
 
@@ -26,6 +28,8 @@ pub enum LlcDesign {
     /// `llc_oq_<preset>`: the OQ of the core at node `self_node` (the sample core of
     /// `golden::llc_compute::sim::sample_core`).
     Oq { self_node: u32 },
+    /// `llc_emn_lut_<preset>`: the EMN lookup table of the same core.
+    EmnLut { self_node: u32 },
 }
 
 /// Every module the generator writes.
@@ -34,6 +38,7 @@ pub enum LlcModule<'a> {
     Oq { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
     /// One OQSR entry's state machine.
     EntryFsm,
+    EmnLut { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
 }
 
 impl Catalog for LlcModule<'_> {
@@ -41,12 +46,14 @@ impl Catalog for LlcModule<'_> {
         match self {
             LlcModule::Oq { preset, .. } => oq::top_name(preset),
             LlcModule::EntryFsm => "llc_oq_entry_fsm".into(),
+            LlcModule::EmnLut { preset, .. } => emn_lut::top_name(preset),
         }
     }
 
     fn doc(&self) -> ModuleDoc {
         match self {
             LlcModule::Oq { cfg, self_node, .. } => oq::doc(cfg, *self_node),
+            LlcModule::EmnLut { cfg, self_node, .. } => emn_lut::doc(cfg, *self_node),
             LlcModule::EntryFsm => ModuleDoc::new(
                 "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
                 "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
@@ -70,7 +77,13 @@ impl Generate for LlcCompute {
         let d = DesignSpec::new("oq", &LlcDesign::Oq { self_node }, &top, oq::ports(c));
         let d = oq::parameters(c, self_node).into_iter().fold(d, |d, (k, v)| d.param(&k, v));
         let d = d.table("storage", oq::storage(c)).table("prefixes", oq::prefix_names());
-        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d])
+        let lut_top = lib.add_text(&LlcModule::EmnLut { preset: &cfg.name, cfg: c, self_node }, emn_lut::render(c, &cfg.name, self_node)?)?;
+        let lut = DesignSpec::new("emn_lut", &LlcDesign::EmnLut { self_node }, &lut_top, emn_lut::ports(c))
+            .param("N_MC", c.placement.mcs.len())
+            .param("NODE_W", c.node_w())
+            .param("SELF_NODE", self_node)
+            .table("init", emn_lut::init_words(c, self_node));
+        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d, lut])
     }
 }
 

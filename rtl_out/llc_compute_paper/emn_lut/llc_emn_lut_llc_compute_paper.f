@@ -1,0 +1,1 @@
+../lib/llc_emn_lut_llc_compute_paper.v
