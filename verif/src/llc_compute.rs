@@ -1,8 +1,9 @@
 //! LLC-Compute in lockstep: the port maps of the OQ and EMN LUT designs (golden `Oq`
-//! and `EmnLut` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
-//! scoreboard, the EMN LUT bench with random reads, writes and resets. This file is all
+//! `EmnLut` and `ChainPrioArb` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
+//! scoreboard, the EMN LUT and arbiter benches with random inputs. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
+use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
 use golden::llc_compute::check::OqScoreboard;
 use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
 use golden::model::Stimulus;
@@ -168,6 +169,7 @@ impl Cosim for LlcCompute {
                 Ok(Box::new(if opts.check { b } else { b.without_checker() }))
             }
             LlcDesign::EmnLut { self_node } => Ok(Box::new(lut_bench(cfg, *self_node, layout, opts.seed)?)),
+            LlcDesign::ChainPrioArb => Ok(Box::new(arb_bench(cfg, layout, opts.seed)?)),
         }
     }
 }
@@ -252,4 +254,103 @@ pub fn lut_bench(cfg: &LlcComputeConfig, self_node: u32, layout: &Layout, seed: 
     expect_width(layout, "rd_a_i", cfg.mc_w())?;
     let m = EmnLut::new(cfg, cfg.placement.node(self_node));
     Ok(ModelBench::new(m, LutTraffic::new(cfg, seed), None, LutPorts::new(layout)))
+}
+
+/// Frame slots of the chain-priority arbiter ports.
+#[derive(Debug, Clone)]
+pub struct ArbPorts {
+    rst: Slot,
+    ready: Slot,
+    tag_first: Slot,
+    tag_last: Slot,
+    cpgu_busy: Slot,
+    gto_order: Slot,
+    abort: Slot,
+    grant_valid: Slot,
+    grant: Slot,
+    prio_valid: Slot,
+    prio_wid: Slot,
+}
+
+impl ArbPorts {
+    pub fn new(l: &Layout) -> ArbPorts {
+        ArbPorts {
+            rst: l.input("rst_i"),
+            ready: l.input("ready_i"),
+            tag_first: l.input("tag_first_i"),
+            tag_last: l.input("tag_last_i"),
+            cpgu_busy: l.input("cpgu_busy_i"),
+            gto_order: l.input("gto_order_i"),
+            abort: l.input("abort_i"),
+            grant_valid: l.output("grant_valid_o"),
+            grant: l.output("grant_o"),
+            prio_valid: l.output("prio_valid_o"),
+            prio_wid: l.output("prio_wid_o"),
+        }
+    }
+}
+
+impl PortMap<ChainPrioArb> for ArbPorts {
+    fn pack_inputs(&self, i: &ChainPrioIn, f: &mut Frame) {
+        f.set(&self.rst, u64::from(i.rst));
+        for w in 0..i.ready.len() {
+            f.set_bool(&self.ready, w, i.ready[w]);
+            f.set_bool(&self.tag_first, w, i.tag_first[w]);
+            f.set_bool(&self.tag_last, w, i.tag_last[w]);
+            f.set_field(&self.gto_order, w, u64::from(i.gto_order[w]));
+        }
+        f.set(&self.cpgu_busy, u64::from(i.cpgu_busy));
+        f.set(&self.abort, u64::from(i.abort));
+    }
+
+    fn pack_outputs(&self, o: &ChainPrioOut, f: &mut Frame) {
+        f.set(&self.grant_valid, u64::from(o.grant.is_some()));
+        f.set(&self.grant, u64::from(o.grant.unwrap_or(0)));
+        f.set(&self.prio_valid, u64::from(o.prio_valid));
+        f.set(&self.prio_wid, u64::from(o.prio_wid));
+    }
+}
+
+/// Random arbiter inputs: each warp ready with probability 1/2, `01` and `11` tags
+/// with 1/4 each, the CPGU busy half the time, a new random GTO permutation in 1 cycle
+/// of 8, an abort in 1 of 50, a reset in 1 of 500.
+pub struct ArbTraffic {
+    rng: Xoshiro256PlusPlus,
+    order: Vec<u32>,
+}
+
+impl ArbTraffic {
+    pub fn new(cfg: &LlcComputeConfig, seed: u64) -> Self {
+        Self { rng: Xoshiro256PlusPlus::seed_from_u64(seed), order: (0..cfg.oq.warps).collect() }
+    }
+}
+
+impl Stimulus<ChainPrioArb> for ArbTraffic {
+    fn drive(&mut self, _m: &ChainPrioArb, _prev: &ChainPrioOut, i: &mut ChainPrioIn) {
+        let r = &mut self.rng;
+        i.rst = r.random_bool(0.002);
+        for w in 0..i.ready.len() {
+            i.ready[w] = r.random_bool(0.5);
+            i.tag_first[w] = r.random_bool(0.25);
+            i.tag_last[w] = r.random_bool(0.25);
+        }
+        i.cpgu_busy = r.random_bool(0.5);
+        i.abort = r.random_bool(0.02);
+        if r.random_bool(0.125) {
+            for k in (1..self.order.len()).rev() {
+                let j = r.random_range(0..=k);
+                self.order.swap(k, j);
+            }
+        }
+        i.gto_order.clone_from(&self.order);
+    }
+}
+
+/// Golden chain-priority arbiter (no scoreboard: its rules have directed tests in golden).
+pub type ArbBench = ModelBench<ChainPrioArb, ArbPorts, ArbTraffic, NoScoreboard>;
+
+pub fn arb_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<ArbBench, String> {
+    expect_fields(layout, "ready_i", cfg.oq.warps as usize)?;
+    let m = ChainPrioArb::new(cfg.oq.warps as usize);
+    Ok(ModelBench::new(m, ArbTraffic::new(cfg, seed), None, ArbPorts::new(layout)))
 }

@@ -1,12 +1,14 @@
 //! Verilog generator for LLC-Compute / Omni-Compute (`[llc_compute]`, spec §6): one
 //! design per spec §6 block. Today: `oq/` (the Offload Queue of one core: OQMU, OQSR
 //! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM) and `emn_lut/` (the
-//! writable EMN table of §6.3 for the same core).
+//! writable EMN table of §6.3 for the same core) and `chain_prio_arb/` (§1.2's
+//! chain-aware warp priority).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
 //! node, the ComputePacket layout) comes from `golden::llc_compute`.
 
+pub mod chain_prio_arb;
 pub mod emn_lut;
 pub mod leaf;
 pub mod oq;
@@ -30,6 +32,8 @@ pub enum LlcDesign {
     Oq { self_node: u32 },
     /// `llc_emn_lut_<preset>`: the EMN lookup table of the same core.
     EmnLut { self_node: u32 },
+    /// `llc_chain_prio_arb_<preset>`: the chain-aware priority of the core's warps.
+    ChainPrioArb,
 }
 
 /// Every module the generator writes.
@@ -39,6 +43,7 @@ pub enum LlcModule<'a> {
     /// One OQSR entry's state machine.
     EntryFsm,
     EmnLut { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
+    ChainPrioArb { preset: &'a str, cfg: &'a LlcComputeConfig },
 }
 
 impl Catalog for LlcModule<'_> {
@@ -47,6 +52,7 @@ impl Catalog for LlcModule<'_> {
             LlcModule::Oq { preset, .. } => oq::top_name(preset),
             LlcModule::EntryFsm => "llc_oq_entry_fsm".into(),
             LlcModule::EmnLut { preset, .. } => emn_lut::top_name(preset),
+            LlcModule::ChainPrioArb { preset, .. } => chain_prio_arb::top_name(preset),
         }
     }
 
@@ -54,6 +60,7 @@ impl Catalog for LlcModule<'_> {
         match self {
             LlcModule::Oq { cfg, self_node, .. } => oq::doc(cfg, *self_node),
             LlcModule::EmnLut { cfg, self_node, .. } => emn_lut::doc(cfg, *self_node),
+            LlcModule::ChainPrioArb { cfg, .. } => chain_prio_arb::doc(cfg),
             LlcModule::EntryFsm => ModuleDoc::new(
                 "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
                 "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
@@ -83,7 +90,9 @@ impl Generate for LlcCompute {
             .param("NODE_W", c.node_w())
             .param("SELF_NODE", self_node)
             .table("init", emn_lut::init_words(c, self_node));
-        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d, lut])
+        let arb_top = lib.add_text(&LlcModule::ChainPrioArb { preset: &cfg.name, cfg: c }, chain_prio_arb::render(c, &cfg.name)?)?;
+        let arb = DesignSpec::new("chain_prio_arb", &LlcDesign::ChainPrioArb, &arb_top, chain_prio_arb::ports(c)).param("N_WARPS", c.oq.warps);
+        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d, lut, arb])
     }
 }
 
