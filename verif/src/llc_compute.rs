@@ -1,11 +1,12 @@
 //! LLC-Compute in lockstep: the port maps of the OQ and EMN LUT designs (golden `Oq`
-//! `EmnLut` and `ChainPrioArb` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
-//! scoreboard, the EMN LUT and arbiter benches with random inputs. This file is all
+//! `EmnLut`, `ChainPrioArb` and `NiDemux` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
+//! scoreboard, the EMN LUT, arbiter and demux benches with random inputs. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
 use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
 use golden::llc_compute::check::OqScoreboard;
 use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
+use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
 use golden::model::Stimulus;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -170,6 +171,7 @@ impl Cosim for LlcCompute {
             }
             LlcDesign::EmnLut { self_node } => Ok(Box::new(lut_bench(cfg, *self_node, layout, opts.seed)?)),
             LlcDesign::ChainPrioArb => Ok(Box::new(arb_bench(cfg, layout, opts.seed)?)),
+            LlcDesign::NiDemux { n_out } => Ok(Box::new(demux_bench(*n_out, layout, opts.seed)?)),
         }
     }
 }
@@ -353,4 +355,122 @@ pub fn arb_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<A
     expect_fields(layout, "ready_i", cfg.oq.warps as usize)?;
     let m = ChainPrioArb::new(cfg.oq.warps as usize);
     Ok(ModelBench::new(m, ArbTraffic::new(cfg, seed), None, ArbPorts::new(layout)))
+}
+
+/// Frame slots of the NI demux ports.
+#[derive(Debug, Clone)]
+pub struct DemuxPorts {
+    rst: Slot,
+    in_valid: Slot,
+    in_ready: Slot,
+    in_flit: Slot,
+    in_head: Slot,
+    in_tail: Slot,
+    out_valid: Slot,
+    out_ready: Slot,
+    out_flit: Slot,
+}
+
+impl DemuxPorts {
+    pub fn new(l: &Layout) -> DemuxPorts {
+        DemuxPorts {
+            rst: l.input("rst_i"),
+            in_valid: l.input("in_valid_i"),
+            in_ready: l.output("in_ready_o"),
+            in_flit: l.input("in_flit_i"),
+            in_head: l.input("in_head_i"),
+            in_tail: l.input("in_tail_i"),
+            out_valid: l.output("out_valid_o"),
+            out_ready: l.input("out_ready_i"),
+            out_flit: l.output("out_flit_o"),
+        }
+    }
+}
+
+impl PortMap<NiDemux> for DemuxPorts {
+    fn pack_inputs(&self, i: &NiDemuxIn, f: &mut Frame) {
+        f.set(&self.rst, u64::from(i.rst));
+        f.set(&self.in_valid, u64::from(i.in_valid));
+        f.slice_mut(&self.in_flit).copy_from_slice(&i.in_flit);
+        f.set(&self.in_head, u64::from(i.in_head));
+        f.set(&self.in_tail, u64::from(i.in_tail));
+        for (k, r) in i.out_ready.iter().enumerate() {
+            f.set_bool(&self.out_ready, k, *r);
+        }
+    }
+
+    fn pack_outputs(&self, o: &NiDemuxOut, f: &mut Frame) {
+        f.set(&self.in_ready, u64::from(o.in_ready));
+        for (k, v) in o.out_valid.iter().enumerate() {
+            f.set_bool(&self.out_valid, k, *v);
+        }
+        f.slice_mut(&self.out_flit).copy_from_slice(&o.out_flit);
+    }
+}
+
+/// Random ejection traffic: packets of 1 to 5 flits with a random `sink` in every flit
+/// (only the head's may count), offered 70% of cycles and held until taken; each output
+/// ready 60% of cycles; a reset in 1 of 500.
+pub struct DemuxTraffic {
+    rng: Xoshiro256PlusPlus,
+    /// Flits left in the packet on the port, and whether the next is its head.
+    left: u32,
+    head: bool,
+    held: Option<NiDemuxIn>,
+}
+
+impl DemuxTraffic {
+    pub fn new(seed: u64) -> Self {
+        Self { rng: Xoshiro256PlusPlus::seed_from_u64(seed), left: 0, head: true, held: None }
+    }
+}
+
+impl Stimulus<NiDemux> for DemuxTraffic {
+    fn drive(&mut self, _m: &NiDemux, prev: &NiDemuxOut, i: &mut NiDemuxIn) {
+        let r = &mut self.rng;
+        // a flit offered and not taken stays on the port (unless a reset intervened)
+        i.in_valid = false;
+        if let Some(h) = self.held.take() {
+            if h.in_valid && !prev.in_ready && !h.rst {
+                *i = h;
+            }
+        }
+        if !i.in_valid {
+            if r.random_bool(0.7) {
+                if self.left == 0 {
+                    self.left = r.random_range(1..=5);
+                    self.head = true;
+                }
+                let mut flit = [r.random::<u64>(), r.random::<u64>(), r.random::<u64>(), r.random::<u64>()];
+                let sink = r.random_range(0..4u64);
+                golden::llc_compute::packet::SINK.write(&mut flit, u128::from(sink));
+                i.in_valid = true;
+                i.in_flit = flit;
+                i.in_head = self.head;
+                i.in_tail = self.left == 1;
+                self.head = false;
+                self.left -= 1;
+            } else {
+                i.in_head = false;
+                i.in_tail = false;
+            }
+        }
+        for k in 0..i.out_ready.len() {
+            i.out_ready[k] = r.random_bool(0.6);
+        }
+        i.rst = r.random_bool(0.002);
+        if i.rst {
+            self.left = 0;
+            self.head = true;
+        }
+        self.held = Some(i.clone());
+    }
+}
+
+/// Golden NI demux (no scoreboard: its rules have directed tests in golden).
+pub type DemuxBench = ModelBench<NiDemux, DemuxPorts, DemuxTraffic, NoScoreboard>;
+
+pub fn demux_bench(n_out: u32, layout: &Layout, seed: u64) -> Result<DemuxBench, String> {
+    expect_fields(layout, "out_valid_o", n_out as usize)?;
+    Ok(ModelBench::new(NiDemux::new(n_out as usize), DemuxTraffic::new(seed), None, DemuxPorts::new(layout)))
 }

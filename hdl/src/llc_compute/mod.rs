@@ -2,7 +2,8 @@
 //! design per spec §6 block. Today: `oq/` (the Offload Queue of one core: OQMU, OQSR
 //! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM) and `emn_lut/` (the
 //! writable EMN table of §6.3 for the same core) and `chain_prio_arb/` (§1.2's
-//! chain-aware warp priority).
+//! chain-aware warp priority), `ni_demux_core/` and `ni_demux_llc/` (§1.5's ejection
+//! demux with 3 and 2 outputs).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
@@ -11,6 +12,7 @@
 pub mod chain_prio_arb;
 pub mod emn_lut;
 pub mod leaf;
+pub mod ni_demux;
 pub mod oq;
 
 use std::collections::BTreeMap;
@@ -34,6 +36,8 @@ pub enum LlcDesign {
     EmnLut { self_node: u32 },
     /// `llc_chain_prio_arb_<preset>`: the chain-aware priority of the core's warps.
     ChainPrioArb,
+    /// `llc_ni_demux_n<n_out>`: the ejection-port demux of a core (3) or an LLC node (2).
+    NiDemux { n_out: u32 },
 }
 
 /// Every module the generator writes.
@@ -44,6 +48,7 @@ pub enum LlcModule<'a> {
     EntryFsm,
     EmnLut { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
     ChainPrioArb { preset: &'a str, cfg: &'a LlcComputeConfig },
+    NiDemux { n_out: u32 },
 }
 
 impl Catalog for LlcModule<'_> {
@@ -53,6 +58,7 @@ impl Catalog for LlcModule<'_> {
             LlcModule::EntryFsm => "llc_oq_entry_fsm".into(),
             LlcModule::EmnLut { preset, .. } => emn_lut::top_name(preset),
             LlcModule::ChainPrioArb { preset, .. } => chain_prio_arb::top_name(preset),
+            LlcModule::NiDemux { n_out } => ni_demux::top_name(*n_out),
         }
     }
 
@@ -61,6 +67,7 @@ impl Catalog for LlcModule<'_> {
             LlcModule::Oq { cfg, self_node, .. } => oq::doc(cfg, *self_node),
             LlcModule::EmnLut { cfg, self_node, .. } => emn_lut::doc(cfg, *self_node),
             LlcModule::ChainPrioArb { cfg, .. } => chain_prio_arb::doc(cfg),
+            LlcModule::NiDemux { n_out } => ni_demux::doc(*n_out),
             LlcModule::EntryFsm => ModuleDoc::new(
                 "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
                 "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
@@ -92,7 +99,12 @@ impl Generate for LlcCompute {
             .table("init", emn_lut::init_words(c, self_node));
         let arb_top = lib.add_text(&LlcModule::ChainPrioArb { preset: &cfg.name, cfg: c }, chain_prio_arb::render(c, &cfg.name)?)?;
         let arb = DesignSpec::new("chain_prio_arb", &LlcDesign::ChainPrioArb, &arb_top, chain_prio_arb::ports(c)).param("N_WARPS", c.oq.warps);
-        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, vec![d, lut, arb])
+        let mut designs = vec![d, lut, arb];
+        for (dir, n_out) in [("ni_demux_core", 3), ("ni_demux_llc", 2)] {
+            let top = lib.add_text(&LlcModule::NiDemux { n_out }, ni_demux::render(n_out)?)?;
+            designs.push(DesignSpec::new(dir, &LlcDesign::NiDemux { n_out }, &top, ni_demux::ports(n_out)).param("N_OUT", n_out));
+        }
+        Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, designs)
     }
 }
 

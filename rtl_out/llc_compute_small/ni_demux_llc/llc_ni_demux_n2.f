@@ -1,0 +1,1 @@
+../lib/llc_ni_demux_n2.v
