@@ -172,7 +172,7 @@ mod tests {
                 1 if e.flush => 4,
                 1 if e.free => 0,
                 2 if e.fallback => 3,
-                2 | 3 | 4 if e.free => 0,
+                2..=4 if e.free => 0,
                 x => x,
             };
         }
