@@ -206,7 +206,8 @@ pub struct Deferred {
 /// in order: the baseline conditions (I-buffer, scoreboard, units) come first, then
 /// [`decide`](Self::decide) where the taps ask for it. Barrier events are reported as
 /// they happen: arrival when `bar` executes, release when the CTA's barrier completes
-/// (the warp resumes at `resume_at`, after its exit-acquire fence). A deferred
+/// (the warp resumes at `resume_at`, after its exit-acquire fence), and so is each
+/// fence's completion. A deferred
 /// instruction counts as a warp instruction when it issues into the hook and as thread
 /// instructions when it executes. A warp does not retire while it has deferred
 /// instructions.
@@ -242,6 +243,11 @@ pub trait IssueHook {
     fn barrier_arrive(&mut self, _now: u64, _warp: u16, _cta: u16) {}
 
     fn barrier_release(&mut self, _now: u64, _warp: u16, _resume_at: u64) {}
+
+    /// Warp `warp`'s fence completed (its older accesses are done at the fence's
+    /// scope); the warp resumes at `resume_at`. Reported for every fence, deferred or
+    /// not (the `fence_done` of tfb_bdib.md §2.7 T9, which ends DRAIN_F).
+    fn fence_done(&mut self, _now: u64, _warp: u16, _resume_at: u64) {}
 
     fn counters(&self, _out: &mut HookCounters) {}
 }
