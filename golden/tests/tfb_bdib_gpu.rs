@@ -18,7 +18,7 @@ fn with_tfb(name: &str, mode: &str, depth: u32) -> Result<GpuConfig, golden::con
 #[test]
 fn bad_tfb_hook_parameters_name_the_field_and_range() {
     let e = with_tfb("tiny", "x", 2).unwrap_err();
-    assert!(e.field.contains("hooks.tfb.mode") && e.allowed.as_deref() == Some("one of \"p\", \"g\", \"f\""), "{e}");
+    assert!(e.field.contains("hooks.tfb.mode") && e.allowed.as_deref() == Some("one of \"drain\", \"p\", \"g\", \"f\""), "{e}");
     let e = with_tfb("tiny", "f", 0).unwrap_err();
     assert!(e.field.contains("hooks.tfb.depth") && e.allowed.as_deref() == Some("1..=5"), "{e}");
     assert!(with_tfb("tfb_maxwell_16", "g", 5).is_ok());
@@ -84,4 +84,90 @@ fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
 fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
     let list: Vec<String> = ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml"].iter().map(|s| s.to_string()).collect();
     results_never_change("tfb_maxwell_16", &list);
+}
+
+/// A GPU config with the barrier knobs of the study set: `core.scheduler`,
+/// `core.sync.barrier` and `.barrier_scope`, and `[hooks.tfb]` (edited as a TOML table).
+fn variant(cfg_name: &str, sched: &str, barrier: &str, scope: &str, tfb: Option<&str>) -> GpuConfig {
+    let path = config_path(cfg_name);
+    let mut t: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+    let core = t.get_mut("core").and_then(|c| c.as_table_mut()).unwrap();
+    core.insert("scheduler".into(), sched.into());
+    let sync = core.get_mut("sync").and_then(|c| c.as_table_mut()).unwrap();
+    sync.insert("barrier".into(), barrier.into());
+    sync.insert("barrier_scope".into(), scope.into());
+    if let Some(mode) = tfb {
+        let mut h = toml::Table::new();
+        h.insert("mode".into(), mode.into());
+        let mut hooks = toml::Table::new();
+        hooks.insert("tfb".into(), h.into());
+        t.insert("hooks".into(), hooks.into());
+    }
+    GpuConfig::parse(&path, &toml::to_string(&t).unwrap()).unwrap()
+}
+
+/// The results of every workload are those of the drain barrier under GTO, whatever the
+/// scheduler (MWF, fMWF), the barrier's fence scope (CTA, device) and the TFB variant.
+fn results_never_change_with_scheduler_or_scope(cfg_name: &str, list: &[String]) {
+    let variants = [("mwf", "cta", None), ("fmwf", "cta", Some("f")), ("gto", "gpu", None), ("fmwf", "gpu", Some("g")), ("lrr", "gpu", Some("f"))];
+    let plain_cfg = config(cfg_name);
+    for w in list {
+        let l = launch(w);
+        let (plain, plain_bufs) = run_capture(Gpu::new(&plain_cfg).unwrap(), &l, RunOptions::default()).unwrap();
+        assert!(plain.checks_passed(), "{w}: {plain}");
+        if plain.sync.barrier_warps == 0 {
+            // without barriers every MWF / fMWF key is 0 (GTO order) and the scope
+            // applies to nothing: the runs of `no_barrier_variants...` cover these
+            continue;
+        }
+        for (sched, scope, tfb) in variants {
+            let (r, bufs) = run_capture(Gpu::new(&variant(cfg_name, sched, "drain", scope, tfb)).unwrap(), &l, RunOptions::default()).unwrap();
+            assert!(r.checks_passed(), "{w} {sched} {scope} {tfb:?} on {cfg_name}: {r}");
+            assert_eq!(bufs, plain_bufs, "{w} {sched} {scope} {tfb:?} on {cfg_name}: results changed");
+            assert_eq!(r.sync.barrier_warps, plain.sync.barrier_warps, "{w} {sched} {scope} {tfb:?}: the same barriers");
+        }
+    }
+}
+
+#[test]
+fn every_workload_gives_the_same_results_under_mwf_fmwf_and_device_scope_on_tiny() {
+    results_never_change_with_scheduler_or_scope("tiny", &workloads());
+}
+
+#[test]
+fn barrier_workloads_give_the_same_results_under_mwf_fmwf_and_device_scope_on_tfb_maxwell_16() {
+    let list: Vec<String> = ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml"].iter().map(|s| s.to_string()).collect();
+    results_never_change_with_scheduler_or_scope("tfb_maxwell_16", &list);
+}
+
+/// No-Barriers (the thesis's PBS binaries, tfb_bdib.md §4.3, §6): `bar` removed or
+/// swapped for `membar.cta` / `membar.gl`. Every workload still runs to the end; a
+/// workload without barriers is untouched (results and cycles); with barriers, none
+/// waits at a barrier and each executed `bar.sync` became one fence. Results of barrier
+/// workloads may change (the races the barrier prevented), as on the thesis's binaries.
+#[test]
+fn no_barrier_variants_remove_every_barrier() {
+    let mut changed_somewhere = false;
+    for w in workloads() {
+        let l = launch(&w);
+        let (drain, drain_bufs) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap();
+        let barriers: &[&str] = if drain.sync.barrier_warps == 0 { &["none"] } else { &["none", "membar.cta", "membar.gl"] };
+        for &barrier in barriers {
+            let (r, bufs) = run_capture(Gpu::new(&variant("tiny", "gto", barrier, "cta", None)).unwrap(), &l, RunOptions::default()).unwrap();
+            assert_eq!(r.sync.barrier_warps, 0, "{w} {barrier}: no barrier left");
+            assert_eq!(r.sync.barriers_completed, 0, "{w} {barrier}");
+            let swapped = if barrier == "none" { 0 } else { drain.sync.barrier_warps };
+            if drain.sync.barrier_warps == 0 {
+                // (also untouched by the scheduler and the barrier scope: same cycles)
+                assert_eq!((r.cycles, &bufs), (drain.cycles, &drain_bufs), "{w} {barrier}: a workload without barriers is untouched");
+                let (m, _) = run_capture(Gpu::new(&variant("tiny", "fmwf", "drain", "gpu", None)).unwrap(), &l, RunOptions::default()).unwrap();
+                assert_eq!(m.cycles, drain.cycles, "{w}: fMWF and device scope change nothing without barriers");
+                assert_eq!(r.sync.fences, drain.sync.fences, "{w} {barrier}");
+            } else {
+                assert!(r.sync.fences >= drain.sync.fences + swapped, "{w} {barrier}: {} fences, drain {} + {swapped} barriers", r.sync.fences, drain.sync.fences);
+                changed_somewhere |= bufs != drain_bufs;
+            }
+        }
+    }
+    assert!(changed_somewhere, "removing barriers breaks some workload (the barriers are real)");
 }
