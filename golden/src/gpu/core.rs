@@ -184,6 +184,8 @@ struct CtaSlot {
     bar_expected: [Option<u32>; NAMED_BARRIERS],
     /// Warps that executed `bar.arrive` (counted, not waiting).
     arrived: [u32; NAMED_BARRIERS],
+    /// The cycle of the latest arrival at the current barrier (occupancy-loss split).
+    last_arrival: [u64; NAMED_BARRIERS],
 }
 
 /// Named barriers per CTA (PTX: ids 0..15).
@@ -779,6 +781,7 @@ impl Sm {
         let gpu_scope = self.sync.barrier_scope == BarrierScope::Gpu;
         let eaf = if gpu_scope { self.sync.fence_gpu_latency } else { self.sync.eaf_latency };
         let resume = c.release_at[id].max(now) + eaf as u64;
+        let last_arrival = c.last_arrival[id];
         if gpu_scope {
             // device-scope acquire: drop possibly stale L1 data
             self.l1.invalidate_all();
@@ -799,6 +802,9 @@ impl Sm {
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
+                let last = last_arrival.max(wp.sync_since);
+                self.syncs.barrier_imbalance_cycles += last - wp.sync_since;
+                self.syncs.barrier_fence_cycles += resume - last;
                 let ns = self.sched_sleep.len();
                 self.sched_sleep[w as usize % ns] = 0;
                 self.issue_hook.barrier_release(now, w, resume);
@@ -1055,6 +1061,7 @@ impl Sm {
             _ => 0,
         };
         let cta = self.warps[w].cta;
+        self.ctas[cta as usize].last_arrival[id] = now;
         if let super::ptx::Src::Imm(n) = inst.a[0] {
             self.ctas[cta as usize].bar_expected[id] = Some((n / 32) as u32);
         }

@@ -206,11 +206,10 @@ pub struct Deferred {
 /// in order: the baseline conditions (I-buffer, scoreboard, units) come first, then
 /// [`decide`](Self::decide) where the taps ask for it. Barrier events are reported as
 /// they happen: arrival when `bar` executes, release when the CTA's barrier completes
-/// (the warp resumes at `resume_at`, after its exit-acquire fence), and so is each
-/// fence's completion. A deferred
-/// instruction counts as a warp instruction when it issues into the hook and as thread
-/// instructions when it executes. A warp does not retire while it has deferred
-/// instructions.
+/// (the warp resumes at `resume_at`, after its exit-acquire fence), and each fence's
+/// completion. A deferred instruction counts as a warp instruction when it issues into
+/// the hook and as thread instructions when it executes. A warp does not retire while it
+/// has deferred instructions.
 pub trait IssueHook {
     fn taps(&self) -> IssueTaps {
         IssueTaps::default()
