@@ -171,3 +171,21 @@ fn no_barrier_variants_remove_every_barrier() {
     }
     assert!(changed_somewhere, "removing barriers breaks some workload (the barriers are real)");
 }
+
+/// The occupancy-loss split (spec §4.4, S4) on micro/barrier.ptx, by hand: warp 0 issues
+/// `bar.sync` one cycle after its clock read (before0 + 1), warp 1 at before1 + 1, the
+/// last arrival; both resume erf + eaf after it (gpu_timing.rs derives that release
+/// exactly). Load imbalance: warp 0 waits before1 - before0 for warp 1, warp 1 nothing.
+/// Fence: each of the two warps waits erf + eaf after the last arrival.
+#[test]
+fn occupancy_loss_split_by_hand() {
+    for name in ["tiny", "tfb_maxwell_16"] {
+        let cfg = config(name);
+        let (r, b) = run_capture(Gpu::new(&cfg).unwrap(), &launch("micro/barrier.toml"), RunOptions::default()).unwrap();
+        let skew = (b["out"].get(4) - b["out"].get(0)) as u64;
+        let s = &cfg.core.sync;
+        assert_eq!(r.sync.barrier_imbalance_cycles, skew, "{name}");
+        assert_eq!(r.sync.barrier_fence_cycles, 2 * (s.erf_latency + s.eaf_latency) as u64, "{name}");
+        assert_eq!(r.sync.barrier_imbalance_cycles + r.sync.barrier_fence_cycles, r.sync.barrier_wait_cycles, "{name}");
+    }
+}
