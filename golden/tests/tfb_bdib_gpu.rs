@@ -189,3 +189,20 @@ fn occupancy_loss_split_by_hand() {
         assert_eq!(r.sync.barrier_imbalance_cycles + r.sync.barrier_fence_cycles, r.sync.barrier_wait_cycles, "{name}");
     }
 }
+
+/// Bad values of the barrier knobs name their field and what is allowed.
+#[test]
+fn bad_barrier_knobs_name_the_field_and_the_allowed_values() {
+    let path = config_path("tiny");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (key, bad, want) in [("barrier", "\"drian\"", "membar.cta"), ("barrier_scope", "\"sys\"", "gpu")] {
+        let t = text.replace("[core.sync]\n", &format!("[core.sync]\n{key} = {bad}\n"));
+        assert_ne!(t, text, "tiny has a [core.sync] table");
+        let e = GpuConfig::parse(&path, &t).unwrap_err();
+        assert!(e.field.contains(&format!("core.sync.{key}")) && e.allowed.as_deref().is_some_and(|a| a.contains(want)), "{e}");
+    }
+    let t = text.replacen("scheduler = \"gto\"", "scheduler = \"mfw\"", 1);
+    assert_ne!(t, text, "tiny names its scheduler");
+    let e = GpuConfig::parse(&path, &t).unwrap_err();
+    assert!(e.field.contains("core.scheduler") && e.allowed.as_deref().is_some_and(|a| a.contains("fmwf")), "{e}");
+}
