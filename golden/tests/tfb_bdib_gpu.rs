@@ -199,10 +199,10 @@ fn bad_barrier_knobs_name_the_field_and_the_allowed_values() {
         let t = text.replace("[core.sync]\n", &format!("[core.sync]\n{key} = {bad}\n"));
         assert_ne!(t, text, "tiny has a [core.sync] table");
         let e = GpuConfig::parse(&path, &t).unwrap_err();
-        assert!(e.field.contains(&format!("core.sync.{key}")) && e.allowed.as_deref().is_some_and(|a| a.contains(want)), "{e}");
+        assert!(e.field.contains(&format!("core.sync.{key}")) && e.to_string().contains(&format!("`{want}`")), "{e}");
     }
     let t = text.replacen("scheduler = \"gto\"", "scheduler = \"mfw\"", 1);
     assert_ne!(t, text, "tiny names its scheduler");
     let e = GpuConfig::parse(&path, &t).unwrap_err();
-    assert!(e.field.contains("core.scheduler") && e.allowed.as_deref().is_some_and(|a| a.contains("fmwf")), "{e}");
+    assert!(e.field.contains("core.scheduler") && e.to_string().contains("`fmwf`"), "{e}");
 }
