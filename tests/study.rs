@@ -235,10 +235,10 @@ fn the_shipped_studies_are_listed_and_plan() {
     let o = gpuforge(&repo(), &["study", "list"]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
-    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "seed 004", "seed 003"] {
+    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "tfb_barriers", "seed 004", "seed 003", "seed 002"] {
         assert!(t.contains(s), "{s} missing: {t}");
     }
-    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec"] {
+    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "tfb_barriers"] {
         for quick in [false, true] {
             let mut args = vec!["study", "show", name, "--out", "/nonexistent-gpuforge-study"];
             if quick {
@@ -298,6 +298,7 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         ("gpucc_table1", "table1.svg", "GPU-CC 3x3 (Gpixel/s)", "✓ within"),
         ("macro_noc_latency", "latency_4x4.svg", "4x4 reply-plane ceiling, no multiplexing", "✓ within"),
         ("macro_noc_exec", "exec_energy.svg", "64-core 8(c) execution time, MACRO / baseline", "✗ outside"),
+        ("tfb_barriers", "speedups.svg", "S9: F-TFB over drain (speed-up, geomean, sensitive set)", "✓ within"),
     ] {
         let out = d.join(format!("{name}_quick"));
         let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
@@ -327,7 +328,7 @@ fn readme_blocks_are_the_reports(reports: &Path) {
     assert!(o.status.success(), "the README's --quick study tables are stale; `make readme-studies` rewrites them: {}", text(&o));
     let doc = read(&readme);
     let blocks = doc.matches("<!-- study: ").count();
-    assert!(blocks >= 6, "every shipped study has a full and a --quick block: {blocks}");
+    assert!(blocks >= 8, "every shipped study has a full and a --quick block: {blocks}");
     // planted: one number of a --quick block changed in a copy of the README
     let start = doc.find("<!-- study: macro_noc_exec --quick -->").expect("the macro_noc_exec --quick block");
     let row = start + doc[start..].find("| 64-core 8(c) execution time, MACRO / baseline").expect("its time row");
