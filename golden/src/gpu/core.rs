@@ -913,7 +913,9 @@ impl Sm {
         if !ask {
             return Ok(Route::Execute);
         }
-        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier: wp.state == WarpState::Barrier, deferred: wp.deferred };
+        let at_barrier = wp.state == WarpState::Barrier;
+        let named_barrier = at_barrier && (wp.bar_id != 0 || self.ctas[wp.cta as usize].bar_expected[wp.bar_id as usize].is_some());
+        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier, named_barrier, deferred: wp.deferred };
         let deferrable = inst.is_mem() || matches!(inst.op, Op::Bar | Op::Membar(_));
         // a warp at a barrier cannot run another barrier, a fence or `exit` now
         let runs_past = !matches!(inst.op, Op::Bar | Op::Membar(_) | Op::Exit | Op::Ret);

@@ -183,6 +183,9 @@ pub struct WarpView {
     pub cta: u16,
     /// Arrived at a barrier that has not completed for it yet.
     pub at_barrier: bool,
+    /// That barrier is a named or partial one (`bar.sync id` with id > 0, or with a
+    /// thread count), not barrier 0 of the whole CTA.
+    pub named_barrier: bool,
     /// Instructions the hook holds for this warp.
     pub deferred: u32,
 }
