@@ -206,3 +206,35 @@ fn bad_barrier_knobs_name_the_field_and_the_allowed_values() {
     let e = GpuConfig::parse(&path, &t).unwrap_err();
     assert!(e.field.contains("core.scheduler") && e.to_string().contains("`fmwf`"), "{e}");
 }
+
+/// Named and partial barriers fall back to drain under TFB (spec §2.11): on
+/// micro/barrier.ptx, warp 0 reads the clock right after the barrier. Under F-TFB with
+/// `bar.sync 0` that read is private work and issues during the barrier (before warp 1
+/// arrives), so warp 0's "after" is earlier than under the drain barrier; with `bar.sync
+/// 1` (named) and `bar.sync 0, 64` (partial, the whole CTA of 64 threads) it waits as
+/// under the drain barrier, to the cycle.
+#[test]
+fn named_and_partial_barriers_fall_back_to_drain_under_tfb() {
+    let ptx = std::fs::read_to_string(root().join("workloads/micro/barrier.ptx")).unwrap();
+    let toml = std::fs::read_to_string(root().join("workloads/micro/barrier.toml")).unwrap();
+    let dir = std::env::temp_dir().join(format!("tfb_named_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let after0 = |cfg: &GpuConfig, bar: &str| {
+        assert!(ptx.contains("bar.sync \t0;"));
+        std::fs::write(dir.join("barrier.ptx"), ptx.replace("bar.sync \t0;", bar)).unwrap();
+        std::fs::write(dir.join("barrier.toml"), &toml).unwrap();
+        let l = golden::gpu::Launch::load(&dir.join("barrier.toml")).unwrap();
+        let (r, b) = run_capture(Gpu::new(cfg).unwrap(), &l, RunOptions::default()).unwrap();
+        (b["out"].get(1) - b["out"].get(0), r.hooks.get("tfb.issued_past_barrier").copied().unwrap_or(0))
+    };
+    let drain = config("tiny");
+    let f = with_tfb("tiny", "f", 2).unwrap();
+    let (wait_drain, _) = after0(&drain, "bar.sync \t0;");
+    let (wait_f, past) = after0(&f, "bar.sync \t0;");
+    assert!(wait_f < wait_drain && past > 0, "F-TFB lets warp 0 past barrier 0: {wait_f} vs {wait_drain}, {past} issued past");
+    for bar in ["bar.sync \t1;", "bar.sync \t0, 64;"] {
+        assert_eq!(after0(&drain, bar).0, wait_drain, "{bar} under drain");
+        assert_eq!(after0(&f, bar), (wait_drain, 0), "{bar} under F-TFB: a drain barrier");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

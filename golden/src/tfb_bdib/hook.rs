@@ -27,7 +27,7 @@ use super::config::{Cls, Variant, MAX_DEPTH};
 use crate::config::{check_range, FieldError};
 use crate::gpu::config::GpuConfig;
 use crate::gpu::hooks::{count, params, Deferred, HookBlock, HookCounters, HookSet, IssueDecision, IssueHook, IssueTaps, WarpView};
-use crate::gpu::ptx::{Inst, Op, Space};
+use crate::gpu::ptx::{Inst, Op, Space, Src};
 
 pub const BLOCK: HookBlock = HookBlock { name: "tfb", attach };
 
@@ -124,6 +124,10 @@ impl IssueHook for TfbHook {
             self.war_blocks += 1;
             return IssueDecision::Block;
         }
+        if w.named_barrier {
+            // named and partial barriers fall back to drain (§2.11)
+            return IssueDecision::Block;
+        }
         let pend = w.at_barrier;
         if !pend && q == 0 {
             return IssueDecision::Issue;
@@ -139,8 +143,10 @@ impl IssueHook for TfbHook {
             }
             Some(c) => c,
         };
-        // named/partial barriers fall back to drain (§2.11); P blocks fences (module doc)
-        if matches!(inst.op, Op::BarArrive) || self.mode == Variant::P {
+        // named/partial barriers fall back to drain (§2.11): not buffered; P blocks
+        // fences (module doc)
+        let named = matches!(inst.a[1], Src::Imm(id) if id != 0) || matches!(inst.a[0], Src::Imm(_));
+        if matches!(inst.op, Op::BarArrive) || (inst.op == Op::Bar && named) || self.mode == Variant::P {
             return IssueDecision::Block;
         }
         if q == self.depth {
