@@ -269,8 +269,9 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
                 for level in 1..=4 {
                     let p2 = 1 << level;
                     for ty in (0..16).step_by(p2) {
-                        for tx in 0..16 {
-                            m[ty][tx] = m[ty][tx] + m[ty + p2 / 2][tx];
+                        let (upper, lower) = m.split_at_mut(ty + p2 / 2);
+                        for (a, b) in upper[ty].iter_mut().zip(&lower[0]) {
+                            *a += *b;
                         }
                     }
                 }
