@@ -52,9 +52,21 @@ fn h(r: &GpuReport, k: &str) -> u64 {
 
 #[test]
 fn explore() {
-    for mode in ["serial", "fusion", "unbounded", "finite", "qcache"] {
+    let modes = std::env::var("QC_MODES").unwrap_or("serial,fusion,unbounded,finite,qcache".into());
+    let lf = std::env::var("QC_LAUNCH").unwrap_or("qcache/reduce_rw2.toml".into());
+    for mode in modes.split(',') {
         let t = std::time::Instant::now();
-        let (r, _) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
+        let ed = std::env::var("QC_EDITS").unwrap_or_default();
+        let edits: Vec<(&str, &str, &str)> = ed
+            .split(';')
+            .filter(|e| !e.is_empty())
+            .map(|e| {
+                let (t, kv) = e.split_once(':').unwrap();
+                let (k, v) = kv.split_once('=').unwrap();
+                (t, k, v)
+            })
+            .collect();
+        let (r, _) = run_mode(mode, &lf, &edits);
         eprintln!(
             "{mode:10} cycles {:8} dram r/w {:6}/{:6} wb {:6} cpu dram {:5} consumed {:5} prod {:6} spill {:6} req {} acks {} gpuch {} state {:?} [{:.1}s]",
             r.cycles,
@@ -79,13 +91,13 @@ fn every_queue_mode_consumes_the_reference_data() {
     let l = launch("qcache/reduce_rw2.toml");
     let host = l.materialize(1);
     let input = u32s(&host, "in");
-    let want = reference_sums(&input, 64, 1024, 2, 0);
+    let want = reference_sums(&input, 256, 1024, 2, 0);
     for mode in ["serial", "fusion", "unbounded", "finite", "qcache"] {
         let (r, out) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
         assert_eq!(u32s(&out, "sums"), want, "mode {mode}");
         if mode != "fusion" {
-            assert_eq!(h(&r, "cpu.tasks"), 64, "mode {mode}");
-            assert_eq!(h(&r, "cpu.lines"), 64 * 1024 / 32, "mode {mode}");
+            assert_eq!(h(&r, "cpu.tasks"), 256, "mode {mode}");
+            assert_eq!(h(&r, "cpu.lines"), 256 * 1024 / 32, "mode {mode}");
         }
     }
 }

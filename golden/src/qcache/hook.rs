@@ -18,11 +18,12 @@
 //! the consumers start at the producer kernel's begin (concurrent modes) or end
 //! (serial), and the run goes on after the last kernel until they are done.
 //!
-//! Actuation (spec §1.8, GPU side): a request addressed to the GPU domain sets every
-//! SM's clock to `16 / ratio` of full speed to slow it (`clock = [16, ratio]`, the
-//! finest DVFS the throttle offers), back to full speed to speed it (NACK when already
-//! there), and RESTORE returns every SM to full speed; the answer comes in the next
-//! cycle. Requests to a CPU core's domain set its clock one P-state or more toward
+//! Actuation (spec §1.8, GPU side): a request addressed to the GPU domain moves every
+//! SM's clock from where it is by the request's ratio: `clock · 16 / ratio` to slow it,
+//! `clock · ratio / 16` to speed it, in steps of 1/256 between 1/16 (the 16:1 range of
+//! §1.8, which the thesis reaches with DVFS and TB draining together; we model both as
+//! one clock fraction) and full speed, NACKed when already at that limit; RESTORE
+//! returns every SM to full speed; the answer comes in the next cycle. Requests to a CPU core's domain set its clock one P-state or more toward
 //! `clock / ratio` (slow) or `clock · ratio` (speed), NACKed at the limit (spec §1.8,
 //! CPU actuator). Requests are carried out only in queue mode `qcache`; in the other
 //! modes (the software techniques without Q-cache) the monitor runs and counts, and
@@ -44,6 +45,10 @@ use crate::config::FieldError;
 use crate::gpu::config::GpuConfig;
 use crate::gpu::hooks::{count, params, CoreControl, HookBlock, HookCounters, HookSet, L2Access, L2Hook, LaunchBuffer, Requester, SmThrottle};
 use crate::model::Model;
+
+/// The GPU clock's granularity and its lowest setting (1/16 of full speed).
+const GPU_CLOCK_DEN: u32 = 256;
+const GPU_CLOCK_MIN: u32 = 16;
 
 pub const BLOCK: HookBlock = HookBlock { name: "qcache", attach };
 
@@ -122,16 +127,23 @@ impl QcacheHook {
         if q.target >> self.gpu_dom & 1 == 0 && !q.restore {
             return false;
         }
-        self.gpu_changes += 1;
-        let full = (0..ctl.sms()).all(|s| ctl.throttle(s) == SmThrottle::FULL);
-        let t = if q.restore || q.dir != SLOW {
-            if full && !q.restore {
-                return false; // already at full speed
-            }
-            SmThrottle::FULL
+        // the GPU's throughput as a clock fraction num/256 of full speed, 16/256 (the
+        // 16:1 range of §1.8) to 256/256, moved by the request's ratio from where it is
+        let cur = ctl.throttle(0);
+        let num = (cur.clock_num as u32 * GPU_CLOCK_DEN).div_ceil(cur.clock_den as u32);
+        let ratio = q.ratio_q44.max(16) as u32;
+        let next = if q.restore {
+            GPU_CLOCK_DEN
+        } else if q.dir == SLOW {
+            (num * 16 / ratio).max(GPU_CLOCK_MIN)
         } else {
-            SmThrottle { dispatch: true, clock_num: 16, clock_den: q.ratio_q44.max(16) as u16 }
+            (num * ratio / 16).min(GPU_CLOCK_DEN)
         };
+        if next == num && !q.restore {
+            return false; // at the limit in the requested direction
+        }
+        self.gpu_changes += 1;
+        let t = if next == GPU_CLOCK_DEN { SmThrottle::FULL } else { SmThrottle { dispatch: true, clock_num: next as u16, clock_den: GPU_CLOCK_DEN as u16 } };
         for s in 0..ctl.sms() {
             ctl.set_throttle(s, t);
         }
