@@ -51,42 +51,6 @@ fn h(r: &GpuReport, k: &str) -> u64 {
 }
 
 #[test]
-fn explore() {
-    let modes = std::env::var("QC_MODES").unwrap_or("serial,fusion,unbounded,finite,qcache".into());
-    let lf = std::env::var("QC_LAUNCH").unwrap_or("qcache/reduce_rw2.toml".into());
-    for mode in modes.split(',') {
-        let t = std::time::Instant::now();
-        let ed = std::env::var("QC_EDITS").unwrap_or_default();
-        let edits: Vec<(&str, &str, &str)> = ed
-            .split(';')
-            .filter(|e| !e.is_empty())
-            .map(|e| {
-                let (t, kv) = e.split_once(':').unwrap();
-                let (k, v) = kv.split_once('=').unwrap();
-                (t, k, v)
-            })
-            .collect();
-        let (r, _) = run_mode(mode, &lf, &edits);
-        eprintln!(
-            "{mode:10} cycles {:8} dram r/w {:6}/{:6} wb {:6} cpu dram {:5} consumed {:5} prod {:6} spill {:6} req {} acks {} gpuch {} state {:?} [{:.1}s]",
-            r.cycles,
-            r.dram.reads,
-            r.dram.writes,
-            r.llc.writebacks,
-            h(&r, "cpu.dram_reads"),
-            h(&r, "consumed"),
-            h(&r, "produced"),
-            h(&r, "spilled"),
-            h(&r, "requests"),
-            h(&r, "acks"),
-            h(&r, "gpu_rate_changes"),
-            r.hooks.keys().filter(|k| k.contains("final_state")).collect::<Vec<_>>(),
-            t.elapsed().as_secs_f64()
-        );
-    }
-}
-
-#[test]
 fn every_queue_mode_consumes_the_reference_data() {
     let l = launch("qcache/reduce_rw2.toml");
     let host = l.materialize(1);
@@ -100,4 +64,77 @@ fn every_queue_mode_consumes_the_reference_data() {
             assert_eq!(h(&r, "cpu.lines"), 256 * 1024 / 32, "mode {mode}");
         }
     }
+}
+
+#[test]
+fn the_reference_comparison_catches_a_wrong_producer() {
+    // planted bug: the consumers' sums against the reference of a producer with one
+    // multiply-add more (as if the kernel's compute loop ran once too often)
+    let l = launch("qcache/reduce_rw2.toml");
+    let input = u32s(&l.materialize(1), "in");
+    let (_, out) = run_mode("serial", "qcache/reduce_rw2.toml", &[]);
+    assert_eq!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 2, 0));
+    assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 2, 1));
+    assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 1, 0));
+}
+
+#[test]
+fn cpu_reads_of_dirty_lines_reach_the_monitor_as_consumes() {
+    for mode in ["serial", "unbounded"] {
+        let (r, _) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
+        let lines = 256 * 1024 / 32;
+        // every line of the intermediate buffer is read once, from the L2 or from DRAM
+        assert_eq!(h(&r, "cpu.llc_hits") + h(&r, "cpu.dram_reads"), lines, "{mode}");
+        // a dirty line handed to a CPU is one CONSUME presented to the monitor
+        assert!(h(&r, "cpu.consumed_dirty") > 0, "{mode}");
+        assert_eq!(h(&r, "consumed"), h(&r, "cpu.consumed_dirty"), "{mode}");
+        // every dirty write-back is a SPILL, and a line read from DRAM was spilled
+        // before (the buffer starts as zeros written by nobody: only spills reach DRAM)
+        assert_eq!(h(&r, "spilled"), r.llc.writebacks, "{mode}");
+        assert!(h(&r, "cpu.dram_reads") <= r.llc.writebacks, "{mode}");
+    }
+}
+
+#[test]
+fn the_finite_queue_bounds_the_footprint_and_the_unbounded_queue_spills() {
+    // hand bound: 8 chunks x 32 lines of output plus their 2 x 32 input lines each is
+    // 768 lines, well inside the 2048-line L2, so the finite queue cannot spill output;
+    // the unbounded producer writes 8192 lines 2.2x faster than two consumers read them
+    let (fin, _) = run_mode("finite", "qcache/reduce_rw2.toml", &[("hooks.qcache.cpu", "cap_tasks", "8")]);
+    let (unb, _) = run_mode("unbounded", "qcache/reduce_rw2.toml", &[]);
+    assert_eq!(h(&fin, "cpu.dram_reads"), 0);
+    assert!(fin.llc.writebacks < 64, "finite: {} write-backs", fin.llc.writebacks);
+    assert!(unb.llc.writebacks > 8192 / 2, "unbounded: {} write-backs", unb.llc.writebacks);
+    assert!(fin.cycles < unb.cycles);
+}
+
+#[test]
+fn qcache_slows_the_gpu_producer_and_cuts_the_spills() {
+    let (q, _) = run_mode("qcache", "qcache/reduce_rw2.toml", &[]);
+    let (unb, _) = run_mode("unbounded", "qcache/reduce_rw2.toml", &[]);
+    assert!(h(&q, "gpu_rate_changes") > 0);
+    assert_eq!(h(&unb, "gpu_rate_changes"), 0, "without Q-cache every request is NACKed");
+    assert!(h(&unb, "requests") > 0, "the monitor still runs and asks");
+    assert!(q.llc.writebacks * 10 < unb.llc.writebacks, "{} vs {}", q.llc.writebacks, unb.llc.writebacks);
+    assert!(q.cycles < unb.cycles);
+}
+
+#[test]
+fn cpu_dvfs_moves_between_p_states_and_nacks_at_the_limits() {
+    use golden::qcache::cpu::{CpuCluster, CpuConfig, RawCpu};
+    let cfg = CpuConfig::validate(RawCpu::default()).unwrap();
+    let mut c = CpuCluster::new(&cfg, 700);
+    assert_eq!(c.cores[0].mhz, 3500);
+    assert!(!c.dvfs(0, false, 0x20), "speed-up at 3500 MHz is NACKed (spec 1.8)");
+    // slow by 2.0: 1750 MHz is closest to 1880 (130 away; 1340 is 410 away)
+    assert!(c.dvfs(0, true, 0x20));
+    assert_eq!(c.cores[0].mhz, 1880);
+    // slow by 1.125: 1671 is closest to 1880 itself, so one P-state down
+    assert!(c.dvfs(0, true, 0x12));
+    assert_eq!(c.cores[0].mhz, 1340);
+    assert!(c.dvfs(0, true, 0xff));
+    assert_eq!(c.cores[0].mhz, 800);
+    assert!(!c.dvfs(0, true, 0x20), "slow at 800 MHz is NACKed");
+    c.restore();
+    assert_eq!(c.cores[0].mhz, 3500);
 }
