@@ -16,7 +16,9 @@
 //! also runs the CPU cores ([`super::cpu::CpuCluster`]) beside the GPU, one step per
 //! GPU cycle before the monitor's, sharing the L2 through [`CoreControl`]'s memory side;
 //! the consumers start at the producer kernel's begin (concurrent modes) or end
-//! (serial), and the run goes on after the last kernel until they are done.
+//! (serial), and the run goes on after the last kernel until they are done. The queue
+//! is found by buffer name (`out`, `flags`, `sums`, `qctl`: workloads/qcache/); with a
+//! launch that lacks one of them the CPU cores stay idle.
 //!
 //! Actuation (spec §1.8, GPU side): a request addressed to the GPU domain moves every
 //! SM's clock from where it is by the request's ratio: `clock · 16 / ratio` to slow it,
