@@ -75,8 +75,17 @@ pub fn build(cfg: &GpuConfig) -> Result<HookSet, FieldError> {
 
 /// A block's parameters as its own typed struct (serde, `deny_unknown_fields` where the
 /// block says so); errors name `hooks.<name>`.
+///
+/// The table is read back from its own TOML text so that a wrong value names its key and
+/// the type or range allowed (`hooks.<name>.<key>`, as [`crate::config::toml_error`]
+/// does for whole files); `name` may be dotted for a nested table (`qcache.cpu`).
 pub fn params<T: serde::de::DeserializeOwned>(name: &str, table: &toml::Table) -> Result<T, FieldError> {
-    toml::Value::Table(table.clone()).try_into().map_err(|e: toml::de::Error| FieldError::new(format!("hooks.{name}"), e.message().to_string(), None))
+    let text = toml::to_string(table).unwrap_or_default();
+    toml::from_str(&text).map_err(|e: toml::de::Error| {
+        let c = crate::config::toml_error(std::path::Path::new(""), &text, &e);
+        let key = c.field.split(" (line").next().filter(|k| !k.starts_with("line ") && *k != "<file>" && !k.is_empty());
+        FieldError::new(key.map_or(format!("hooks.{name}"), |k| format!("hooks.{name}.{k}")), c.message, c.allowed)
+    })
 }
 
 /// Named counters a hook adds to the run report (`hooks` in the JSON, summed over
