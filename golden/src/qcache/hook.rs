@@ -288,7 +288,10 @@ fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(),
     let hook = match cpu {
         None => QcacheHook::new(&c),
         Some(v) => {
-            let raw: RawCpu = v.try_into().map_err(|e: toml::de::Error| FieldError::new("hooks.qcache.cpu", e.message().to_string(), None))?;
+            let Some(t) = v.as_table() else {
+                return Err(FieldError::new("hooks.qcache.cpu", "is not a table", Some("a [hooks.qcache.cpu] table".into())));
+            };
+            let raw: RawCpu = params("qcache.cpu", t)?;
             let cpu = CpuConfig::validate(raw).map_err(|e| FieldError { field: format!("hooks.qcache.{}", e.field), ..e })?;
             if cpu.cores as usize >= c.ndom as usize {
                 return Err(FieldError::new("hooks.qcache.cpu.cores", format!("{} CPU cores need {} coherence domains and ndom is {}", cpu.cores, cpu.cores + 1, c.ndom), Some(format!("1 to {}", c.ndom - 1))));
