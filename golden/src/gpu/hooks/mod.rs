@@ -83,7 +83,9 @@ pub fn params<T: serde::de::DeserializeOwned>(name: &str, table: &toml::Table) -
     let text = toml::to_string(table).unwrap_or_default();
     toml::from_str(&text).map_err(|e: toml::de::Error| {
         let c = crate::config::toml_error(std::path::Path::new(""), &text, &e);
-        let key = c.field.split(" (line").next().filter(|k| !k.starts_with("line ") && *k != "<file>" && !k.is_empty());
+        // an unknown key is the table's fault (the message names the key); a wrong value, the key's
+        let unknown = c.message.starts_with("unknown field");
+        let key = c.field.split(" (line").next().filter(|k| !unknown && !k.starts_with("line ") && *k != "<file>" && !k.is_empty());
         FieldError::new(key.map_or(format!("hooks.{name}"), |k| format!("hooks.{name}.{k}")), c.message, c.allowed)
     })
 }
