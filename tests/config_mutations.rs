@@ -50,7 +50,7 @@ fn leaves(v: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         }
         Value::Array(a) if !a.is_empty() => {
             out.push(at.clone()); // the whole array too
-            // the first two elements stand for the rest (a long table would add nothing)
+                                  // the first two elements stand for the rest (a long table would add nothing)
             for (i, x) in a.iter().enumerate().take(2) {
                 at.push(Step::Index(i));
                 leaves(x, at, out);
@@ -83,7 +83,13 @@ fn remove(v: &mut Value, path: &[Step]) {
 }
 
 fn show(path: &[Step]) -> String {
-    path.iter().map(|s| match s { Step::Key(k) => k.clone(), Step::Index(i) => i.to_string() }).collect::<Vec<_>>().join(".")
+    path.iter()
+        .map(|s| match s {
+            Step::Key(k) => k.clone(),
+            Step::Index(i) => i.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 fn evil() -> Vec<Value> {
@@ -170,34 +176,34 @@ fn no_mutation_of_a_shipped_config_panics() {
         let t0 = std::time::Instant::now();
         let (before, acc_before) = (tried, accepted);
         for top in &bases {
-        let base = top.get("network").and_then(|n| n.get("kind")).and_then(Value::as_str).map(|k| format!(" (network.kind = {k})")).unwrap_or_default();
-        let mut paths = Vec::new();
-        leaves(top, &mut Vec::new(), &mut paths);
-        for p in &paths {
-            let mut mutants: Vec<(String, Value)> = evil()
-                .into_iter()
-                .map(|e| {
-                    let mut t = (*top).clone();
-                    *get_mut(&mut t, p) = e.clone();
-                    (format!("{} = {e}", show(p)), t)
-                })
-                .collect();
-            let mut t = (*top).clone();
-            remove(&mut t, p);
-            mutants.push((format!("{} removed", show(p)), t));
-            for (what, m) in mutants {
-                let Value::Table(t) = m else { unreachable!() };
-                let Ok(s) = toml::to_string(&t) else { continue };
-                tried += 1;
-                let what = format!("{what}{base}");
-                if try_one(&load_text, &cfg, &s, &what, small, &mut failures) {
-                    accepted += 1;
-                    if std::env::var("SHOW_ACCEPTED").is_ok() {
-                        eprintln!("  accepted {name}: {what}");
+            let base = top.get("network").and_then(|n| n.get("kind")).and_then(Value::as_str).map(|k| format!(" (network.kind = {k})")).unwrap_or_default();
+            let mut paths = Vec::new();
+            leaves(top, &mut Vec::new(), &mut paths);
+            for p in &paths {
+                let mut mutants: Vec<(String, Value)> = evil()
+                    .into_iter()
+                    .map(|e| {
+                        let mut t = (*top).clone();
+                        *get_mut(&mut t, p) = e.clone();
+                        (format!("{} = {e}", show(p)), t)
+                    })
+                    .collect();
+                let mut t = (*top).clone();
+                remove(&mut t, p);
+                mutants.push((format!("{} removed", show(p)), t));
+                for (what, m) in mutants {
+                    let Value::Table(t) = m else { unreachable!() };
+                    let Ok(s) = toml::to_string(&t) else { continue };
+                    tried += 1;
+                    let what = format!("{what}{base}");
+                    if try_one(&load_text, &cfg, &s, &what, small, &mut failures) {
+                        accepted += 1;
+                        if std::env::var("SHOW_ACCEPTED").is_ok() {
+                            eprintln!("  accepted {name}: {what}");
+                        }
                     }
                 }
             }
-        }
         }
         eprintln!("{name}: {} mutants ({} accepted) in {:.1}s", tried - before, accepted - acc_before, t0.elapsed().as_secs_f64());
     }

@@ -224,7 +224,11 @@ fn bad_study_files_are_refused_naming_file_and_field() {
     rejects("no-config", "[[runs]]\nconfigs = [\"nope.toml\"]\n", &["runs[0].configs[0]", "nope.toml: no such file"]);
     rejects("knob-key", &format!("{runs}knobs = {{ \"noc.traffic.rat\" = [0.1] }}\n"), &["runs[0].knobs", "noc.traffic.rat", "unknown field"]);
     rejects("knob-range", &format!("{runs}knobs = {{ \"noc.traffic.rate\" = [0.1, 2.0] }}\n"), &["runs[0].knobs", "noc.traffic.rate", "out of range", "allowed"]);
-    rejects("where", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"), &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"]);
+    rejects(
+        "where",
+        &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"),
+        &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"],
+    );
     rejects("no-source", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\npaper = 1.0\n"), &["measure[0].source"]);
     rejects("flag", &format!("{runs}max_cycles = 10\n"), &["runs[0].max_cycles", "allowed"]);
     rejects("figure", &format!("{runs}[[figure]]\nname = \"f\"\ntitle = \"t\"\nkind = \"bars\"\nmeasures = [\"zzz\"]\n"), &["figure[0].measures", "zzz"]);
@@ -233,7 +237,11 @@ fn bad_study_files_are_refused_naming_file_and_field() {
     rejects("synth-design", &synth("\"routers/nope\" = 1"), &["runs[0].synth.\"routers/nope\"", "generates no design", "routers/hinge", "routers/request"]);
     rejects("synth-count", &synth("\"routers/hinge\" = 0"), &["runs[0].synth.\"routers/hinge\"", "not a count", "1..="]);
     rejects("synth-empty", &synth(""), &["runs[0].synth", "no design"]);
-    rejects("synth-launch", &format!("{}launches = [\"CFG\"]\n", synth("\"routers/hinge\" = 1")), &["runs[0].launches", "synthesis group", "allowed: configs, knobs, synth, quick"]);
+    rejects(
+        "synth-launch",
+        &format!("{}launches = [\"CFG\"]\n", synth("\"routers/hinge\" = 1")),
+        &["runs[0].launches", "synthesis group", "allowed: configs, knobs, synth, quick"],
+    );
     rejects("synth-seeds", &format!("{}seeds = [1, 2]\n", synth("\"routers/hinge\" = 1")), &["runs[0].seeds", "synthesis group"]);
     let gpu = repo().join("configs/gpu/tiny.toml").display().to_string();
     rejects("synth-no-rtl", &format!("[[runs]]\nconfigs = [\"{gpu}\"]\nsynth = {{ \"core\" = 1 }}\n"), &["runs[0].synth", "generates no RTL"]);
@@ -381,6 +389,10 @@ fn readme_blocks_are_the_reports(reports: &Path) {
     let version = format!("model version {}.", golden::MODEL_VERSION);
     for (i, _) in doc.match_indices("<!-- study: ") {
         let block = &doc[i..i + doc[i..].find("<!-- /study -->").unwrap()];
-        assert!(block.contains(&version), "a study block of the README comes from another model version (want `{version}`; `make readme-studies`): {}", &block[..block.find('\n').unwrap()]);
+        assert!(
+            block.contains(&version),
+            "a study block of the README comes from another model version (want `{version}`; `make readme-studies`): {}",
+            &block[..block.find('\n').unwrap()]
+        );
     }
 }

@@ -314,7 +314,11 @@ pub fn load(path: &Path) -> Result<Study, ConfigError> {
             Some(t) => {
                 let given = [(!r.launches.is_empty(), "launches"), (r.max_cycles.is_some(), "max_cycles"), (r.check, "check"), (r.seeds.is_some(), "seeds")];
                 if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
-                    return Err(err(at(f), "a synthesis group does not simulate, so it takes no launches, max_cycles, check or seeds".into(), Some("configs, knobs, synth, quick".into())));
+                    return Err(err(
+                        at(f),
+                        "a synthesis group does not simulate, so it takes no launches, max_cycles, check or seeds".into(),
+                        Some("configs, knobs, synth, quick".into()),
+                    ));
                 }
                 Some(synth_designs(t, &at("synth")).map_err(|(f, m, a)| err(f, m, Some(a)))?)
             }

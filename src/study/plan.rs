@@ -129,9 +129,15 @@ pub fn plan(study: &Study, quick: bool) -> Result<Plan, ConfigError> {
                     Some(synth) => Some(synth_inputs(study, &at, config, loaded.as_ref(), synth)?),
                 };
                 let flags = loaded.sim_flags();
-                let given = [(!r.launches.is_empty(), SimFlag::Launch, "launches"), (r.max_cycles.is_some(), SimFlag::MaxCycles, "max_cycles"), (group.check, SimFlag::Check, "check")];
+                let given =
+                    [(!r.launches.is_empty(), SimFlag::Launch, "launches"), (r.max_cycles.is_some(), SimFlag::MaxCycles, "max_cycles"), (group.check, SimFlag::Check, "check")];
                 if let Some((_, _, field)) = given.iter().find(|(on, f, _)| *on && !flags.contains(f) && group.synth.is_none()) {
-                    let allowed = ["launches", "max_cycles", "check"].iter().zip([SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Check]).filter(|(_, f)| flags.contains(f)).map(|(n, _)| *n).collect::<Vec<_>>();
+                    let allowed = ["launches", "max_cycles", "check"]
+                        .iter()
+                        .zip([SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Check])
+                        .filter(|(_, f)| flags.contains(f))
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>();
                     return Err(ConfigError {
                         file: study.file.clone(),
                         field: format!("{at}.{field}"),
@@ -180,11 +186,19 @@ fn synth_inputs(study: &Study, at: &str, config: &str, loaded: &dyn crate::regis
         Some(Err(e)) => return Err(field_error(study, format!("{at}.synth"), format!("{config}: {e}"))),
         Some(Ok(g)) => g,
     };
-    let mut inputs = vec![("synth-script".to_string(), verif::synth::SCRIPT_VERSION.to_string().into_bytes()), ("yosys".to_string(), verif::synth::yosys_version().unwrap_or_default().into_bytes())];
+    let mut inputs = vec![
+        ("synth-script".to_string(), verif::synth::SCRIPT_VERSION.to_string().into_bytes()),
+        ("yosys".to_string(), verif::synth::yosys_version().unwrap_or_default().into_bytes()),
+    ];
     for (dir, count) in synth {
         let Some(d) = generated.design(dir) else {
             let have = generated.designs.iter().map(|d| d.dir.as_str()).collect::<Vec<_>>().join(", ");
-            return Err(ConfigError { file: study.file.clone(), field: format!("{at}.synth.\"{dir}\""), message: format!("{config} generates no design `{dir}`"), allowed: Some(have) });
+            return Err(ConfigError {
+                file: study.file.clone(),
+                field: format!("{at}.synth.\"{dir}\""),
+                message: format!("{config} generates no design `{dir}`"),
+                allowed: Some(have),
+            });
         };
         inputs.push((format!("design {dir} x{count}"), d.manifest.content_hash.clone().into_bytes()));
     }

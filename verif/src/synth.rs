@@ -30,10 +30,7 @@ pub const SCRIPT_VERSION: u32 = 1;
 
 /// `yosys -V`, or the tool missing.
 pub fn yosys_version() -> Result<String, BuildError> {
-    let out = Command::new("yosys").arg("-V").output().map_err(|e| BuildError::Missing {
-        tool: "yosys".into(),
-        detail: e.to_string(),
-    })?;
+    let out = Command::new("yosys").arg("-V").output().map_err(|e| BuildError::Missing { tool: "yosys".into(), detail: e.to_string() })?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -90,8 +87,7 @@ pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
 
 fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<SynthReport, BuildError> {
     let bad = |m: String| BuildError::Design(format!("yosys report in {}: {m}", work.display()));
-    let stat: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("stat.json"))?).map_err(|e| bad(e.to_string()))?;
+    let stat: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(work.join("stat.json"))?).map_err(|e| bad(e.to_string()))?;
     let m = &stat["modules"][format!("\\{top}")];
     let cells = m["num_cells"].as_u64().ok_or_else(|| bad(format!("no cell count for {top}")))?;
     let mut cells_by_type = BTreeMap::new();
@@ -108,10 +104,7 @@ fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<
         .find_map(|l| l.split("Estimated number of transistors:").nth(1))
         .and_then(|t| t.trim().trim_end_matches('+').parse().ok())
         .ok_or_else(|| bad("no transistor estimate".into()))?;
-    let latches = std::fs::read_to_string(work.join("latches.txt"))
-        .ok()
-        .and_then(|t| t.split_whitespace().find_map(|w| w.parse::<u64>().ok()))
-        .unwrap_or(0);
+    let latches = std::fs::read_to_string(work.join("latches.txt")).ok().and_then(|t| t.split_whitespace().find_map(|w| w.parse::<u64>().ok())).unwrap_or(0);
     Ok(SynthReport { top: top.to_string(), yosys, cells, cells_by_type, flops, transistors, latches, seconds })
 }
 
