@@ -286,6 +286,7 @@ fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
         return match (ty, ftz) {
             (Ty::F32, false) => float_setp(cmp, a, b, |v| f32v(v) as f64),
             (Ty::F32, true) => float_setp(cmp, a, b, |v| ftz32(f32v(v), true) as f64),
+            (Ty::F16, ftz) => float_setp(cmp, a, b, |v| half_in(v as u16, ftz)),
             _ => float_setp(cmp, a, b, f64v),
         };
     }
@@ -597,6 +598,18 @@ impl<'a> WarpExec<'a> {
                     // the f32 product is exact in f64; the sum's error is exact (TwoSum)
                     let v = ftz32(add_f32_dir(x * y, z, rnd), ftz);
                     f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
+            (Op::Add | Op::Sub | Op::Mul | Op::Min | Op::Max | Op::Fma | Op::Abs | Op::Neg, Ty::F16 | Ty::F16x2) => {
+                let (op, ftz, sat) = (inst.op, inst.ftz, inst.sat);
+                let halves = if ty == Ty::F16x2 { 2 } else { 1 };
+                map3(a, b, c, r, |x, y, z| {
+                    let mut out = 0u64;
+                    for k in 0..halves {
+                        let h = |v: u64| (v >> (16 * k)) as u16;
+                        out |= (half_op(op, h(x), h(y), h(z), ftz, sat) as u64) << (16 * k);
+                    }
+                    out
                 })
             }
             (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
@@ -1276,6 +1289,62 @@ pub fn f64_to_f16(x: f64) -> u16 {
     let q = ((a / 2f64.powi(e) - 1.0) * 1024.0).round_ties_even() as u32;
     // a carry out of the mantissa increments the exponent (q = 1024 adds 1 << 10)
     sign | ((((e + 15) as u32) << 10) + q) as u16
+}
+
+/// A half's value; `.ftz` flushes a subnormal to a zero of its sign.
+fn half_in(h: u16, ftz: bool) -> f64 {
+    f16_to_f64(if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h })
+}
+
+/// A correctly rounded half result (`.sat` clamps to [0, 1], NaN to +0; `.ftz`
+/// flushes a subnormal result to a zero of its sign).
+fn half_out(h: u16, ftz: bool, sat: bool) -> u16 {
+    let h = if sat { f64_to_f16(sat01_64(f16_to_f64(h))) } else { h };
+    if ftz && h & 0x7c00 == 0 {
+        h & 0x8000
+    } else {
+        h
+    }
+}
+
+/// `x * y + z` of halves rounded once to the nearest half (ties to even). The product is
+/// exact in f64 (22 significant bits). The f64 sum is exact too unless the terms lie more
+/// than 53 bits apart, which takes a product below 2^-27 beside a z of normal size (or a
+/// product past 2^17, whose result overflows to infinity either way); then the exact value
+/// is z plus far less than a quarter of z's half-precision ulp, and it and the f64 sum both
+/// round to z. So one rounding of the f64 sum is the correctly rounded result.
+fn half_fma(x: f64, y: f64, z: f64) -> u16 {
+    f64_to_f16(x * y + z)
+}
+
+/// One half-precision lane operation (PTX ISA §9.7.4: add, sub, mul, fma with `.rn`;
+/// min/max return the other operand when one is NaN; abs and neg only touch the sign).
+/// Sums, differences and products of halves are exact in f64, so one rounding suffices.
+fn half_op(op: Op, x: u16, y: u16, z: u16, ftz: bool, sat: bool) -> u16 {
+    let flush = |h: u16| if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h };
+    let r = match op {
+        Op::Add => f64_to_f16(half_in(x, ftz) + half_in(y, ftz)),
+        Op::Sub => f64_to_f16(half_in(x, ftz) - half_in(y, ftz)),
+        Op::Mul => f64_to_f16(half_in(x, ftz) * half_in(y, ftz)),
+        Op::Fma => half_fma(half_in(x, ftz), half_in(y, ftz), half_in(z, ftz)),
+        Op::Min | Op::Max => {
+            let (a, b) = (half_in(x, ftz), half_in(y, ftz));
+            if a.is_nan() && b.is_nan() {
+                0x7fff
+            } else if a.is_nan() {
+                flush(y)
+            } else if b.is_nan() {
+                flush(x)
+            } else if (op == Op::Min) == (a < b || a == b && x & 0x8000 != 0) {
+                flush(x)
+            } else {
+                flush(y)
+            }
+        }
+        Op::Abs => flush(x) & 0x7fff,
+        _ => flush(x) ^ 0x8000,
+    };
+    half_out(r, ftz, sat)
 }
 
 /// `cvt` with an `.f16` source or destination (through f64, exact for every half).

@@ -746,7 +746,7 @@ impl<'a> Ctx<'a> {
             OpClass::Sfu
         } else if ty == Ty::F64 {
             OpClass::Fp64
-        } else if ty == Ty::F32 {
+        } else if matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2) {
             OpClass::Fp32
         } else {
             OpClass::Int
@@ -1068,11 +1068,19 @@ impl<'a> Ctx<'a> {
             ));
         }
         let m = self.parse_mods(ia)?;
-        if m.types.contains(&Ty::F16) && !matches!(ia.opcode.as_str(), "cvt" | "ld" | "ldu" | "st" | "mov") {
-            return Err(self.err(
-                ia.pos,
-                format!("half-precision `{}` is not in the supported PTX subset (only cvt to and from .f16, and moves)", ia.full_name()),
-            ));
+        let packed = m.types.contains(&Ty::F16x2);
+        if packed || m.types.contains(&Ty::F16) {
+            let arith = matches!(ia.opcode.as_str(), "add" | "sub" | "mul" | "fma" | "min" | "max" | "abs" | "neg");
+            let scalar_only = matches!(ia.opcode.as_str(), "setp" | "cvt" | "ld" | "ldu" | "st" | "mov");
+            if !(arith || scalar_only && !packed) {
+                return Err(self.err(
+                    ia.pos,
+                    format!(
+                        "half-precision `{}` is not in the supported PTX subset (add, sub, mul, fma, min, max, abs and neg on .f16 and .f16x2; setp, cvt and moves on .f16)",
+                        ia.full_name()
+                    ),
+                ));
+            }
         }
         let ops = &ia.operands;
         let name = ia.full_name();
@@ -1124,7 +1132,8 @@ impl<'a> Ctx<'a> {
                         only_rn(&m)?;
                     }
                 }
-                if m.sat && !(ty == Ty::S32 && matches!(op, Op::Add | Op::Sub) || ty == Ty::F32) {
+                let half = matches!(ty, Ty::F16 | Ty::F16x2);
+                if m.sat && !(ty == Ty::S32 && matches!(op, Op::Add | Op::Sub) || ty == Ty::F32 || half && matches!(op, Op::Add | Op::Sub)) {
                     return Err(unsupported(".sat"));
                 }
                 let sfu = matches!(op, Op::Div | Op::Rem);
@@ -1187,7 +1196,8 @@ impl<'a> Ctx<'a> {
                         _ => return Err(self.err(ia.pos, format!("`{name}` needs exactly one of .lo, .hi, .wide"))),
                     }
                 };
-                if m.sat && ty != Ty::F32 && !(ty == Ty::S32 && op == Op::MadHi) {
+                let half = matches!(ty, Ty::F16 | Ty::F16x2);
+                if m.sat && ty != Ty::F32 && !half && !(ty == Ty::S32 && op == Op::MadHi) {
                     return Err(unsupported(".sat"));
                 }
                 let mut inst = blank(op, ty, Self::class_of(ty, false));

@@ -5,7 +5,9 @@
 //! and branch reconvergence points to immediate post-dominators, so execution does no
 //! lookups and no allocation.
 
-/// PTX fundamental types (`.f16` only as a `cvt` operand and in `.b16` moves).
+/// PTX fundamental types. `.f16` is arithmetic (add, sub, mul, fma, min, max, abs, neg,
+/// setp), a `cvt` operand and a move; `.f16x2` (two halves in 32 bits, low half first)
+/// only the packed arithmetic (add, sub, mul, fma, min, max, abs, neg).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub enum Ty {
     B8,
@@ -21,6 +23,7 @@ pub enum Ty {
     S32,
     S64,
     F16,
+    F16x2,
     F32,
     F64,
     Pred,
@@ -52,6 +55,7 @@ impl Ty {
             "s32" => Ty::S32,
             "s64" => Ty::S64,
             "f16" => Ty::F16,
+            "f16x2" => Ty::F16x2,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -74,6 +78,7 @@ impl Ty {
             Ty::S32 => "s32",
             Ty::S64 => "s64",
             Ty::F16 => "f16",
+            Ty::F16x2 => "f16x2",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Pred => "pred",
@@ -84,7 +89,7 @@ impl Ty {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
             Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 => 16,
-            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
+            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
         }
@@ -99,7 +104,7 @@ impl Ty {
             Ty::B8 | Ty::B16 | Ty::B32 | Ty::B64 => TyKind::Bits,
             Ty::U8 | Ty::U16 | Ty::U32 | Ty::U64 => TyKind::Unsigned,
             Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64 => TyKind::Signed,
-            Ty::F16 | Ty::F32 | Ty::F64 => TyKind::Float,
+            Ty::F16 | Ty::F16x2 | Ty::F32 | Ty::F64 => TyKind::Float,
             Ty::Pred => TyKind::Pred,
         }
     }
