@@ -1333,9 +1333,7 @@ fn half_op(op: Op, x: u16, y: u16, z: u16, ftz: bool, sat: bool) -> u16 {
                 0x7fff
             } else if a.is_nan() {
                 flush(y)
-            } else if b.is_nan() {
-                flush(x)
-            } else if (op == Op::Min) == (a < b || a == b && x & 0x8000 != 0) {
+            } else if b.is_nan() || (op == Op::Min) == (a < b || a == b && x & 0x8000 != 0) {
                 flush(x)
             } else {
                 flush(y)
