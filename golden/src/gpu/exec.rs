@@ -696,7 +696,8 @@ impl<'a> WarpExec<'a> {
                     r[l] = bit_insert(a[l], b[l], c[l], d[l], bits);
                 }
             }
-            (Op::Prmt, _) => map3(a, b, c, r, permute_bytes),
+            (Op::Prmt(PrmtMode::Default), _) => map3(a, b, c, r, permute_bytes),
+            (Op::Prmt(mode), _) => map3(a, b, c, r, |x, y, z| permute_bytes_mode(x, y, z, mode)),
             (Op::Shf { left, clamp }, _) => map3(a, b, c, r, |x, y, n| funnel_shift(x, y, n, left, clamp)),
             (Op::MovPack, _) => {
                 let eb = bits / inst.na as u32;
@@ -1168,6 +1169,30 @@ pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
         d |= v << (8 * k);
     }
     d
+}
+
+/// `prmt.b32` in a mode other than the default (PTX ISA, `prmt`): `s = c[1:0]` picks a
+/// row of the mode's table, which names the byte of `{b, a}` (0-7, `a` low) that each of
+/// d's bytes 3..0 takes.
+pub fn permute_bytes_mode(a: u64, b: u64, c: u64, mode: PrmtMode) -> u64 {
+    const F4E: [[u8; 4]; 4] = [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]];
+    const B4E: [[u8; 4]; 4] = [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]];
+    const RC8: [[u8; 4]; 4] = [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]];
+    const ECL: [[u8; 4]; 4] = [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]];
+    const ECR: [[u8; 4]; 4] = [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]];
+    const RC16: [[u8; 4]; 4] = [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]];
+    let table = match mode {
+        PrmtMode::F4e => &F4E,
+        PrmtMode::B4e => &B4E,
+        PrmtMode::Rc8 => &RC8,
+        PrmtMode::Ecl => &ECL,
+        PrmtMode::Ecr => &ECR,
+        PrmtMode::Rc16 => &RC16,
+        PrmtMode::Default => return permute_bytes(a, b, c),
+    };
+    let tmp = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let row = table[(c & 3) as usize];
+    (0..4).fold(0, |d, k| d | ((tmp >> (8 * row[3 - k] as u64)) & 0xff) << (8 * k))
 }
 
 /// `shf.l`/`shf.r` (PTX ISA): shift the 64-bit `{b, a}` by `n = c & 31` (`.wrap`) or

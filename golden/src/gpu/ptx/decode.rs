@@ -1021,10 +1021,25 @@ impl<'a> Ctx<'a> {
                 if ty != Ty::B32 {
                     return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
                 }
-                if let Some(mode) = ia.mods.iter().find(|s| matches!(s.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16")) {
-                    return Err(self.err(ia.pos, format!("`{name}`: mode `.{mode}` is not in the supported PTX subset (only the default mode)")));
-                }
-                let mut inst = blank(Op::Prmt, ty, OpClass::Int);
+                let modes: Vec<PrmtMode> = ia
+                    .mods
+                    .iter()
+                    .filter_map(|s| match s.as_str() {
+                        "f4e" => Some(PrmtMode::F4e),
+                        "b4e" => Some(PrmtMode::B4e),
+                        "rc8" => Some(PrmtMode::Rc8),
+                        "ecl" => Some(PrmtMode::Ecl),
+                        "ecr" => Some(PrmtMode::Ecr),
+                        "rc16" => Some(PrmtMode::Rc16),
+                        _ => None,
+                    })
+                    .collect();
+                let mode = match modes.as_slice() {
+                    [] => PrmtMode::Default,
+                    [m] => *m,
+                    _ => return Err(self.err(ia.pos, format!("`{name}` has more than one mode"))),
+                };
+                let mut inst = blank(Op::Prmt(mode), ty, OpClass::Int);
                 self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
                 for k in 0..3 {
                     inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;

@@ -271,8 +271,9 @@ pub enum Op {
     Bfe,
     /// `bfi`: insert the low `d` bits of `a` into `b` at bit `c`.
     Bfi,
-    /// `prmt.b32` default mode: bytes of `{b, a}` selected by the nibbles of `c`.
-    Prmt,
+    /// `prmt.b32`: the default mode selects the bytes of `{b, a}` by the nibbles of `c`;
+    /// the other modes by `c[1:0]` and the mode's table (PTX ISA, `prmt`).
+    Prmt(PrmtMode),
     /// `shf.l`/`shf.r` funnel shift of `{b, a}` by `c`, `.clamp` (else `.wrap`).
     Shf { left: bool, clamp: bool },
     Setp(Cmp, BoolOp),
@@ -319,6 +320,25 @@ pub enum Op {
     Bra,
     Ret,
     Exit,
+}
+
+/// Mode of `prmt.b32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrmtMode {
+    /// Four 4-bit selectors in `c[15:0]`, the top bit of each replicating the byte's sign.
+    Default,
+    /// Forward 4 extract: bytes `s+3 .. s` of `{b, a}` (`s = c[1:0]`).
+    F4e,
+    /// Backward 4 extract.
+    B4e,
+    /// Replicate byte `s`.
+    Rc8,
+    /// Edge clamp left.
+    Ecl,
+    /// Edge clamp right.
+    Ecr,
+    /// Replicate the 16-bit half `s & 1`.
+    Rc16,
 }
 
 /// Source-lane rule of `shfl.sync`.
