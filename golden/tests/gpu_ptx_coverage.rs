@@ -211,6 +211,42 @@ fn prmt_modes_follow_the_isa_table() {
     assert!(e.starts_with("bad.ptx:") && e.contains("more than one mode"), "{e}");
 }
 
+#[test]
+fn redux_sync_reduces_over_the_executing_lanes() {
+    // 32 lanes, t = %tid.x; expected values by hand:
+    // sum of 3t + 1 = 3 x 496 + 32 = 1520; t - 20 signed: min -20, max 11; unsigned:
+    // min 0 (t = 20), max 0xFFFFFFFF (t = 19); AND of t | 0x100 = 0x100; OR of 1 << t =
+    // all ones; XOR of 0..31 = 0; only lanes t < 8 adding t: 28 (the others store 0)
+    let body = "\tmad.lo.u32 %r1, %t, 3, 1;\n\tredux.sync.add.u32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1], %r2;\n\
+                \tsub.u32 %r1, %t, 20;\n\tredux.sync.min.s32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+128], %r2;\n\
+                \tredux.sync.max.s32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+256], %r2;\n\
+                \tredux.sync.min.u32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+384], %r2;\n\
+                \tredux.sync.max.u32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+512], %r2;\n\
+                \tor.b32 %r1, %t, 0x100;\n\tredux.sync.and.b32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+640], %r2;\n\
+                \tshl.b32 %r1, 1, %t;\n\tredux.sync.or.b32 %r2, %r1, 0xffffffff;\n\tst.global.u32 [%rd1+768], %r2;\n\
+                \tredux.sync.xor.b32 %r2, %t, 0xffffffff;\n\tst.global.u32 [%rd1+896], %r2;\n\
+                \tsetp.ge.u32 %p, %t, 8;\n\t@%p bra SKIP;\n\tredux.sync.add.u32 %r2, %t, 0xff;\n\tst.global.u32 [%rd1+1024], %r2;\nSKIP:";
+    let ptx = format!("{HEAD}{}", entry("\t.reg .b32 %r<3>;\n\t.reg .pred %p;", body));
+    let o = u32s(&run_kernel("redux", &ptx, 32, &[("out", 32 * 9)]), "out");
+    let want = [1520, (-20i32) as u32, 11, 0, 0xFFFF_FFFF, 0x100, 0xFFFF_FFFF, 0];
+    for (k, w) in want.iter().enumerate() {
+        for t in 0..32 {
+            assert_eq!(o[32 * k + t], *w, "result {k}, lane {t}");
+        }
+    }
+    for t in 0..32 {
+        assert_eq!(o[32 * 8 + t], if t < 8 { 28 } else { 0 }, "divergent add, lane {t}");
+    }
+    for (inst, expect) in [
+        ("redux.sync.add.b32 %t, %t, 0xffffffff;", "needs .add, .min or .max with .u32 or .s32"),
+        ("redux.sync.and.u32 %t, %t, 0xffffffff;", "or .and, .or or .xor with .b32"),
+        ("redux.add.u32 %t, %t, 0xffffffff;", "only `redux.sync`"),
+    ] {
+        let e = err_of(&format!("{HEAD}{}", entry("", &format!("\t{inst}"))));
+        assert!(e.contains(expect), "{inst}: {e}");
+    }
+}
+
 // ------------------------------------------------------------ pack / unpack
 
 #[test]

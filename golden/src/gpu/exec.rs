@@ -523,6 +523,13 @@ impl<'a> WarpExec<'a> {
                 self.write(inst.d[0], mask, inst.dmask, &[mask as u64; WARP]);
                 return Ok(Effect::Alu);
             }
+            Op::Redux(op) => {
+                let mut buf = None;
+                let a = self.operand(inst.a[0], &mut buf);
+                let v = warp_reduce(op, ty, a, mask);
+                self.write(inst.d[0], mask, inst.dmask, &[v; WARP]);
+                return Ok(Effect::Alu);
+            }
             _ => {}
         }
         // predicate-typed logic and moves
@@ -1169,6 +1176,23 @@ pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
         d |= v << (8 * k);
     }
     d
+}
+
+/// `redux.sync`: `op` over the 32-bit values of the lanes in `mask` (signed min/max for
+/// `.s32`); no lane executing gives the operation's identity.
+pub fn warp_reduce(op: AtomOp, ty: Ty, a: &Lanes, mask: u32) -> u64 {
+    let lanes = (0..WARP).filter(|l| mask >> l & 1 != 0).map(|l| a[l] & 0xffff_ffff);
+    let v = match (op, ty) {
+        (AtomOp::Add, _) => lanes.fold(0u64, |s, x| s.wrapping_add(x)),
+        (AtomOp::Min, Ty::S32) => lanes.map(|x| x as u32 as i32).min().unwrap_or(i32::MAX) as u32 as u64,
+        (AtomOp::Max, Ty::S32) => lanes.map(|x| x as u32 as i32).max().unwrap_or(i32::MIN) as u32 as u64,
+        (AtomOp::Min, _) => lanes.min().unwrap_or(0xffff_ffff),
+        (AtomOp::Max, _) => lanes.max().unwrap_or(0),
+        (AtomOp::And, _) => lanes.fold(0xffff_ffff, |s, x| s & x),
+        (AtomOp::Or, _) => lanes.fold(0, |s, x| s | x),
+        _ => lanes.fold(0, |s, x| s ^ x),
+    };
+    v & 0xffff_ffff
 }
 
 /// `prmt.b32` in a mode other than the default (PTX ISA, `prmt`): `s = c[1:0]` picks a

@@ -470,7 +470,7 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
             }
-            if op == "atom" || op == "red" {
+            if op == "atom" || op == "red" || op == "redux" {
                 let a = match s {
                     "add" => Some(AtomOp::Add),
                     "min" => Some(AtomOp::Min),
@@ -926,6 +926,27 @@ impl<'a> Ctx<'a> {
                 self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
                 Ok(inst)
             }
+            "redux" => {
+                // redux.sync.OP.TYPE d, a, membermask (PTX ISA 7.0, sm_80): every executing
+                // lane gets the reduction of `a` over the executing lanes
+                if !m.sync {
+                    return Err(self.err(ia.pos, format!("`{name}`: only `redux.sync` is in the supported PTX subset")));
+                }
+                self.operands(ia, 3..=3)?;
+                let ty = self.one_type(ia, m)?;
+                let op = match m.atom {
+                    Some(op @ (AtomOp::Add | AtomOp::Min | AtomOp::Max)) if matches!(ty, Ty::U32 | Ty::S32) => op,
+                    Some(op @ (AtomOp::And | AtomOp::Or | AtomOp::Xor)) if ty == Ty::B32 => op,
+                    Some(_) => return Err(self.err(ia.pos, format!("`{name}` needs .add, .min or .max with .u32 or .s32, or .and, .or or .xor with .b32"))),
+                    None => return Err(self.err(ia.pos, format!("`{name}` needs an operation (.add, .min, .max, .and, .or, .xor)"))),
+                };
+                let mut inst = blank(Op::Redux(op), ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::B32, false)?;
+                inst.na = 2;
+                Ok(inst)
+            }
             "shfl" => {
                 if !m.sync {
                     return Err(self.err(ia.pos, format!("`{name}`: only `shfl.sync` is in the supported PTX subset")));
@@ -1074,7 +1095,7 @@ impl<'a> Ctx<'a> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
             "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "redux", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -1562,7 +1583,7 @@ impl<'a> Ctx<'a> {
                 Ok(blank(Op::Membar(scope), Ty::B32, OpClass::Ctrl))
             }
             "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
-            "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
+            "shfl" | "vote" | "redux" | "activemask" => self.warp_level(ia, &m),
             "tex" => self.texture(ia, &m),
             "vprintf" => {
                 // built from `call vprintf` by the inliner: [ret or _, format, args]

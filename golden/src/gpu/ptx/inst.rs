@@ -284,6 +284,9 @@ pub enum Op {
     Shfl(ShflMode),
     /// `vote.sync` over the executing lanes.
     Vote(VoteMode),
+    /// `redux.sync`: every executing lane gets the reduction (add, min, max, and, or,
+    /// xor) of `a[0]` over the executing lanes (`a[1]` is the member mask).
+    Redux(AtomOp),
     /// `activemask.b32`: the executing lanes.
     ActiveMask,
     /// A `vprintf` call: format string address `a[0]`, argument buffer `a[1]` (generic
