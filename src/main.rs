@@ -107,8 +107,9 @@ enum Cmd {
         /// NoC: injection rates to sweep (flits/node/cycle), e.g. 0.02,0.05,0.1.
         #[arg(long, value_delimiter = ',')]
         sweep: Vec<f64>,
-        /// NoC: directory for the sweep's CSV, JSON and SVG plot.
-        #[arg(long)]
+        /// NoC: directory for the sweep's CSV, JSON and SVG plot (`--out`, as `gen` and
+        /// `study run` spell it, works too).
+        #[arg(long, visible_alias = "out")]
         out_dir: Option<PathBuf>,
         /// Input-data seed.
         #[arg(long, default_value_t = 1)]

@@ -53,3 +53,59 @@ fn sim_runs_the_monitor_with_its_scoreboard() {
     let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).args(["sim", "configs/qcache/qcache_small.toml", "--sweep", "0.1"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "an unused flag is refused");
 }
+
+/// `gpuforge sim` of the heterogeneous system with an edited `[hooks.qcache.cpu]`.
+fn run_hetero(edit: (&str, &str)) -> (i32, String, bool) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("configs/gpu/qcache_hetero.toml")).unwrap();
+    let mut done = false;
+    let mut in_cpu = false;
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with('[') {
+                in_cpu = l.trim() == "[hooks.qcache.cpu]";
+            }
+            if in_cpu && l.split('=').next().map(str::trim) == Some(edit.0) {
+                done = true;
+                format!("{} = {}\n", edit.0, edit.1)
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let text = if done { text } else { text + &format!("{} = {}\n", edit.0, edit.1) };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("bad.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out_dir = dir.path().join("out.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge"))
+        .arg("sim")
+        .arg(&cfg)
+        .arg(root.join("workloads/qcache/reduce_rw2.toml"))
+        .arg("--json")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), out_dir.exists())
+}
+
+#[test]
+fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
+    let cases = [
+        (("cores", "9"), "hooks.qcache.cpu.cores", "1..=4"),
+        (("cores", "0"), "hooks.qcache.cpu.cores", "1..=4"),
+        (("mhz", "3000"), "hooks.qcache.cpu.mhz", "one of [800, 1340, 1880, 2420, 2960, 3500]"),
+        (("ipc", "0.1"), "hooks.qcache.cpu.ipc", "0.25 to 8"),
+        (("cap_tasks", "0"), "hooks.qcache.cpu.cap_tasks", "1..=1048576"),
+        (("mode", "\"eager\""), "hooks.qcache.cpu", "serial"),
+        (("threads", "2"), "hooks.qcache.cpu", "unknown field"),
+    ];
+    for (edit, field, allowed) in cases {
+        let (code, err, wrote) = run_hetero(edit);
+        assert_eq!(code, 2, "{edit:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{edit:?}: not one line: {err}");
+        assert!(err.contains("bad.toml") && err.contains(field) && err.contains(allowed), "{edit:?}: {err}");
+        assert!(!wrote, "{edit:?}: output written");
+    }
+}

@@ -224,10 +224,27 @@ fn bad_study_files_are_refused_naming_file_and_field() {
     rejects("no-config", "[[runs]]\nconfigs = [\"nope.toml\"]\n", &["runs[0].configs[0]", "nope.toml: no such file"]);
     rejects("knob-key", &format!("{runs}knobs = {{ \"noc.traffic.rat\" = [0.1] }}\n"), &["runs[0].knobs", "noc.traffic.rat", "unknown field"]);
     rejects("knob-range", &format!("{runs}knobs = {{ \"noc.traffic.rate\" = [0.1, 2.0] }}\n"), &["runs[0].knobs", "noc.traffic.rate", "out of range", "allowed"]);
-    rejects("where", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"), &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"]);
+    rejects(
+        "where",
+        &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"),
+        &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"],
+    );
     rejects("no-source", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\npaper = 1.0\n"), &["measure[0].source"]);
     rejects("flag", &format!("{runs}max_cycles = 10\n"), &["runs[0].max_cycles", "allowed"]);
     rejects("figure", &format!("{runs}[[figure]]\nname = \"f\"\ntitle = \"t\"\nkind = \"bars\"\nmeasures = [\"zzz\"]\n"), &["figure[0].measures", "zzz"]);
+    // synthesis groups: designs the config generates, counts in range, nothing a simulation takes
+    let synth = |d: &str| format!("{runs}synth = {{ {d} }}\n");
+    rejects("synth-design", &synth("\"routers/nope\" = 1"), &["runs[0].synth.\"routers/nope\"", "generates no design", "routers/hinge", "routers/request"]);
+    rejects("synth-count", &synth("\"routers/hinge\" = 0"), &["runs[0].synth.\"routers/hinge\"", "not a count", "1..="]);
+    rejects("synth-empty", &synth(""), &["runs[0].synth", "no design"]);
+    rejects(
+        "synth-launch",
+        &format!("{}launches = [\"CFG\"]\n", synth("\"routers/hinge\" = 1")),
+        &["runs[0].launches", "synthesis group", "allowed: configs, knobs, synth, quick"],
+    );
+    rejects("synth-seeds", &format!("{}seeds = [1, 2]\n", synth("\"routers/hinge\" = 1")), &["runs[0].seeds", "synthesis group"]);
+    let gpu = repo().join("configs/gpu/tiny.toml").display().to_string();
+    rejects("synth-no-rtl", &format!("[[runs]]\nconfigs = [\"{gpu}\"]\nsynth = {{ \"core\" = 1 }}\n"), &["runs[0].synth", "generates no RTL"]);
 }
 
 #[test]
@@ -235,10 +252,10 @@ fn the_shipped_studies_are_listed_and_plan() {
     let o = gpuforge(&repo(), &["study", "list"]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
-    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "seed 004", "seed 003"] {
+    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "seed 004", "seed 003", "seed 002"] {
         assert!(t.contains(s), "{s} missing: {t}");
     }
-    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec"] {
+    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero"] {
         for quick in [false, true] {
             let mut args = vec!["study", "show", name, "--out", "/nonexistent-gpuforge-study"];
             if quick {
@@ -251,7 +268,7 @@ fn the_shipped_studies_are_listed_and_plan() {
     }
     let o = gpuforge(&repo(), &["study", "show", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("gpucc_table1, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
+    assert!(text(&o).contains("gpucc_table1, macro_noc_area, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
 }
 
 /// Needs a real Slurm: `scripts/slurm-local.sh start` (run here) configures and starts
@@ -298,6 +315,9 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         ("gpucc_table1", "table1.svg", "GPU-CC 3x3 (Gpixel/s)", "✓ within"),
         ("macro_noc_latency", "latency_4x4.svg", "4x4 reply-plane ceiling, no multiplexing", "✓ within"),
         ("macro_noc_exec", "exec_energy.svg", "64-core 8(c) execution time, MACRO / baseline", "✗ outside"),
+        ("tfb_barriers", "speedups.svg", "S9: F-TFB over drain (speed-up, geomean, sensitive set)", "✓ within"),
+        ("macro_noc_area", "table2.svg", "XY-YX / baseline (1 plane), 4x4", "✓ within"),
+        ("qcache_hetero", "qcache_runtime.svg", "A4: run time, finite software queue / Q-cache (speedup of Q-cache)", "✗ outside"),
     ] {
         let out = d.join(format!("{name}_quick"));
         let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
@@ -313,8 +333,31 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         }
         assert!(report.contains("## Not measured"), "{name}: the paper's unmeasured numbers are listed: {report}");
     }
+    synthesized_areas_add_up(&d.join("macro_noc_area_quick"));
     readme_blocks_are_the_reports(&d);
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The area study's rows against hand arithmetic: each total is count x the design's
+/// numbers, the two readings of the baseline synthesize the same router, and XY-YX's
+/// fourth VC adds at least its buffer bits (5 ports x 4 flits x 128 payload bits).
+fn synthesized_areas_add_up(out: &Path) {
+    let csv = read(&out.join("results.csv"));
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let get = |group: &str, col: &str| -> f64 {
+        let c = head.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}: {head:?}"));
+        let r = rows.iter().find(|r| r[1] == group).unwrap_or_else(|| panic!("no run of {group}"));
+        r[c].parse().unwrap_or_else(|_| panic!("{group} {col}: `{}`", r[c]))
+    };
+    let t = "transistors";
+    assert_eq!(get("macro", "total.transistors"), get("macro", &format!("designs.routers/hinge.{t}")) + get("macro", &format!("designs.routers/request.{t}")));
+    assert_eq!(get("baseline", "total.transistors"), 2.0 * get("baseline", &format!("designs.routers/baseline.{t}")));
+    assert_eq!(get("baseline_1plane", "total.transistors"), get("baseline", &format!("designs.routers/baseline.{t}")));
+    let extra = get("xyyx", "total.flip_flops") - get("baseline_1plane", "total.flip_flops");
+    assert!(extra >= (5 * 4 * 128) as f64, "XY-YX's fourth VC adds {extra} flip-flops, fewer than its 2560 buffer bits");
+    assert!(get("baseline_1plane", "total.flip_flops") >= (5 * 3 * 4 * 128) as f64);
 }
 
 /// The README's `--quick` study blocks are the reports just written to `reports`, byte
@@ -327,7 +370,7 @@ fn readme_blocks_are_the_reports(reports: &Path) {
     assert!(o.status.success(), "the README's --quick study tables are stale; `make readme-studies` rewrites them: {}", text(&o));
     let doc = read(&readme);
     let blocks = doc.matches("<!-- study: ").count();
-    assert!(blocks >= 6, "every shipped study has a full and a --quick block: {blocks}");
+    assert!(blocks >= 12, "every shipped study has a full and a --quick block: {blocks}");
     // planted: one number of a --quick block changed in a copy of the README
     let start = doc.find("<!-- study: macro_noc_exec --quick -->").expect("the macro_noc_exec --quick block");
     let row = start + doc[start..].find("| 64-core 8(c) execution time, MACRO / baseline").expect("its time row");
@@ -348,6 +391,10 @@ fn readme_blocks_are_the_reports(reports: &Path) {
     let version = format!("model version {}.", golden::MODEL_VERSION);
     for (i, _) in doc.match_indices("<!-- study: ") {
         let block = &doc[i..i + doc[i..].find("<!-- /study -->").unwrap()];
-        assert!(block.contains(&version), "a study block of the README comes from another model version (want `{version}`; `make readme-studies`): {}", &block[..block.find('\n').unwrap()]);
+        assert!(
+            block.contains(&version),
+            "a study block of the README comes from another model version (want `{version}`; `make readme-studies`): {}",
+            &block[..block.find('\n').unwrap()]
+        );
     }
 }

@@ -70,8 +70,8 @@ const HEAD: &str = ".version 8.0\n.target sm_52\n.address_size 64\n.visible .ent
 
 #[test]
 fn unsupported_instruction_names_file_line_column_and_instruction() {
-    let e = err_of(&format!("{HEAD}\tmov.u32 %r1, 0;\n\tredux.sync.add.u32 %r2, %r1, -1;\n\tret;\n}}\n"));
-    assert_eq!(e, "bad.ptx:11:2: unsupported instruction `redux.sync.add.u32` (not in the supported PTX subset, see docs/ptx_subset.md)");
+    let e = err_of(&format!("{HEAD}\tmov.u32 %r1, 0;\n\tmatch.any.sync.b32 %r2, %r1, -1;\n\tret;\n}}\n"));
+    assert_eq!(e, "bad.ptx:11:2: unsupported instruction `match.any.sync.b32` (not in the supported PTX subset, see docs/ptx_subset.md)");
 }
 
 #[test]

@@ -18,7 +18,7 @@ fn with_tfb(name: &str, mode: &str, depth: u32) -> Result<GpuConfig, golden::con
 #[test]
 fn bad_tfb_hook_parameters_name_the_field_and_range() {
     let e = with_tfb("tiny", "x", 2).unwrap_err();
-    assert!(e.field.contains("hooks.tfb.mode") && e.allowed.as_deref() == Some("one of \"p\", \"g\", \"f\""), "{e}");
+    assert!(e.field.contains("hooks.tfb.mode") && e.allowed.as_deref() == Some("one of \"drain\", \"p\", \"g\", \"f\""), "{e}");
     let e = with_tfb("tiny", "f", 0).unwrap_err();
     assert!(e.field.contains("hooks.tfb.depth") && e.allowed.as_deref() == Some("1..=5"), "{e}");
     assert!(with_tfb("tfb_maxwell_16", "g", 5).is_ok());
@@ -84,4 +84,157 @@ fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
 fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
     let list: Vec<String> = ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml"].iter().map(|s| s.to_string()).collect();
     results_never_change("tfb_maxwell_16", &list);
+}
+
+/// A GPU config with the barrier knobs of the study set: `core.scheduler`,
+/// `core.sync.barrier` and `.barrier_scope`, and `[hooks.tfb]` (edited as a TOML table).
+fn variant(cfg_name: &str, sched: &str, barrier: &str, scope: &str, tfb: Option<&str>) -> GpuConfig {
+    let path = config_path(cfg_name);
+    let mut t: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+    let core = t.get_mut("core").and_then(|c| c.as_table_mut()).unwrap();
+    core.insert("scheduler".into(), sched.into());
+    let sync = core.get_mut("sync").and_then(|c| c.as_table_mut()).unwrap();
+    sync.insert("barrier".into(), barrier.into());
+    sync.insert("barrier_scope".into(), scope.into());
+    if let Some(mode) = tfb {
+        let mut h = toml::Table::new();
+        h.insert("mode".into(), mode.into());
+        let mut hooks = toml::Table::new();
+        hooks.insert("tfb".into(), h.into());
+        t.insert("hooks".into(), hooks.into());
+    }
+    GpuConfig::parse(&path, &toml::to_string(&t).unwrap()).unwrap()
+}
+
+/// The results of every workload are those of the drain barrier under GTO, whatever the
+/// scheduler (MWF, fMWF), the barrier's fence scope (CTA, device) and the TFB variant.
+fn results_never_change_with_scheduler_or_scope(cfg_name: &str, list: &[String]) {
+    let variants = [("mwf", "cta", None), ("fmwf", "cta", Some("f")), ("gto", "gpu", None), ("fmwf", "gpu", Some("g")), ("lrr", "gpu", Some("f"))];
+    let plain_cfg = config(cfg_name);
+    for w in list {
+        let l = launch(w);
+        let (plain, plain_bufs) = run_capture(Gpu::new(&plain_cfg).unwrap(), &l, RunOptions::default()).unwrap();
+        assert!(plain.checks_passed(), "{w}: {plain}");
+        if plain.sync.barrier_warps == 0 {
+            // without barriers every MWF / fMWF key is 0 (GTO order) and the scope
+            // applies to nothing: the runs of `no_barrier_variants...` cover these
+            continue;
+        }
+        for (sched, scope, tfb) in variants {
+            let (r, bufs) = run_capture(Gpu::new(&variant(cfg_name, sched, "drain", scope, tfb)).unwrap(), &l, RunOptions::default()).unwrap();
+            assert!(r.checks_passed(), "{w} {sched} {scope} {tfb:?} on {cfg_name}: {r}");
+            assert_eq!(bufs, plain_bufs, "{w} {sched} {scope} {tfb:?} on {cfg_name}: results changed");
+            assert_eq!(r.sync.barrier_warps, plain.sync.barrier_warps, "{w} {sched} {scope} {tfb:?}: the same barriers");
+        }
+    }
+}
+
+#[test]
+fn every_workload_gives_the_same_results_under_mwf_fmwf_and_device_scope_on_tiny() {
+    results_never_change_with_scheduler_or_scope("tiny", &workloads());
+}
+
+#[test]
+fn barrier_workloads_give_the_same_results_under_mwf_fmwf_and_device_scope_on_tfb_maxwell_16() {
+    let list: Vec<String> = ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml"].iter().map(|s| s.to_string()).collect();
+    results_never_change_with_scheduler_or_scope("tfb_maxwell_16", &list);
+}
+
+/// No-Barriers (the thesis's PBS binaries, tfb_bdib.md §4.3, §6): `bar` removed or
+/// swapped for `membar.cta` / `membar.gl`. Every workload still runs to the end; a
+/// workload without barriers is untouched (results and cycles); with barriers, none
+/// waits at a barrier and each executed `bar.sync` became one fence. Results of barrier
+/// workloads may change (the races the barrier prevented), as on the thesis's binaries.
+#[test]
+fn no_barrier_variants_remove_every_barrier() {
+    let mut changed_somewhere = false;
+    for w in workloads() {
+        let l = launch(&w);
+        let (drain, drain_bufs) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap();
+        let barriers: &[&str] = if drain.sync.barrier_warps == 0 { &["none"] } else { &["none", "membar.cta", "membar.gl"] };
+        for &barrier in barriers {
+            let (r, bufs) = run_capture(Gpu::new(&variant("tiny", "gto", barrier, "cta", None)).unwrap(), &l, RunOptions::default()).unwrap();
+            assert_eq!(r.sync.barrier_warps, 0, "{w} {barrier}: no barrier left");
+            assert_eq!(r.sync.barriers_completed, 0, "{w} {barrier}");
+            let swapped = if barrier == "none" { 0 } else { drain.sync.barrier_warps };
+            if drain.sync.barrier_warps == 0 {
+                // (also untouched by the scheduler and the barrier scope: same cycles)
+                assert_eq!((r.cycles, &bufs), (drain.cycles, &drain_bufs), "{w} {barrier}: a workload without barriers is untouched");
+                let (m, _) = run_capture(Gpu::new(&variant("tiny", "fmwf", "drain", "gpu", None)).unwrap(), &l, RunOptions::default()).unwrap();
+                assert_eq!(m.cycles, drain.cycles, "{w}: fMWF and device scope change nothing without barriers");
+                assert_eq!(r.sync.fences, drain.sync.fences, "{w} {barrier}");
+            } else {
+                assert!(r.sync.fences >= drain.sync.fences + swapped, "{w} {barrier}: {} fences, drain {} + {swapped} barriers", r.sync.fences, drain.sync.fences);
+                changed_somewhere |= bufs != drain_bufs;
+            }
+        }
+    }
+    assert!(changed_somewhere, "removing barriers breaks some workload (the barriers are real)");
+}
+
+/// The occupancy-loss split (spec §4.4, S4) on micro/barrier.ptx, by hand: warp 0 issues
+/// `bar.sync` one cycle after its clock read (before0 + 1), warp 1 at before1 + 1, the
+/// last arrival; both resume erf + eaf after it (gpu_timing.rs derives that release
+/// exactly). Load imbalance: warp 0 waits before1 - before0 for warp 1, warp 1 nothing.
+/// Fence: each of the two warps waits erf + eaf after the last arrival.
+#[test]
+fn occupancy_loss_split_by_hand() {
+    for name in ["tiny", "tfb_maxwell_16"] {
+        let cfg = config(name);
+        let (r, b) = run_capture(Gpu::new(&cfg).unwrap(), &launch("micro/barrier.toml"), RunOptions::default()).unwrap();
+        let skew = (b["out"].get(4) - b["out"].get(0)) as u64;
+        let s = &cfg.core.sync;
+        assert_eq!(r.sync.barrier_imbalance_cycles, skew, "{name}");
+        assert_eq!(r.sync.barrier_fence_cycles, 2 * (s.erf_latency + s.eaf_latency) as u64, "{name}");
+        assert_eq!(r.sync.barrier_imbalance_cycles + r.sync.barrier_fence_cycles, r.sync.barrier_wait_cycles, "{name}");
+    }
+}
+
+/// Bad values of the barrier knobs name their field and what is allowed.
+#[test]
+fn bad_barrier_knobs_name_the_field_and_the_allowed_values() {
+    let path = config_path("tiny");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (key, bad, want) in [("barrier", "\"drian\"", "membar.cta"), ("barrier_scope", "\"sys\"", "gpu")] {
+        let t = text.replace("[core.sync]\n", &format!("[core.sync]\n{key} = {bad}\n"));
+        assert_ne!(t, text, "tiny has a [core.sync] table");
+        let e = GpuConfig::parse(&path, &t).unwrap_err();
+        assert!(e.field.contains(&format!("core.sync.{key}")) && e.to_string().contains(&format!("`{want}`")), "{e}");
+    }
+    let t = text.replacen("scheduler = \"gto\"", "scheduler = \"mfw\"", 1);
+    assert_ne!(t, text, "tiny names its scheduler");
+    let e = GpuConfig::parse(&path, &t).unwrap_err();
+    assert!(e.field.contains("core.scheduler") && e.to_string().contains("`fmwf`"), "{e}");
+}
+
+/// Named and partial barriers fall back to drain under TFB (spec §2.11): on
+/// micro/barrier.ptx, warp 0 reads the clock right after the barrier. Under F-TFB with
+/// `bar.sync 0` that read is private work and issues during the barrier (before warp 1
+/// arrives), so warp 0's "after" is earlier than under the drain barrier; with `bar.sync
+/// 1` (named) and `bar.sync 0, 64` (partial, the whole CTA of 64 threads) it waits as
+/// under the drain barrier, to the cycle.
+#[test]
+fn named_and_partial_barriers_fall_back_to_drain_under_tfb() {
+    let ptx = std::fs::read_to_string(root().join("workloads/micro/barrier.ptx")).unwrap();
+    let toml = std::fs::read_to_string(root().join("workloads/micro/barrier.toml")).unwrap();
+    let dir = std::env::temp_dir().join(format!("tfb_named_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let after0 = |cfg: &GpuConfig, bar: &str| {
+        assert!(ptx.contains("bar.sync \t0;"));
+        std::fs::write(dir.join("barrier.ptx"), ptx.replace("bar.sync \t0;", bar)).unwrap();
+        std::fs::write(dir.join("barrier.toml"), &toml).unwrap();
+        let l = golden::gpu::Launch::load(&dir.join("barrier.toml")).unwrap();
+        let (r, b) = run_capture(Gpu::new(cfg).unwrap(), &l, RunOptions::default()).unwrap();
+        (b["out"].get(1) - b["out"].get(0), r.hooks.get("tfb.issued_past_barrier").copied().unwrap_or(0))
+    };
+    let drain = config("tiny");
+    let f = with_tfb("tiny", "f", 2).unwrap();
+    let (wait_drain, _) = after0(&drain, "bar.sync \t0;");
+    let (wait_f, past) = after0(&f, "bar.sync \t0;");
+    assert!(wait_f < wait_drain && past > 0, "F-TFB lets warp 0 past barrier 0: {wait_f} vs {wait_drain}, {past} issued past");
+    for bar in ["bar.sync \t1;", "bar.sync \t0, 64;"] {
+        assert_eq!(after0(&drain, bar).0, wait_drain, "{bar} under drain");
+        assert_eq!(after0(&f, bar), (wait_drain, 0), "{bar} under F-TFB: a drain barrier");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

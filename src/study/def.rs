@@ -17,6 +17,11 @@
 //! knobs = { "gpucc.app.kind" = ["conv3x3", "conv5x5"] }   # config keys, one value each
 //! quick = { seeds = [1] }            # --quick: replaces what it names (skip = true: left out)
 //!
+//! [[runs]]                           # a synthesis group: yosys instead of the model
+//! name = "macro"
+//! configs = ["../configs/noc/noc_macro_4x4.toml"]
+//! synth = { "routers/hinge" = 1, "routers/request" = 1 }   # design: how many per node
+//!
 //! [[measure]]
 //! name = "gpixel_3x3"
 //! label = "GPU-CC 3x3 throughput"
@@ -111,18 +116,16 @@ struct RawGroup {
     configs: Vec<String>,
     #[serde(default)]
     launches: Vec<String>,
-    #[serde(default = "one_seed")]
-    seeds: Vec<u64>,
+    seeds: Option<Vec<u64>>,
     #[serde(default)]
     knobs: toml::Table,
     max_cycles: Option<u64>,
     #[serde(default)]
     check: bool,
+    /// Synthesize these designs of each config (design directory -> how many the
+    /// network or chip has per node) instead of simulating it.
+    synth: Option<toml::Table>,
     quick: Option<RawQuick>,
-}
-
-fn one_seed() -> Vec<u64> {
-    vec![1]
 }
 
 #[derive(Deserialize)]
@@ -216,7 +219,18 @@ pub struct Group {
     /// `None`: left out of `--quick`.
     pub quick: Option<GroupRuns>,
     pub check: bool,
+    /// A synthesis group: the designs of each config that yosys synthesizes, with how
+    /// many of each the result's `total` counts (e.g. one router per plane). `None`: the
+    /// configs are simulated.
+    pub synth: Option<Synth>,
 }
+
+/// Designs (directory under the generated preset, as `gpuforge gen` writes it) and the
+/// count of each, in the order the study file gives them.
+pub type Synth = Vec<(String, u64)>;
+
+/// The most copies of one design a synthesis group may count.
+pub const MAX_SYNTH_COUNT: u64 = 1 << 20;
 
 impl Group {
     pub fn runs(&self, quick: bool) -> Option<&GroupRuns> {
@@ -295,12 +309,29 @@ pub fn load(path: &Path) -> Result<Study, ConfigError> {
             return Err(err(at("name"), format!("`{name}` names two groups"), Some("a name per group".into())));
         }
         let knobs = knob_list(&r.knobs, &|k| format!("{}.\"{k}\"", at("knobs"))).map_err(|(f, m)| err(f, m, Some(KNOB_VALUES.into())))?;
-        let full = GroupRuns { configs: r.configs, launches: r.launches, seeds: r.seeds, knobs, max_cycles: r.max_cycles };
+        let synth = match &r.synth {
+            None => None,
+            Some(t) => {
+                let given = [(!r.launches.is_empty(), "launches"), (r.max_cycles.is_some(), "max_cycles"), (r.check, "check"), (r.seeds.is_some(), "seeds")];
+                if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
+                    return Err(err(
+                        at(f),
+                        "a synthesis group does not simulate, so it takes no launches, max_cycles, check or seeds".into(),
+                        Some("configs, knobs, synth, quick".into()),
+                    ));
+                }
+                Some(synth_designs(t, &at("synth")).map_err(|(f, m, a)| err(f, m, Some(a)))?)
+            }
+        };
+        let full = GroupRuns { configs: r.configs, launches: r.launches, seeds: r.seeds.unwrap_or_else(|| vec![1]), knobs, max_cycles: r.max_cycles };
         check_runs(dir, &full, &at("")).map_err(|(f, m, a)| err(f, m, a))?;
         let quick = match r.quick {
             None => Some(full.clone()),
             Some(q) if q.skip => None,
             Some(q) => {
+                if synth.is_some() && (q.launches.is_some() || q.seeds.is_some() || q.max_cycles.is_some()) {
+                    return Err(err(at("quick"), "a synthesis group does not simulate, so it takes no launches, max_cycles or seeds".into(), Some("configs, knobs, skip".into())));
+                }
                 let qk = knob_list(&q.knobs, &|k| format!("{}.\"{k}\"", at("quick.knobs"))).map_err(|(f, m)| err(f, m, Some(KNOB_VALUES.into())))?;
                 let mut knobs = full.knobs.clone();
                 for (k, v) in qk {
@@ -321,7 +352,7 @@ pub fn load(path: &Path) -> Result<Study, ConfigError> {
                 Some(quick)
             }
         };
-        groups.push(Group { name, full, quick, check: r.check });
+        groups.push(Group { name, full, quick, check: r.check, synth });
     }
 
     let coords = coordinate_keys(&groups);
@@ -469,6 +500,21 @@ fn knob_list(t: &toml::Table, field: &dyn Fn(&str) -> String) -> Result<Knobs, (
         v.push((k.clone(), vals));
     }
     Ok(v)
+}
+
+/// A synthesis group's designs: non-empty directory names, each with a count in
+/// 1..=MAX_SYNTH_COUNT.
+fn synth_designs(t: &toml::Table, at: &str) -> Result<Synth, (String, String, String)> {
+    let allowed = || format!("design directory = how many per node (1..={MAX_SYNTH_COUNT}), e.g. {{ \"routers/hinge\" = 1 }}");
+    if t.is_empty() {
+        return Err((at.to_string(), "no design".into(), allowed()));
+    }
+    t.iter()
+        .map(|(d, n)| match n {
+            Value::Integer(c) if *c >= 1 && (*c as u64) <= MAX_SYNTH_COUNT && !d.trim().is_empty() => Ok((d.clone(), *c as u64)),
+            _ => Err((format!("{at}.\"{d}\""), format!("{n} is not a count"), allowed())),
+        })
+        .collect()
 }
 
 /// Configs and launches exist; seeds are there.

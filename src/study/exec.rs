@@ -66,6 +66,9 @@ pub fn cached(out: &Path, r: &Run) -> Option<RunResult> {
 /// Run one run through the registry, catching a panicking model.
 pub fn run_one(r: &Run) -> RunResult {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if let Some(designs) = &r.synth {
+            return synthesize(r, designs).map(|json| golden::block::SimOutcome { text: String::new(), failure: None, json });
+        }
         let cfg = load_text(&r.config_path, &r.text).map_err(|e| e.to_string())?;
         let mut args = SimArgs { seed: r.seed, check: r.check, launch: r.launch_path.clone(), max_cycles: r.max_cycles, ..Default::default() };
         cfg.simulate(&mut args).map_err(|e| match e {
@@ -81,6 +84,27 @@ pub fn run_one(r: &Run) -> RunResult {
         }
     };
     RunResult { hash: r.hash.clone(), label: r.label(), failure, json }
+}
+
+/// A synthesis run: generate the config's RTL, synthesize each design with yosys (a
+/// report of the identical design by the same yosys is reused, see
+/// [`verif::synth::synth_cached`]) and count each `count` times into `total`.
+fn synthesize(r: &Run, designs: &crate::study::def::Synth) -> Result<serde_json::Value, String> {
+    let cfg = load_text(&r.config_path, &r.text).map_err(|e| e.to_string())?;
+    let generated = cfg.generate().ok_or_else(|| format!("a {} config generates no RTL", cfg.title()))?.map_err(|e| e.to_string())?;
+    let mut per = serde_json::Map::new();
+    let (mut cells, mut flops, mut transistors) = (0u64, 0u64, 0u64);
+    let mut yosys = String::new();
+    for (dir, count) in designs {
+        let d = generated.design(dir).ok_or_else(|| format!("the config generates no design `{dir}`"))?;
+        let (rep, _) = verif::synth::synth_cached(d).map_err(|e| e.to_string())?;
+        cells += count * rep.cells;
+        flops += count * rep.flops;
+        transistors += count * rep.transistors;
+        per.insert(dir.clone(), serde_json::json!({ "top": rep.top, "count": count, "cells": rep.cells, "flip_flops": rep.flops, "transistors": rep.transistors }));
+        yosys = rep.yosys;
+    }
+    Ok(serde_json::json!({ "yosys": yosys, "designs": per, "total": { "cells": cells, "flip_flops": flops, "transistors": transistors } }))
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -23,12 +23,20 @@ pub fn flatten(v: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
     out
 }
 
-/// The number at a dotted path of a run's JSON.
+/// The number at a dotted path of a run's JSON. An object's key may itself hold dots
+/// (the hook counters: `hooks.qcache.cpu.dram_reads` is key `qcache.cpu.dram_reads` of
+/// `hooks`): where a part is not a key, it is joined with the next parts until one is.
 pub fn stat(json: &serde_json::Value, path: &str) -> Result<f64, String> {
     let mut v = json;
-    for part in path.split('.') {
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut i = 0;
+    while i < parts.len() {
+        let part = parts[i];
+        i += 1;
         v = match v {
-            serde_json::Value::Object(m) => m.get(part),
+            serde_json::Value::Object(m) => m.get(part).or_else(|| {
+                (i..parts.len()).find_map(|j| m.get(&parts[i - 1..=j].join(".")).inspect(|_| i = j + 1))
+            }),
             serde_json::Value::Array(a) => part.parse::<usize>().ok().and_then(|i| a.get(i)),
             _ => None,
         }
@@ -188,6 +196,11 @@ mod tests {
         let e = stat(&j, "points.1.lat").unwrap_err();
         assert!(e.contains("no statistic `points.1.lat`") && e.contains("points.0.lat"), "{e}");
         assert!(stat(&j, "s").unwrap_err().contains("not a number"));
+        // keys holding dots (hook counters)
+        let h = json!({"hooks": {"qcache.produced": 7, "qcache.cpu.dram_reads": 9}});
+        assert_eq!(stat(&h, "hooks.qcache.produced").unwrap(), 7.0);
+        assert_eq!(stat(&h, "hooks.qcache.cpu.dram_reads").unwrap(), 9.0);
+        assert!(stat(&h, "hooks.qcache.cpu.nothing").is_err());
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub struct Run {
     pub seed: u64,
     pub max_cycles: Option<u64>,
     pub check: bool,
+    /// A synthesis run: the designs yosys synthesizes and how many of each `total`
+    /// counts (`None`: the model simulates the config).
+    pub synth: Option<def::Synth>,
     /// The config text the model runs (the file's own text when there are no knobs).
     pub text: String,
     /// Hex SHA-256 of everything that determines the result (see [`run_hash`]).
@@ -36,9 +39,16 @@ pub struct Run {
 }
 
 impl Run {
-    /// `noc_macro_4x4 noc.traffic.rate=0.005 seed=1`
+    /// `noc_macro_4x4 noc.traffic.rate=0.005 seed=1`; a synthesis run says `synth`
+    /// instead of its seed.
     pub fn label(&self) -> String {
         let mut s = stem(&self.config);
+        if self.synth.is_some() {
+            for (k, v) in &self.knobs {
+                s += &format!(" {k}={}", def::show(v));
+            }
+            return s + " synth";
+        }
         if let Some(l) = &self.launch {
             s += &format!(" {}", stem(l));
         }
@@ -114,10 +124,20 @@ pub fn plan(study: &Study, quick: bool) -> Result<Plan, ConfigError> {
                         return Err(ConfigError { file: study.file.clone(), field, message: format!("{config}{what}: {}: {}", e.field, e.message), allowed: e.allowed });
                     }
                 };
+                let designs = match &group.synth {
+                    None => None,
+                    Some(synth) => Some(synth_inputs(study, &at, config, loaded.as_ref(), synth)?),
+                };
                 let flags = loaded.sim_flags();
-                let given = [(!r.launches.is_empty(), SimFlag::Launch, "launches"), (r.max_cycles.is_some(), SimFlag::MaxCycles, "max_cycles"), (group.check, SimFlag::Check, "check")];
-                if let Some((_, _, field)) = given.iter().find(|(on, f, _)| *on && !flags.contains(f)) {
-                    let allowed = ["launches", "max_cycles", "check"].iter().zip([SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Check]).filter(|(_, f)| flags.contains(f)).map(|(n, _)| *n).collect::<Vec<_>>();
+                let given =
+                    [(!r.launches.is_empty(), SimFlag::Launch, "launches"), (r.max_cycles.is_some(), SimFlag::MaxCycles, "max_cycles"), (group.check, SimFlag::Check, "check")];
+                if let Some((_, _, field)) = given.iter().find(|(on, f, _)| *on && !flags.contains(f) && group.synth.is_none()) {
+                    let allowed = ["launches", "max_cycles", "check"]
+                        .iter()
+                        .zip([SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Check])
+                        .filter(|(_, f)| flags.contains(f))
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>();
                     return Err(ConfigError {
                         file: study.file.clone(),
                         field: format!("{at}.{field}"),
@@ -138,10 +158,12 @@ pub fn plan(study: &Study, quick: bool) -> Result<Plan, ConfigError> {
                             seed,
                             max_cycles: r.max_cycles,
                             check: group.check,
+                            synth: group.synth.clone(),
                             text: text.clone(),
                             hash: String::new(),
                         };
-                        run.hash = run_hash(&run, inputs.as_deref().unwrap_or(&[]));
+                        let inputs = inputs.as_deref().unwrap_or(&[]);
+                        run.hash = run_hash(&run, designs.as_deref().unwrap_or(inputs));
                         runs.push(run);
                     }
                 }
@@ -152,6 +174,35 @@ pub fn plan(study: &Study, quick: bool) -> Result<Plan, ConfigError> {
         return Err(field_error(study, "runs".into(), "--quick leaves no run (every group has quick.skip = true)".into()));
     }
     Ok(Plan { study: study.clone(), quick, runs })
+}
+
+/// What determines a synthesis run's result besides the config: each design's name,
+/// count and generated Verilog (its content hash), the synthesis script's version and
+/// yosys's version. Generating here costs the plan a `gen` per config (well under a
+/// second) and means a change to the RTL generators is never served from the cache.
+fn synth_inputs(study: &Study, at: &str, config: &str, loaded: &dyn crate::registry::Loaded, synth: &def::Synth) -> Result<Vec<(String, Vec<u8>)>, ConfigError> {
+    let generated = match loaded.generate() {
+        None => return Err(field_error(study, format!("{at}.synth"), format!("{config} is a {} config, whose block generates no RTL", loaded.title()))),
+        Some(Err(e)) => return Err(field_error(study, format!("{at}.synth"), format!("{config}: {e}"))),
+        Some(Ok(g)) => g,
+    };
+    let mut inputs = vec![
+        ("synth-script".to_string(), verif::synth::SCRIPT_VERSION.to_string().into_bytes()),
+        ("yosys".to_string(), verif::synth::yosys_version().unwrap_or_default().into_bytes()),
+    ];
+    for (dir, count) in synth {
+        let Some(d) = generated.design(dir) else {
+            let have = generated.designs.iter().map(|d| d.dir.as_str()).collect::<Vec<_>>().join(", ");
+            return Err(ConfigError {
+                file: study.file.clone(),
+                field: format!("{at}.synth.\"{dir}\""),
+                message: format!("{config} generates no design `{dir}`"),
+                allowed: Some(have),
+            });
+        };
+        inputs.push((format!("design {dir} x{count}"), d.manifest.content_hash.clone().into_bytes()));
+    }
+    Ok(inputs)
 }
 
 fn field_error(study: &Study, field: String, message: String) -> ConfigError {
@@ -223,9 +274,9 @@ fn collect_strings(v: &Value, out: &mut Vec<String>) {
 }
 
 /// SHA-256 over what determines a run's result: the gpuforge and model versions, the
-/// config text after knobs, the launch file and the files it names, the knobs, the
-/// seed, `max_cycles` and `check`. Paths are not hashed, so moving a study keeps its cache.
-fn run_hash(r: &Run, launch: &[(String, Vec<u8>)]) -> String {
+/// config text after knobs, the launch file and the files it names (a synthesis run:
+/// [`synth_inputs`]), the knobs, the seed, `max_cycles` and `check`. Paths are not hashed, so moving a study keeps its cache.
+fn run_hash(r: &Run, inputs: &[(String, Vec<u8>)]) -> String {
     let mut h = Sha256::new();
     let mut field = |name: &str, bytes: &[u8]| {
         h.update(format!("{name} {}\n", bytes.len()).as_bytes());
@@ -236,7 +287,9 @@ fn run_hash(r: &Run, launch: &[(String, Vec<u8>)]) -> String {
     field("gpuforge", env!("CARGO_PKG_VERSION").as_bytes());
     field("model", golden::MODEL_VERSION.to_string().as_bytes());
     field("config", r.text.as_bytes());
-    for (name, bytes) in launch {
+    // Launch files (a simulation) or designs and tools (a synthesis): the prefix stays
+    // the one launch files always had, so caches from before synthesis runs stay valid.
+    for (name, bytes) in inputs {
         field(&format!("launch-file {name}"), bytes);
     }
     for (k, v) in &r.knobs {

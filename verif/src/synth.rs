@@ -24,11 +24,13 @@ pub struct SynthReport {
     pub seconds: f64,
 }
 
-fn yosys_version() -> Result<String, BuildError> {
-    let out = Command::new("yosys").arg("-V").output().map_err(|e| BuildError::Missing {
-        tool: "yosys".into(),
-        detail: e.to_string(),
-    })?;
+/// Bumped whenever the synthesis script or the report's reading changes, so cached
+/// reports ([`synth_cached`]) of an older script are not reused.
+pub const SCRIPT_VERSION: u32 = 1;
+
+/// `yosys -V`, or the tool missing.
+pub fn yosys_version() -> Result<String, BuildError> {
+    let out = Command::new("yosys").arg("-V").output().map_err(|e| BuildError::Missing { tool: "yosys".into(), detail: e.to_string() })?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -85,8 +87,7 @@ pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
 
 fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<SynthReport, BuildError> {
     let bad = |m: String| BuildError::Design(format!("yosys report in {}: {m}", work.display()));
-    let stat: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("stat.json"))?).map_err(|e| bad(e.to_string()))?;
+    let stat: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(work.join("stat.json"))?).map_err(|e| bad(e.to_string()))?;
     let m = &stat["modules"][format!("\\{top}")];
     let cells = m["num_cells"].as_u64().ok_or_else(|| bad(format!("no cell count for {top}")))?;
     let mut cells_by_type = BTreeMap::new();
@@ -103,11 +104,35 @@ fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<
         .find_map(|l| l.split("Estimated number of transistors:").nth(1))
         .and_then(|t| t.trim().trim_end_matches('+').parse().ok())
         .ok_or_else(|| bad("no transistor estimate".into()))?;
-    let latches = std::fs::read_to_string(work.join("latches.txt"))
-        .ok()
-        .and_then(|t| t.split_whitespace().find_map(|w| w.parse::<u64>().ok()))
-        .unwrap_or(0);
+    let latches = std::fs::read_to_string(work.join("latches.txt")).ok().and_then(|t| t.split_whitespace().find_map(|w| w.parse::<u64>().ok())).unwrap_or(0);
     Ok(SynthReport { top: top.to_string(), yosys, cells, cells_by_type, flops, transistors, latches, seconds })
+}
+
+/// [`synth`], or the report of an earlier synthesis of exactly this design (its
+/// manifest's content hash over every file) by the same yosys and script, kept under
+/// `gpuforge-synth/cache/` beside the Verilator build cache. `true`: the report came
+/// from the cache. A failed synthesis is never cached. For studies and tests that
+/// synthesize the same router many times; `gpuforge synth` always runs yosys.
+pub fn synth_cached(design: &Design) -> Result<(SynthReport, bool), BuildError> {
+    let yosys = yosys_version()?;
+    let key: String = {
+        use sha2::{Digest, Sha256};
+        let h = Sha256::digest(format!("script {SCRIPT_VERSION}\nyosys {yosys}\ndesign {}\n", design.manifest.content_hash).as_bytes());
+        h.iter().map(|b| format!("{b:02x}")).collect()
+    };
+    let top = &design.manifest.top;
+    let file = work_dir(top).with_file_name("cache").join(format!("{top}-{}.json", &key[..16]));
+    if let Some(r) = std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str::<SynthReport>(&t).ok()) {
+        return Ok((r, true));
+    }
+    let work = work_dir(top).with_file_name(format!("{top}-{}-{}", &key[..8], std::process::id()));
+    let r = synth(design, &work)?;
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(file.parent().expect("cache dir"))?;
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_string_pretty(&r).expect("a report serializes"))?;
+    std::fs::rename(&tmp, &file)?;
+    Ok((r, false))
 }
 
 /// Default work directory for a design's synthesis.

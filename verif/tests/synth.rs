@@ -1,30 +1,68 @@
-//! The synthesis check itself: a planted latch is refused.
+//! The synthesis check itself: a planted latch is refused, and the report cache reuses
+//! only the identical design.
 
-use verif::synth::synth;
+use hdl_gen::design::Design;
+use hdl_gen::manifest::{content_hash, Manifest, Port};
+use verif::synth::{synth, synth_cached};
 
-#[test]
-fn synth_rejects_a_planted_latch() {
-    use hdl_gen::design::Design;
-    use hdl_gen::manifest::{Manifest, Port};
-    let text = "module latchy (input wire clk_i, input wire en_i, input wire d_i, output reg q_o);\n  always @(*) if (en_i) q_o = d_i;\nendmodule\n";
-    let files = vec![("latchy.v".to_string(), text.to_string())];
+/// A one-file design `top` (ports clk_i, en_i, d_i[w], q_o[w]) with its content hash.
+fn one_module(top: &str, text: String, width: u32) -> Design {
+    let files = vec![(format!("{top}.v"), text)];
     let manifest = Manifest {
         generator: "test".into(),
         block: "test".into(),
-        preset: "latchy".into(),
-        design: serde_json::json!({"kind": "latchy"}),
-        top: "latchy".into(),
-        files: vec!["latchy.v".into()],
-        filelist: "latchy.f".into(),
-        ports: vec![Port::clock("clk_i"), Port::input("en_i", 1, ""), Port::input("d_i", 1, ""), Port::output("q_o", 1, "")],
+        preset: top.into(),
+        design: serde_json::json!({"kind": top}),
+        top: top.into(),
+        files: vec![format!("{top}.v")],
+        filelist: format!("{top}.f"),
+        ports: vec![Port::clock("clk_i"), Port::input("en_i", 1, ""), Port::input("d_i", width, ""), Port::output("q_o", width, "")],
         parameters: Default::default(),
         tables: Default::default(),
         synth: true,
-        content_hash: String::new(),
+        content_hash: content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str()))),
     };
-    let d = Design { dir: "latchy".into(), files, manifest };
+    Design { dir: top.into(), files, manifest }
+}
+
+fn latchy() -> Design {
+    one_module("latchy", "module latchy (input wire clk_i, input wire en_i, input wire d_i, output reg q_o);\n  always @(*) if (en_i) q_o = d_i;\nendmodule\n".into(), 1)
+}
+
+/// An enabled register of `w` bits; `tag` (a comment) makes its content unique.
+fn flop(w: u32, tag: &str) -> Design {
+    let text = format!(
+        "// {tag}\nmodule flop (input wire clk_i, input wire en_i, input wire [{m}:0] d_i, output reg [{m}:0] q_o);\n  always @(posedge clk_i) if (en_i) q_o <= d_i;\nendmodule\n",
+        m = w - 1
+    );
+    one_module("flop", text, w)
+}
+
+#[test]
+fn synth_rejects_a_planted_latch() {
     let work = std::env::temp_dir().join(format!("gpuforge-synth-latch-{}", std::process::id()));
-    let r = synth(&d, &work);
+    let r = synth(&latchy(), &work);
     let _ = std::fs::remove_dir_all(&work);
     assert!(r.is_err(), "a latch was accepted: {r:?}");
+    // the cached path refuses it too, and keeps refusing (a failure is never cached)
+    for _ in 0..2 {
+        let r = synth_cached(&latchy());
+        assert!(r.is_err(), "a latch was accepted through the cache: {r:?}");
+    }
+}
+
+#[test]
+fn synth_cache_reuses_only_the_identical_design() {
+    // unique to this run, so the first synthesis cannot come from an earlier test run
+    let tag = format!("cache test {} {:?}", std::process::id(), std::time::SystemTime::now());
+    let (first, cached) = synth_cached(&flop(8, &tag)).unwrap();
+    assert!(!cached, "a design never synthesized came from the cache");
+    assert_eq!(first.flops, 8, "{first:?}");
+    let (again, cached) = synth_cached(&flop(8, &tag)).unwrap();
+    assert!(cached, "the identical design was synthesized again");
+    assert_eq!(again, first);
+    // one bit wider: a different design, synthesized anew
+    let (wider, cached) = synth_cached(&flop(9, &tag)).unwrap();
+    assert!(!cached);
+    assert_eq!(wider.flops, 9, "{wider:?}");
 }

@@ -24,6 +24,59 @@ pub enum SchedulerPolicy {
     Lrr,
     /// Greedy-then-oldest: keep the last warp while it can issue, else the oldest.
     Gto,
+    /// Most-waiting-first: warps of the CTA with the most warps waiting at a barrier
+    /// first; ties in GTO order.
+    Mwf,
+    /// Fuzzy most-waiting-first: warps not at a barrier, of the CTA with the most warps
+    /// at or past its barrier, first (warps at a barrier rank as CTAs without one);
+    /// ties in GTO order.
+    Fmwf,
+}
+
+/// What `bar` does (tfb_bdib.md §6 "No Barriers": the thesis's PBS binaries, §4.3, with
+/// `bar.sync` deleted or swapped for a fence before the finalizer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+pub enum BarrierMode {
+    /// The drain barrier (§1.4, §2.3), the default.
+    #[default]
+    #[serde(rename = "drain")]
+    Drain,
+    /// `bar` removed: it issues as a no-op. Results may be wrong (races the barrier
+    /// prevented), as on the thesis's PBS binaries.
+    #[serde(rename = "none")]
+    None,
+    /// `bar` replaced by `membar.cta`.
+    #[serde(rename = "membar.cta")]
+    MembarCta,
+    /// `bar` replaced by `membar.gl`.
+    #[serde(rename = "membar.gl")]
+    MembarGl,
+}
+
+impl BarrierMode {
+    pub fn is_drain(&self) -> bool {
+        *self == BarrierMode::Drain
+    }
+}
+
+/// Scope of a barrier's entry-release and exit-acquire fences (tfb_bdib.md §4.8, study
+/// S12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BarrierScope {
+    /// Work-group (CTA) scope, `bar.sync`'s own (the default).
+    #[default]
+    Cta,
+    /// Device scope, as `membar.gl` + `bar.sync` + `membar.gl`: the ERF also waits for
+    /// the LLC's acknowledgement of the warp's older stores and atomics, and the EAF
+    /// invalidates the L1 and takes `fence_gpu_latency` instead of `eaf_latency`.
+    Gpu,
+}
+
+impl BarrierScope {
+    pub fn is_cta(&self) -> bool {
+        *self == BarrierScope::Cta
+    }
 }
 
 /// One functional-unit class: `count` pipelines, each accepting one warp instruction
@@ -85,6 +138,13 @@ pub struct SyncConfig {
     /// Extra cycles of `membar.gl`/`.sys` after the drain (includes the L1
     /// flash-invalidate of the acquire side).
     pub fence_gpu_latency: u32,
+    /// What `bar` does (optional, default `"drain"`; `"none"`, `"membar.cta"`,
+    /// `"membar.gl"`).
+    #[serde(default, skip_serializing_if = "BarrierMode::is_drain")]
+    pub barrier: BarrierMode,
+    /// Scope of the barrier's fences (optional, default `"cta"`; `"gpu"`).
+    #[serde(default, skip_serializing_if = "BarrierScope::is_cta")]
+    pub barrier_scope: BarrierScope,
 }
 
 /// SM (shader core) parameters.

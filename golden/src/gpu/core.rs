@@ -53,7 +53,7 @@ use std::collections::VecDeque;
 use crate::network::{Class, Network, Packet};
 
 use super::coalesce::{coalesce, local_timing_addr, Segment};
-use super::config::{GpuConfig, L1Config, SchedulerPolicy, SharedMemConfig, SyncConfig};
+use super::config::{BarrierMode, BarrierScope, GpuConfig, L1Config, SchedulerPolicy, SharedMemConfig, SyncConfig};
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
@@ -184,6 +184,8 @@ struct CtaSlot {
     bar_expected: [Option<u32>; NAMED_BARRIERS],
     /// Warps that executed `bar.arrive` (counted, not waiting).
     arrived: [u32; NAMED_BARRIERS],
+    /// The cycle of the latest arrival at the current barrier (occupancy-loss split).
+    last_arrival: [u64; NAMED_BARRIERS],
 }
 
 /// Named barriers per CTA (PTX: ids 0..15).
@@ -295,6 +297,8 @@ pub struct Sm {
     taddr: [u64; WARP],
     segs: Vec<Segment>,
     order: Vec<u16>,
+    /// Per warp slot: this cycle's MWF / fMWF key ([`super::scheduler::barrier_key`]).
+    keys: Vec<u32>,
     wake: Vec<u32>,
     // hooks
     issue_hook: Box<dyn IssueHook>,
@@ -364,6 +368,7 @@ impl Sm {
             taddr: [0; WARP],
             segs: Vec::with_capacity(WARP),
             order: Vec::with_capacity(slots),
+            keys: vec![0; slots],
             wake: Vec::new(),
             issue_hook: Box::new(NoHook),
             taps: IssueTaps::default(),
@@ -748,6 +753,10 @@ impl Sm {
         if wp.state != WarpState::Barrier || wp.erf_done || wp.pending_loads > 0 || wp.lsu_pending > 0 {
             return;
         }
+        if self.sync.barrier_scope == BarrierScope::Gpu && wp.pending_stores > 0 {
+            // device scope: older stores and atomics acknowledged by the LLC
+            return;
+        }
         wp.erf_done = true;
         let id = wp.bar_id as usize;
         let c = &mut self.ctas[wp.cta as usize];
@@ -769,7 +778,14 @@ impl Sm {
         if arrivals == 0 || arrivals < expected {
             return;
         }
-        let resume = c.release_at[id].max(now) + self.sync.eaf_latency as u64;
+        let gpu_scope = self.sync.barrier_scope == BarrierScope::Gpu;
+        let eaf = if gpu_scope { self.sync.fence_gpu_latency } else { self.sync.eaf_latency };
+        let resume = c.release_at[id].max(now) + eaf as u64;
+        let last_arrival = c.last_arrival[id];
+        if gpu_scope {
+            // device-scope acquire: drop possibly stale L1 data
+            self.l1.invalidate_all();
+        }
         for i in 0..c.warps.len() {
             let w = self.ctas[cta].warps[i];
             let wp = &mut self.warps[w as usize];
@@ -786,6 +802,9 @@ impl Sm {
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
+                let last = last_arrival.max(wp.sync_since);
+                self.syncs.barrier_imbalance_cycles += last - wp.sync_since;
+                self.syncs.barrier_fence_cycles += resume - last;
                 let ns = self.sched_sleep.len();
                 self.sched_sleep[w as usize % ns] = 0;
                 self.issue_hook.barrier_release(now, w, resume);
@@ -815,7 +834,9 @@ impl Sm {
         wp.blocked_until = wp.resume_at;
         wp.stall = Stall::Fence;
         self.syncs.fence_wait_cycles += wp.resume_at - wp.sync_since;
+        let resume = wp.resume_at;
         self.wake(w);
+        self.issue_hook.fence_done(now, w as u16, resume);
         if scope != Scope::Cta {
             // acquire at device scope: drop possibly stale L1 data
             self.l1.invalidate_all();
@@ -892,7 +913,9 @@ impl Sm {
         if !ask {
             return Ok(Route::Execute);
         }
-        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier: wp.state == WarpState::Barrier, deferred: wp.deferred };
+        let at_barrier = wp.state == WarpState::Barrier;
+        let named_barrier = at_barrier && (wp.bar_id != 0 || self.ctas[wp.cta as usize].bar_expected[wp.bar_id as usize].is_some());
+        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier, named_barrier, deferred: wp.deferred };
         let deferrable = inst.is_mem() || matches!(inst.op, Op::Bar | Op::Membar(_));
         // a warp at a barrier cannot run another barrier, a fence or `exit` now
         let runs_past = !matches!(inst.op, Op::Bar | Op::Membar(_) | Op::Exit | Op::Ret);
@@ -1026,12 +1049,21 @@ impl Sm {
 
     /// Warp `w` executed `bar.sync` (drain barrier, tfb_bdib.md §1.4, §2.3).
     /// `bar.arrive` counts the warp at the barrier without waiting.
+    /// With `core.sync.barrier` other than drain, `bar` is a no-op or a fence (the
+    /// thesis's PBS binaries, tfb_bdib.md §4.3, §6).
     fn arrive_barrier(&mut self, w: usize, inst: &super::ptx::Inst, now: u64) {
+        match self.sync.barrier {
+            BarrierMode::Drain => {}
+            BarrierMode::None => return,
+            BarrierMode::MembarCta => return self.enter_fence(w, Scope::Cta, now),
+            BarrierMode::MembarGl => return self.enter_fence(w, Scope::Gpu, now),
+        }
         let id = match inst.a[1] {
             super::ptx::Src::Imm(id) => id as usize,
             _ => 0,
         };
         let cta = self.warps[w].cta;
+        self.ctas[cta as usize].last_arrival[id] = now;
         if let super::ptx::Src::Imm(n) = inst.a[0] {
             self.ctas[cta as usize].bar_expected[id] = Some((n / 32) as u32);
         }
@@ -1089,7 +1121,9 @@ impl Sm {
             e => unreachable!("deferred instruction with effect {e:?}"),
         }
         self.unpark_load(w);
-        self.warps[w].blocked_until = 0;
+        // (a drained fence that completed at once keeps its resume time)
+        let wp = &mut self.warps[w];
+        wp.blocked_until = if wp.state == WarpState::Active && wp.resume_at > now { wp.resume_at } else { 0 };
         self.wake(w);
         if self.warps[w].deferred == 0 {
             self.progress(w, now);
@@ -1109,7 +1143,7 @@ impl Sm {
                 self.charge(self.sched_why[s], n);
                 continue;
             }
-            if self.issue_width == 1 && !self.taps.order {
+            if self.issue_width == 1 && !self.taps.order && !self.schedulers[s].keyed() {
                 self.issue_one(s, p)?;
             } else {
                 self.issue_ordered(s, p)?;
@@ -1146,8 +1180,8 @@ impl Sm {
             }};
         }
         match self.schedulers[s].policy {
-            SchedulerPolicy::Gto => {
-                // the greedy warp, then the others oldest first
+            SchedulerPolicy::Gto | SchedulerPolicy::Mwf | SchedulerPolicy::Fmwf => {
+                // the greedy warp, then the others oldest first (MWF, fMWF: not here)
                 if let Some(g) = last.filter(|&g| !self.is_parked(g as usize)) {
                     issued = try_warp!(g);
                 }
@@ -1205,7 +1239,13 @@ impl Sm {
         let run = p.run;
         let mut order = std::mem::take(&mut self.order);
         {
-            self.schedulers[s].order(&mut order);
+            if self.schedulers[s].keyed() {
+                self.barrier_keys(self.schedulers[s].policy);
+                let keys = &self.keys;
+                self.schedulers[s].order_keyed(&mut order, |w| keys[w as usize]);
+            } else {
+                self.schedulers[s].order(&mut order);
+            }
             if self.taps.order {
                 self.issue_hook.order(now, s, &mut order);
             }
@@ -1252,6 +1292,27 @@ impl Sm {
         }
         self.order = order;
         Ok(())
+    }
+
+    /// Every live warp's MWF / fMWF key for this cycle (tfb_bdib.md §2.14): per CTA, the
+    /// warps at a barrier (arrived, not released) and past it (released, with
+    /// instructions still in the issue hook's buffer).
+    fn barrier_keys(&mut self, policy: SchedulerPolicy) {
+        for c in &self.ctas {
+            if !c.valid {
+                continue;
+            }
+            let (mut at, mut past) = (0, 0);
+            for &w in &c.warps {
+                let wp = &self.warps[w as usize];
+                at += (wp.valid && wp.state == WarpState::Barrier) as u32;
+                past += (wp.valid && wp.state != WarpState::Barrier && wp.deferred > 0) as u32;
+            }
+            for &w in &c.warps {
+                let in_bar = self.warps[w as usize].state == WarpState::Barrier;
+                self.keys[w as usize] = super::scheduler::barrier_key(policy, in_bar, at, past);
+            }
+        }
     }
 
     /// The LD/ST unit and the shared-memory pipeline can take an instruction.

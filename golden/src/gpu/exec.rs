@@ -286,6 +286,7 @@ fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
         return match (ty, ftz) {
             (Ty::F32, false) => float_setp(cmp, a, b, |v| f32v(v) as f64),
             (Ty::F32, true) => float_setp(cmp, a, b, |v| ftz32(f32v(v), true) as f64),
+            (Ty::F16, ftz) => float_setp(cmp, a, b, |v| half_in(v as u16, ftz)),
             _ => float_setp(cmp, a, b, f64v),
         };
     }
@@ -522,6 +523,13 @@ impl<'a> WarpExec<'a> {
                 self.write(inst.d[0], mask, inst.dmask, &[mask as u64; WARP]);
                 return Ok(Effect::Alu);
             }
+            Op::Redux(op) => {
+                let mut buf = None;
+                let a = self.operand(inst.a[0], &mut buf);
+                let v = warp_reduce(op, ty, a, mask);
+                self.write(inst.d[0], mask, inst.dmask, &[v; WARP]);
+                return Ok(Effect::Alu);
+            }
             _ => {}
         }
         // predicate-typed logic and moves
@@ -597,6 +605,18 @@ impl<'a> WarpExec<'a> {
                     // the f32 product is exact in f64; the sum's error is exact (TwoSum)
                     let v = ftz32(add_f32_dir(x * y, z, rnd), ftz);
                     f32b(if sat { sat01_32(v) } else { v })
+                })
+            }
+            (Op::Add | Op::Sub | Op::Mul | Op::Min | Op::Max | Op::Fma | Op::Abs | Op::Neg, Ty::F16 | Ty::F16x2) => {
+                let (op, ftz, sat) = (inst.op, inst.ftz, inst.sat);
+                let halves = if ty == Ty::F16x2 { 2 } else { 1 };
+                map3(a, b, c, r, |x, y, z| {
+                    let mut out = 0u64;
+                    for k in 0..halves {
+                        let h = |v: u64| (v >> (16 * k)) as u16;
+                        out |= (half_op(op, h(x), h(y), h(z), ftz, sat) as u64) << (16 * k);
+                    }
+                    out
                 })
             }
             (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
@@ -683,7 +703,8 @@ impl<'a> WarpExec<'a> {
                     r[l] = bit_insert(a[l], b[l], c[l], d[l], bits);
                 }
             }
-            (Op::Prmt, _) => map3(a, b, c, r, permute_bytes),
+            (Op::Prmt(PrmtMode::Default), _) => map3(a, b, c, r, permute_bytes),
+            (Op::Prmt(mode), _) => map3(a, b, c, r, |x, y, z| permute_bytes_mode(x, y, z, mode)),
             (Op::Shf { left, clamp }, _) => map3(a, b, c, r, |x, y, n| funnel_shift(x, y, n, left, clamp)),
             (Op::MovPack, _) => {
                 let eb = bits / inst.na as u32;
@@ -1157,6 +1178,47 @@ pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
     d
 }
 
+/// `redux.sync`: `op` over the 32-bit values of the lanes in `mask` (signed min/max for
+/// `.s32`); no lane executing gives the operation's identity.
+pub fn warp_reduce(op: AtomOp, ty: Ty, a: &Lanes, mask: u32) -> u64 {
+    let lanes = (0..WARP).filter(|l| mask >> l & 1 != 0).map(|l| a[l] & 0xffff_ffff);
+    let v = match (op, ty) {
+        (AtomOp::Add, _) => lanes.fold(0u64, |s, x| s.wrapping_add(x)),
+        (AtomOp::Min, Ty::S32) => lanes.map(|x| x as u32 as i32).min().unwrap_or(i32::MAX) as u32 as u64,
+        (AtomOp::Max, Ty::S32) => lanes.map(|x| x as u32 as i32).max().unwrap_or(i32::MIN) as u32 as u64,
+        (AtomOp::Min, _) => lanes.min().unwrap_or(0xffff_ffff),
+        (AtomOp::Max, _) => lanes.max().unwrap_or(0),
+        (AtomOp::And, _) => lanes.fold(0xffff_ffff, |s, x| s & x),
+        (AtomOp::Or, _) => lanes.fold(0, |s, x| s | x),
+        _ => lanes.fold(0, |s, x| s ^ x),
+    };
+    v & 0xffff_ffff
+}
+
+/// `prmt.b32` in a mode other than the default (PTX ISA, `prmt`): `s = c[1:0]` picks a
+/// row of the mode's table, which names the byte of `{b, a}` (0-7, `a` low) that each of
+/// d's bytes 3..0 takes.
+pub fn permute_bytes_mode(a: u64, b: u64, c: u64, mode: PrmtMode) -> u64 {
+    const F4E: [[u8; 4]; 4] = [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]];
+    const B4E: [[u8; 4]; 4] = [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]];
+    const RC8: [[u8; 4]; 4] = [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]];
+    const ECL: [[u8; 4]; 4] = [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]];
+    const ECR: [[u8; 4]; 4] = [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]];
+    const RC16: [[u8; 4]; 4] = [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]];
+    let table = match mode {
+        PrmtMode::F4e => &F4E,
+        PrmtMode::B4e => &B4E,
+        PrmtMode::Rc8 => &RC8,
+        PrmtMode::Ecl => &ECL,
+        PrmtMode::Ecr => &ECR,
+        PrmtMode::Rc16 => &RC16,
+        PrmtMode::Default => return permute_bytes(a, b, c),
+    };
+    let tmp = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let row = table[(c & 3) as usize];
+    (0..4).fold(0, |d, k| d | ((tmp >> (8 * row[3 - k] as u64)) & 0xff) << (8 * k))
+}
+
 /// `shf.l`/`shf.r` (PTX ISA): shift the 64-bit `{b, a}` by `n = c & 31` (`.wrap`) or
 /// `min(c, 32)` (`.clamp`); `.l` keeps the upper 32 bits, `.r` the lower.
 pub fn funnel_shift(a: u64, b: u64, c: u64, left: bool, clamp: bool) -> u64 {
@@ -1276,6 +1338,60 @@ pub fn f64_to_f16(x: f64) -> u16 {
     let q = ((a / 2f64.powi(e) - 1.0) * 1024.0).round_ties_even() as u32;
     // a carry out of the mantissa increments the exponent (q = 1024 adds 1 << 10)
     sign | ((((e + 15) as u32) << 10) + q) as u16
+}
+
+/// A half's value; `.ftz` flushes a subnormal to a zero of its sign.
+fn half_in(h: u16, ftz: bool) -> f64 {
+    f16_to_f64(if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h })
+}
+
+/// A correctly rounded half result (`.sat` clamps to [0, 1], NaN to +0; `.ftz`
+/// flushes a subnormal result to a zero of its sign).
+fn half_out(h: u16, ftz: bool, sat: bool) -> u16 {
+    let h = if sat { f64_to_f16(sat01_64(f16_to_f64(h))) } else { h };
+    if ftz && h & 0x7c00 == 0 {
+        h & 0x8000
+    } else {
+        h
+    }
+}
+
+/// `x * y + z` of halves rounded once to the nearest half (ties to even). The product is
+/// exact in f64 (22 significant bits). The f64 sum is exact too unless the terms lie more
+/// than 53 bits apart, which takes a product below 2^-27 beside a z of normal size (or a
+/// product past 2^17, whose result overflows to infinity either way); then the exact value
+/// is z plus far less than a quarter of z's half-precision ulp, and it and the f64 sum both
+/// round to z. So one rounding of the f64 sum is the correctly rounded result.
+fn half_fma(x: f64, y: f64, z: f64) -> u16 {
+    f64_to_f16(x * y + z)
+}
+
+/// One half-precision lane operation (PTX ISA §9.7.4: add, sub, mul, fma with `.rn`;
+/// min/max return the other operand when one is NaN; abs and neg only touch the sign).
+/// Sums, differences and products of halves are exact in f64, so one rounding suffices.
+fn half_op(op: Op, x: u16, y: u16, z: u16, ftz: bool, sat: bool) -> u16 {
+    let flush = |h: u16| if ftz && h & 0x7c00 == 0 { h & 0x8000 } else { h };
+    let r = match op {
+        Op::Add => f64_to_f16(half_in(x, ftz) + half_in(y, ftz)),
+        Op::Sub => f64_to_f16(half_in(x, ftz) - half_in(y, ftz)),
+        Op::Mul => f64_to_f16(half_in(x, ftz) * half_in(y, ftz)),
+        Op::Fma => half_fma(half_in(x, ftz), half_in(y, ftz), half_in(z, ftz)),
+        Op::Min | Op::Max => {
+            let (a, b) = (half_in(x, ftz), half_in(y, ftz));
+            if a.is_nan() && b.is_nan() {
+                0x7fff
+            } else if a.is_nan() {
+                flush(y)
+            } else if b.is_nan() || (op == Op::Min) == (a < b || a == b && x & 0x8000 != 0) {
+                flush(x)
+            } else {
+                flush(y)
+            }
+        }
+        Op::Abs => flush(x) & 0x7fff,
+        _ => flush(x) ^ 0x8000,
+    };
+    half_out(r, ftz, sat)
 }
 
 /// `cvt` with an `.f16` source or destination (through f64, exact for every half).

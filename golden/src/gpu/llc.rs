@@ -124,6 +124,21 @@ impl LlcSlice {
         (w, evicted)
     }
 
+    /// A coherence request from outside the GPU (another domain's cache) for `line`:
+    /// `None` when the line is absent, else whether it was dirty. With `forward_dirty`
+    /// a dirty line's data and write-back duty go to the requester (MOESI M -> O with
+    /// the owner's copy handed over): the line stays, clean, and leaves silently.
+    /// Neither the LRU order nor the statistics change (the GPU did not use the line).
+    pub fn snoop(&mut self, line: u64, local_line: u64, forward_dirty: bool) -> Option<bool> {
+        let s = self.set_of(local_line) * self.ways;
+        let w = (s..s + self.ways).find(|&w| self.tags[w] == line)?;
+        let dirty = self.dirty[w];
+        if forward_dirty {
+            self.dirty[w] = false;
+        }
+        Some(dirty)
+    }
+
     /// A read-like access to `line` by transaction `txn`.
     pub fn read(&mut self, line: u64, local_line: u64, txn: u32, atomic: bool) -> LlcRead {
         if self.refused == Some((line, self.epoch)) {

@@ -1,6 +1,8 @@
-//! Warp schedulers (tfb_bdib.md §2.14; GPGPU-Sim `scheduler_unit`): loose round robin
-//! and greedy-then-oldest. Warp slot `w` belongs to scheduler `w % schedulers` (as in
-//! GPGPU-Sim). Age is the order in which warps were launched; ties cannot occur.
+//! Warp schedulers (tfb_bdib.md §2.14; GPGPU-Sim `scheduler_unit`): loose round robin,
+//! greedy-then-oldest, and the barrier-aware MWF and fMWF, which rank warps by a key
+//! (higher first, [`barrier_key`]) and break ties in GTO order. Warp slot `w` belongs to
+//! scheduler `w % schedulers` (as in GPGPU-Sim). Age is the order in which warps were
+//! launched; ties cannot occur.
 
 use super::config::SchedulerPolicy;
 
@@ -32,12 +34,24 @@ impl WarpScheduler {
         }
     }
 
-    /// Fill `out` with this cycle's priority order.
+    /// Whether the order depends on barrier state ([`Self::order_keyed`]).
+    pub fn keyed(&self) -> bool {
+        matches!(self.policy, SchedulerPolicy::Mwf | SchedulerPolicy::Fmwf)
+    }
+
+    /// MWF / fMWF: the GTO order, stably sorted by `key` (higher first).
+    pub fn order_keyed(&self, out: &mut Vec<u16>, key: impl Fn(u16) -> u32) {
+        self.order(out);
+        out.sort_by_key(|&w| std::cmp::Reverse(key(w)));
+    }
+
+    /// Fill `out` with this cycle's priority order (MWF and fMWF without their keys:
+    /// GTO).
     #[inline]
     pub fn order(&self, out: &mut Vec<u16>) {
         out.clear();
         match self.policy {
-            SchedulerPolicy::Gto => {
+            SchedulerPolicy::Gto | SchedulerPolicy::Mwf | SchedulerPolicy::Fmwf => {
                 if let Some(g) = self.last {
                     out.push(g);
                     out.extend(self.warps.iter().copied().filter(|&w| w != g));
@@ -56,6 +70,20 @@ impl WarpScheduler {
                 }
             }
         }
+    }
+}
+
+/// The priority key of a warp under MWF or fMWF (tfb_bdib.md §2.14): `in_bar`, the warp
+/// has arrived at a barrier that has not completed for it; `at`, warps of its CTA in
+/// that state; `past`, warps of its CTA past their barrier with entries still buffered
+/// (DRAIN, [OC] counted as "past"). MWF: `at`. fMWF: 0 for a warp at the barrier (as a
+/// warp of a CTA without a barrier), else `at + past`. GTO and LRR: 0.
+pub fn barrier_key(policy: SchedulerPolicy, in_bar: bool, at: u32, past: u32) -> u32 {
+    match policy {
+        SchedulerPolicy::Mwf => at,
+        SchedulerPolicy::Fmwf if in_bar => 0,
+        SchedulerPolicy::Fmwf => at + past,
+        SchedulerPolicy::Gto | SchedulerPolicy::Lrr => 0,
     }
 }
 
@@ -87,5 +115,58 @@ mod tests {
         s.last = Some(2);
         s.order(&mut o);
         assert_eq!(o, vec![4, 0, 2]);
+    }
+
+    /// Four warps launched 0, 1, 2, 3 (oldest first), warp 3 issued last. Warps 0 and 1
+    /// are CTA A, with warp 0 at a barrier; warps 2 and 3 are CTA B, both running, and
+    /// B has one warp (not on this scheduler) at its barrier and one past it. By hand:
+    /// GTO order 3, 0, 1, 2.
+    /// MWF keys (warps at a barrier in the CTA): A 1, B 1 -> all equal: 3, 0, 1, 2.
+    /// fMWF keys: warp 0 at the barrier -> 0; warp 1 -> A's 1 at + 0 past = 1; warps
+    /// 2, 3 -> B's 1 at + 1 past = 2: 3, 2 (key 2, GTO order), 1 (key 1), 0 (key 0).
+    #[test]
+    fn mwf_and_fmwf_by_hand() {
+        // (warp, cta, in_bar); CTA A = 0: at 1, past 0; CTA B = 1: at 1, past 1
+        let warps = [(0u16, 0usize, true), (1, 0, false), (2, 1, false), (3, 1, false)];
+        let at = [1u32, 1];
+        let past = [0u32, 1];
+        let order = |policy| {
+            let mut s = WarpScheduler::new(policy);
+            for (w, _, _) in warps {
+                s.add(w);
+            }
+            s.last = Some(3);
+            let mut o = Vec::new();
+            s.order_keyed(&mut o, |w| {
+                let (_, c, b) = warps[w as usize];
+                barrier_key(policy, b, at[c], past[c])
+            });
+            o
+        };
+        assert_eq!(order(SchedulerPolicy::Gto), vec![3, 0, 1, 2]);
+        assert_eq!(order(SchedulerPolicy::Mwf), vec![3, 0, 1, 2]);
+        assert_eq!(order(SchedulerPolicy::Fmwf), vec![3, 2, 1, 0]);
+    }
+
+    /// MWF puts the CTA with the most waiting warps first, also ahead of the greedy
+    /// warp: CTA A (warps 0, 1) has 2 at its barrier, CTA B (warps 2, 3) none, warp 2
+    /// issued last. GTO: 2, 0, 1, 3. MWF: keys 2, 2, 0, 0 -> 0, 1, 2, 3 (the ties keep
+    /// GTO order: 0 before 1, then the greedy 2 before 3). fMWF: A's warps are at the
+    /// barrier (key 0) and B has nobody at or past one (key 0): GTO, 2, 0, 1, 3.
+    #[test]
+    fn mwf_prefers_the_most_waiting_cta() {
+        let cta = [0usize, 0, 1, 1];
+        let in_bar = [true, true, false, false];
+        let at = [2u32, 0];
+        for (policy, want) in [(SchedulerPolicy::Gto, vec![2, 0, 1, 3]), (SchedulerPolicy::Mwf, vec![0, 1, 2, 3]), (SchedulerPolicy::Fmwf, vec![2, 0, 1, 3])] {
+            let mut s = WarpScheduler::new(policy);
+            for w in 0..4 {
+                s.add(w);
+            }
+            s.last = Some(2);
+            let mut o = Vec::new();
+            s.order_keyed(&mut o, |w| barrier_key(policy, in_bar[w as usize], at[cta[w as usize]], 0));
+            assert_eq!(o, want, "{policy:?}");
+        }
     }
 }

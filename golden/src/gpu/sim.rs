@@ -243,8 +243,7 @@ impl Gpu {
                 }
             });
             if self.hooks.l2_wake <= now {
-                let mut ctl = Control { sms: &self.sms, throttle: &mut self.throttle };
-                self.hooks.l2_wake = self.hooks.l2.cycle(now, &mut ctl);
+                self.l2_hook_cycle(now);
             }
             self.net.step();
             self.now += 1;
@@ -289,6 +288,33 @@ impl Gpu {
             warp_insts: self.warp_insts() - insts_before,
         });
         Ok(())
+    }
+
+    fn l2_hook_cycle(&mut self, now: u64) {
+        let line_bytes = self.cfg.l1.line_bytes as u64;
+        let mut ctl = Control { sms: &self.sms, throttle: &mut self.throttle, parts: &mut self.parts, mem: &mut self.mem, map: &self.map, line_bytes };
+        self.hooks.l2_wake = self.hooks.l2.cycle(now, &mut ctl);
+    }
+
+    /// One GPU cycle with no kernel running (after the last kernel, while the L2 hook
+    /// has work [`pending`](super::hooks::L2Hook::pending)): the memory partitions, the
+    /// L2 hook in the cycles it asked for, the network. No SM has work, so none runs.
+    pub fn idle_cycle(&mut self) {
+        let now = self.now;
+        let sm_nodes = self.cfg.network.sm_nodes.clone();
+        for (p, h) in self.parts.iter_mut().zip(&mut self.hooks.parts) {
+            p.cycle(now, self.net.as_mut(), &mut self.txns, &self.map, &sm_nodes, h, self.hooks.l2.as_mut());
+        }
+        for sm in &mut self.sms {
+            while let Some(pk) = self.net.eject(sm.node) {
+                sm.receive(pk, &mut self.txns, now);
+            }
+        }
+        if self.hooks.l2_wake <= now {
+            self.l2_hook_cycle(now);
+        }
+        self.net.step();
+        self.now += 1;
     }
 
     /// Assemble the report.
@@ -341,6 +367,8 @@ impl Gpu {
             r.sync.barrier_warps += s.barrier_warps;
             r.sync.barriers_completed += s.barriers_completed;
             r.sync.barrier_wait_cycles += s.barrier_wait_cycles;
+            r.sync.barrier_imbalance_cycles += s.barrier_imbalance_cycles;
+            r.sync.barrier_fence_cycles += s.barrier_fence_cycles;
             r.sync.fences += s.fences;
             r.sync.fence_wait_cycles += s.fence_wait_cycles;
             let mut sr = sm.report.clone();
@@ -507,6 +535,9 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
         gpu.mem.write(a, &h.data).expect("just allocated");
         addrs.push(a);
     }
+    let bufs: Vec<hooks::LaunchBuffer> =
+        launch.buffers.iter().zip(&addrs).map(|(b, &addr)| hooks::LaunchBuffer { name: b.name.clone(), addr, bytes: host[&b.name].data.len() as u64 }).collect();
+    gpu.hooks.l2.buffers(&bufs);
     let launch_kernel = |gpu: &mut Gpu, opts: &mut RunOptions<'_>, i: usize, iter: u64| -> Result<(), SimError> {
         let spec = &launch.kernels[i];
         let (threads, shared, (ctas_per_sm, limit)) = fits[i];
@@ -555,6 +586,14 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
                 launch_kernel(&mut gpu, &mut opts, i, iter)?;
             }
             i += 1;
+        }
+    }
+    while gpu.hooks.l2.pending() {
+        gpu.idle_cycle();
+        if let Some(m) = opts.max_cycles {
+            if gpu.now >= m {
+                return Err(SimError::CycleLimit(m));
+            }
         }
     }
     let mut finals = HostBuffers::new();
@@ -653,6 +692,10 @@ impl CorePort for SmPort<'_> {
 struct Control<'a> {
     sms: &'a [Sm],
     throttle: &'a mut [SmThrottle],
+    parts: &'a mut [MemPartition],
+    mem: &'a mut DeviceMemory,
+    map: &'a AddressMap,
+    line_bytes: u64,
 }
 
 impl CoreControl for Control<'_> {
@@ -671,5 +714,24 @@ impl CoreControl for Control<'_> {
     fn set_throttle(&mut self, sm: usize, t: SmThrottle) {
         assert!(t.clock_num > 0 && t.clock_num <= t.clock_den, "SM {sm}: clock {}/{} is not in (0, 1]", t.clock_num, t.clock_den);
         self.throttle[sm] = t;
+    }
+
+    fn read_word(&self, addr: u64) -> Option<u32> {
+        self.mem.read(addr, 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn write_word(&mut self, addr: u64, v: u32) -> bool {
+        self.mem.write(addr, &v.to_le_bytes()).is_some()
+    }
+
+    fn l2_snoop(&mut self, addr: u64, forward_dirty: bool) -> Option<bool> {
+        let line = addr & !(self.line_bytes - 1);
+        let p = &mut self.parts[self.map.node(line)];
+        let local = self.map.local(line) >> self.line_bytes.trailing_zeros();
+        p.llc.snoop(line, local, forward_dirty)
+    }
+
+    fn l2_slice(&self, addr: u64) -> usize {
+        self.map.node(addr)
     }
 }

@@ -101,6 +101,12 @@ pub struct SyncStats {
     pub barriers_completed: u64,
     /// Warp-cycles spent between issuing `bar.sync` and resuming.
     pub barrier_wait_cycles: u64,
+    /// The occupancy-loss split of tfb_bdib.md §4.4 (S4) over those warp-cycles: load
+    /// imbalance (from a warp's arrival to the last arrival of its CTA at that barrier,
+    /// issue contention included) and fence (from the last arrival to the warp's
+    /// resumption: ERFs, then the EAF). Ramp-up after the barrier is not split out.
+    pub barrier_imbalance_cycles: u64,
+    pub barrier_fence_cycles: u64,
     pub fences: u64,
     pub fence_wait_cycles: u64,
 }

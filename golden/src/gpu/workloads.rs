@@ -13,7 +13,7 @@ use super::reference_inputs::{f32s, need, param, product, u32s, uparam, Params};
 pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
-const BASE_REFERENCES: &[&str] = &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "prodcons"];
+const BASE_REFERENCES: &[&str] = &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons"];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
     let mut out = [""; N];
@@ -243,6 +243,67 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
                 out[j] = 1.0 / (e + 1.0);
             }
             put(HostBuffer::from_f32("output", &out));
+        }
+        // Rodinia bpnn_layerforward: per 16 x 16 block `by`, w[ty][tx] = weights[idx] *
+        // input[16 by + ty + 1] with idx = (hid + 1)(16 by + ty + 1) + tx + 1, then a
+        // tree sum over ty (level i: rows that are multiples of 2^i add the row 2^(i-1)
+        // below); every w[ty][tx] is written back to weights[idx], and column sums
+        // w[0][ty] to partial[by * hid + ty] (workloads/backprop/layerforward.ptx)
+        "bpnn_layerforward" => {
+            let (nin, hid) = (uparam(p, "inputs")?, uparam(p, "hidden")?);
+            if nin % 16 != 0 || hid != 16 {
+                return Err(format!("bpnn_layerforward: inputs ({nin}) must be a multiple of 16 and hidden 16 (HEIGHT = WIDTH = 16)"));
+            }
+            let (inp, mut w, mut partial) = (f32s(b, "input")?, f32s(b, "weights")?, f32s(b, "partial")?);
+            need(inp.len(), nin + 1, "input")?;
+            need(w.len(), product(&[nin + 1, hid + 1], "(inputs + 1) x (hidden + 1)")?, "weights")?;
+            need(partial.len(), product(&[nin / 16, hid], "blocks x hidden")?, "partial")?;
+            for by in 0..nin / 16 {
+                let idx = |ty: usize, tx: usize| (hid + 1) * (16 * by + ty + 1) + tx + 1;
+                let mut m = [[0f32; 16]; 16];
+                for ty in 0..16 {
+                    for tx in 0..16 {
+                        m[ty][tx] = w[idx(ty, tx)] * inp[16 * by + ty + 1];
+                    }
+                }
+                for level in 1..=4 {
+                    let p2 = 1 << level;
+                    for ty in (0..16).step_by(p2) {
+                        let (upper, lower) = m.split_at_mut(ty + p2 / 2);
+                        for (a, b) in upper[ty].iter_mut().zip(&lower[0]) {
+                            *a += *b;
+                        }
+                    }
+                }
+                for ty in 0..16 {
+                    for tx in 0..16 {
+                        w[idx(ty, tx)] = m[ty][tx];
+                    }
+                    partial[by * hid + ty] = m[0][ty];
+                }
+            }
+            put(HostBuffer::from_f32("weights", &w));
+            put(HostBuffer::from_f32("partial", &partial));
+        }
+        // Parboil stencil: one 7-point Jacobi step on the interior of an nx x ny x nz
+        // grid, anext = (((((top + bottom) + left) + right) + up) + down) * c1 - a * c0
+        // (workloads/stencil/stencil.ptx; the boundary keeps anext's initial value)
+        "stencil" => {
+            let (nx, ny, nz) = (uparam(p, "nx")?, uparam(p, "ny")?, uparam(p, "nz")?);
+            let (c0, c1) = (param(p, "c0")? as f32, param(p, "c1")? as f32);
+            let (a, mut an) = (f32s(b, "a0")?, f32s(b, "anext")?);
+            let n = product(&[nx, ny, nz], "nx x ny x nz")?;
+            need(a.len().min(an.len()), n, "a0/anext")?;
+            let at = |i: usize, j: usize, k: usize| (k * ny + j) * nx + i;
+            for k in 1..nz.saturating_sub(1) {
+                for j in 1..ny.saturating_sub(1) {
+                    for i in 1..nx.saturating_sub(1) {
+                        let s = a[at(i, j, k + 1)] + a[at(i, j, k - 1)] + a[at(i - 1, j, k)] + a[at(i + 1, j, k)] + a[at(i, j - 1, k)] + a[at(i, j + 1, k)];
+                        an[at(i, j, k)] = s * c1 - a[at(i, j, k)] * c0;
+                    }
+                }
+            }
+            put(HostBuffer::from_f32("anext", &an));
         }
         // producers: data[i] = 3 * in[i] + 1; consumers: out[i] = data[i] ^ (data[i] >> 3),
         // count = n, every flag set

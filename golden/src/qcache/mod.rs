@@ -8,10 +8,13 @@
 //! * [`traffic`]: random legal event streams with responding core schedulers.
 //! * [`check`]: an independent scoreboard of the spec §5 invariants over the ports.
 //! * [`run`]: `gpuforge sim` on a config: the monitor on random streams.
-//! * [`hook`]: `[hooks.qcache]`, the monitor on the GPU model's L2 (`L2Hook`).
+//! * [`hook`]: `[hooks.qcache]`, the monitor on the GPU model's L2 (`L2Hook`), and with
+//!   `[hooks.qcache.cpu]` the heterogeneous CPU-GPU system.
+//! * [`cpu`]: the CPU cores of that system: timing model, consumer threads, queue modes.
 
 pub mod check;
 pub mod config;
+pub mod cpu;
 pub mod hook;
 pub mod monitor;
 pub mod run;

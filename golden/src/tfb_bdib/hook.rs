@@ -6,14 +6,17 @@
 //!
 //! ```toml
 //! [hooks.tfb]
-//! mode = "f"      # "p", "g" or "f"
+//! mode = "f"      # "p", "g" or "f"; "drain" attaches nothing (the baseline)
 //! depth = 2       # entries per warp, 1..=5 (G and F)
 //! ```
 //!
-//! Difference from §1.7 (documented, to be lifted): fences during a barrier or while
-//! entries are buffered block instead of being buffered (G/F) or executed (P). The hook
-//! interface reports no fence completion, which the DRAIN_F state (§2.7 T9) needs; the
-//! SM model already keeps a warp's fence from running past a barrier.
+//! Fences (§2.11): G and F buffer a fence during a barrier (or behind buffered entries)
+//! as a FENCE entry; when it drains, no younger entry of the warp drains until the SM
+//! reports the fence done (`fence_done`, DRAIN_F of §2.7 T9). Differences from §2.11:
+//! P-TFB blocks a fence during a barrier instead of executing it (the SM's warp is
+//! either at a barrier or in a fence, not both), and a drained fence stops the warp's
+//! issue until it completes, ALU work included (the SM's drain fence, §2.2), where the
+//! spec's fence bit would hold only shared-class instructions.
 //! Barriers during a barrier are buffered as BAR_MARKERs in G/F (§2.11) and block in P.
 
 use std::collections::VecDeque;
@@ -24,7 +27,7 @@ use super::config::{Cls, Variant, MAX_DEPTH};
 use crate::config::{check_range, FieldError};
 use crate::gpu::config::GpuConfig;
 use crate::gpu::hooks::{count, params, Deferred, HookBlock, HookCounters, HookSet, IssueDecision, IssueHook, IssueTaps, WarpView};
-use crate::gpu::ptx::{Inst, Op, Space};
+use crate::gpu::ptx::{Inst, Op, Space, Src};
 
 pub const BLOCK: HookBlock = HookBlock { name: "tfb", attach };
 
@@ -42,12 +45,16 @@ fn default_depth() -> u32 {
 
 fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(), FieldError> {
     let p: Params = params("tfb", table)?;
+    check_range("hooks.tfb.depth", p.depth, 1, MAX_DEPTH)?;
+    let _ = cfg;
+    if p.mode == "drain" {
+        // the baseline drain barrier: no hook at all (a study's knob can name it)
+        return Ok(());
+    }
     let mode = Variant::ALL
         .into_iter()
         .find(|v| v.name() == p.mode)
-        .ok_or_else(|| FieldError::new("hooks.tfb.mode", format!("`{}` is not a TFB variant", p.mode), Some("one of \"p\", \"g\", \"f\"".into())))?;
-    check_range("hooks.tfb.depth", p.depth, 1, MAX_DEPTH)?;
-    let _ = cfg;
+        .ok_or_else(|| FieldError::new("hooks.tfb.mode", format!("`{}` is not a TFB variant", p.mode), Some("one of \"drain\", \"p\", \"g\", \"f\"".into())))?;
     set.set_issue("tfb", |_| Box::new(TfbHook::new(mode, p.depth as usize)))
 }
 
@@ -72,10 +79,14 @@ pub fn class(inst: &Inst) -> Option<Cls> {
 pub struct TfbHook {
     mode: Variant,
     depth: usize,
-    q: Vec<VecDeque<(Deferred, Vec<u16>)>>,
+    /// Per warp: deferred instructions with the registers they read and whether each
+    /// is a fence.
+    q: Vec<VecDeque<(Deferred, Vec<u16>, bool)>>,
     /// Per warp: the cycle the warp's barrier completes (u64::MAX while waiting).
     bar_until: Vec<u64>,
-    pending_uses: Option<Vec<u16>>,
+    /// Per warp: the cycle its drained fence completes (u64::MAX while it runs, DRAIN_F).
+    fence_until: Vec<u64>,
+    pending_uses: Option<(Vec<u16>, bool)>,
     rr: usize,
     deferred: u64,
     drained: u64,
@@ -86,13 +97,14 @@ pub struct TfbHook {
 
 impl TfbHook {
     pub fn new(mode: Variant, depth: usize) -> TfbHook {
-        TfbHook { mode, depth, q: Vec::new(), bar_until: Vec::new(), pending_uses: None, rr: 0, deferred: 0, drained: 0, issued_past: 0, war_blocks: 0, full_blocks: 0 }
+        TfbHook { mode, depth, q: Vec::new(), bar_until: Vec::new(), fence_until: Vec::new(), pending_uses: None, rr: 0, deferred: 0, drained: 0, issued_past: 0, war_blocks: 0, full_blocks: 0 }
     }
 
     fn grow(&mut self, w: usize) {
         if self.q.len() <= w {
             self.q.resize_with(w + 1, VecDeque::new);
             self.bar_until.resize(w + 1, 0);
+            self.fence_until.resize(w + 1, 0);
         }
     }
 }
@@ -108,8 +120,12 @@ impl IssueHook for TfbHook {
         let q = self.q[slot].len();
         debug_assert_eq!(q as u32, w.deferred, "the SM and the hook agree on the buffer");
         let defs = &inst.sb_def[..inst.n_def as usize];
-        if q > 0 && self.q[slot].iter().any(|(_, uses)| defs.iter().any(|d| uses.contains(d))) {
+        if q > 0 && self.q[slot].iter().any(|(_, uses, _)| defs.iter().any(|d| uses.contains(d))) {
             self.war_blocks += 1;
+            return IssueDecision::Block;
+        }
+        if w.named_barrier {
+            // named and partial barriers fall back to drain (§2.11)
             return IssueDecision::Block;
         }
         let pend = w.at_barrier;
@@ -127,8 +143,10 @@ impl IssueHook for TfbHook {
             }
             Some(c) => c,
         };
-        // fences block (see the module doc); named/partial barriers fall back to drain
-        if c == Cls::Fence || matches!(inst.op, Op::BarArrive) || self.mode == Variant::P {
+        // named/partial barriers fall back to drain (§2.11): not buffered; P blocks
+        // fences (module doc)
+        let named = matches!(inst.a[1], Src::Imm(id) if id != 0) || matches!(inst.a[0], Src::Imm(_));
+        if matches!(inst.op, Op::BarArrive) || (inst.op == Op::Bar && named) || self.mode == Variant::P {
             return IssueDecision::Block;
         }
         if q == self.depth {
@@ -138,15 +156,15 @@ impl IssueHook for TfbHook {
         if pend && c == Cls::Scratch && self.mode == Variant::G {
             return IssueDecision::Block;
         }
-        self.pending_uses = Some(inst.sb_use[..inst.n_use as usize].to_vec());
+        self.pending_uses = Some((inst.sb_use[..inst.n_use as usize].to_vec(), c == Cls::Fence));
         IssueDecision::Defer
     }
 
     fn defer(&mut self, _now: u64, d: Deferred) {
-        let uses = self.pending_uses.take().expect("decide said Defer");
+        let (uses, fence) = self.pending_uses.take().expect("decide said Defer");
         let w = d.warp as usize;
         self.grow(w);
-        self.q[w].push_back((d, uses));
+        self.q[w].push_back((d, uses, fence));
         self.deferred += 1;
     }
 
@@ -155,10 +173,14 @@ impl IssueHook for TfbHook {
         if !lsu_free || n == 0 {
             return None;
         }
-        let w = (0..n).map(|k| (self.rr + k) % n).find(|&w| !self.q[w].is_empty() && now >= self.bar_until[w])?;
+        let w = (0..n).map(|k| (self.rr + k) % n).find(|&w| !self.q[w].is_empty() && now >= self.bar_until[w] && now >= self.fence_until[w])?;
         self.rr = (w + 1) % n;
         self.drained += 1;
-        let (d, _) = self.q[w].pop_front().expect("a non-empty FIFO");
+        let (d, _, fence) = self.q[w].pop_front().expect("a non-empty FIFO");
+        if fence {
+            // DRAIN_F until the SM reports the fence done
+            self.fence_until[w] = u64::MAX;
+        }
         Some(d)
     }
 
@@ -172,6 +194,12 @@ impl IssueHook for TfbHook {
         let w = warp as usize;
         self.grow(w);
         self.bar_until[w] = resume_at;
+    }
+
+    fn fence_done(&mut self, _now: u64, warp: u16, resume_at: u64) {
+        let w = warp as usize;
+        self.grow(w);
+        self.fence_until[w] = resume_at;
     }
 
     fn counters(&self, out: &mut HookCounters) {

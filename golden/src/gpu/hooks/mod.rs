@@ -75,8 +75,19 @@ pub fn build(cfg: &GpuConfig) -> Result<HookSet, FieldError> {
 
 /// A block's parameters as its own typed struct (serde, `deny_unknown_fields` where the
 /// block says so); errors name `hooks.<name>`.
+///
+/// The table is read back from its own TOML text so that a wrong value names its key and
+/// the type or range allowed (`hooks.<name>.<key>`, as [`crate::config::toml_error`]
+/// does for whole files); `name` may be dotted for a nested table (`qcache.cpu`).
 pub fn params<T: serde::de::DeserializeOwned>(name: &str, table: &toml::Table) -> Result<T, FieldError> {
-    toml::Value::Table(table.clone()).try_into().map_err(|e: toml::de::Error| FieldError::new(format!("hooks.{name}"), e.message().to_string(), None))
+    let text = toml::to_string(table).unwrap_or_default();
+    toml::from_str(&text).map_err(|e: toml::de::Error| {
+        let c = crate::config::toml_error(std::path::Path::new(""), &text, &e);
+        // an unknown key is the table's fault (the message names the key); a wrong value, the key's
+        let unknown = c.message.starts_with("unknown field");
+        let key = c.field.split(" (line").next().filter(|k| !unknown && !k.starts_with("line ") && *k != "<file>" && !k.is_empty());
+        FieldError::new(key.map_or(format!("hooks.{name}"), |k| format!("hooks.{name}.{k}")), c.message, c.allowed)
+    })
 }
 
 /// Named counters a hook adds to the run report (`hooks` in the JSON, summed over
@@ -183,6 +194,9 @@ pub struct WarpView {
     pub cta: u16,
     /// Arrived at a barrier that has not completed for it yet.
     pub at_barrier: bool,
+    /// That barrier is a named or partial one (`bar.sync id` with id > 0, or with a
+    /// thread count), not barrier 0 of the whole CTA.
+    pub named_barrier: bool,
     /// Instructions the hook holds for this warp.
     pub deferred: u32,
 }
@@ -206,10 +220,10 @@ pub struct Deferred {
 /// in order: the baseline conditions (I-buffer, scoreboard, units) come first, then
 /// [`decide`](Self::decide) where the taps ask for it. Barrier events are reported as
 /// they happen: arrival when `bar` executes, release when the CTA's barrier completes
-/// (the warp resumes at `resume_at`, after its exit-acquire fence). A deferred
-/// instruction counts as a warp instruction when it issues into the hook and as thread
-/// instructions when it executes. A warp does not retire while it has deferred
-/// instructions.
+/// (the warp resumes at `resume_at`, after its exit-acquire fence), and each fence's
+/// completion. A deferred instruction counts as a warp instruction when it issues into
+/// the hook and as thread instructions when it executes. A warp does not retire while it
+/// has deferred instructions.
 pub trait IssueHook {
     fn taps(&self) -> IssueTaps {
         IssueTaps::default()
@@ -242,6 +256,11 @@ pub trait IssueHook {
     fn barrier_arrive(&mut self, _now: u64, _warp: u16, _cta: u16) {}
 
     fn barrier_release(&mut self, _now: u64, _warp: u16, _resume_at: u64) {}
+
+    /// Warp `warp`'s fence completed (its older accesses are done at the fence's
+    /// scope); the warp resumes at `resume_at`. Reported for every fence, deferred or
+    /// not (the `fence_done` of tfb_bdib.md §2.7 T9, which ends DRAIN_F).
+    fn fence_done(&mut self, _now: u64, _warp: u16, _resume_at: u64) {}
 
     fn counters(&self, _out: &mut HookCounters) {}
 }
@@ -362,6 +381,39 @@ pub trait CoreControl {
 
     /// Applies from the next cycle.
     fn set_throttle(&mut self, sm: usize, t: SmThrottle);
+
+    /// The memory side, for agents an L2 hook models beside the GPU (CPU cores sharing
+    /// the L2, qcache.md §3.1). The 32-bit word at `addr` of device memory (functional,
+    /// as the SMs see it); `None` outside the allocated memory.
+    fn read_word(&self, _addr: u64) -> Option<u32> {
+        None
+    }
+
+    /// Write the word at `addr` (functional); `false` outside the allocated memory.
+    fn write_word(&mut self, _addr: u64, _v: u32) -> bool {
+        false
+    }
+
+    /// A coherence request from another domain for the line holding `addr`, at the
+    /// LLC slice that maps it: `None` when the line is absent, else whether it was
+    /// dirty; with `forward_dirty` the dirty data and its write-back duty go to the
+    /// requester (the line stays, clean: [`super::llc::LlcSlice::snoop`]).
+    fn l2_snoop(&mut self, _addr: u64, _forward_dirty: bool) -> Option<bool> {
+        None
+    }
+
+    /// The LLC slice (memory partition) that maps `addr`.
+    fn l2_slice(&self, _addr: u64) -> usize {
+        0
+    }
+}
+
+/// A buffer of the launch as the hooks learn it before the first kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchBuffer {
+    pub name: String,
+    pub addr: u64,
+    pub bytes: u64,
 }
 
 /// The L2's hook: one for the whole GPU, seeing every LLC slice (the Q-cache monitor
@@ -371,7 +423,8 @@ pub trait CoreControl {
 /// [`access`](Self::access), [`fill`](Self::fill) and [`writeback`](Self::writeback)
 /// report what the LLC slices did, in partition order; kernel begin and end are
 /// reported before the first and after the last cycle of each kernel; at the end of the
-/// cycle (after the SMs and CTA dispatch, before the network steps)
+/// cycle (also in the idle cycles after the last kernel while [`pending`](Self::pending)
+/// holds) (after the SMs and CTA dispatch, before the network steps)
 /// [`cycle`](Self::cycle) runs in the cycles it asked for, and may change the SMs'
 /// throttles, which apply from the next cycle. Observations do not wake `cycle`.
 pub trait L2Hook {
@@ -383,7 +436,18 @@ pub trait L2Hook {
     /// Slice `part` evicted the dirty `line` (a write-back to DRAM).
     fn writeback(&mut self, _now: u64, _part: usize, _line: u64) {}
 
+    /// The launch's buffers, once, before its first kernel (agents beside the GPU find
+    /// their data by name).
+    fn buffers(&mut self, _bufs: &[LaunchBuffer]) {}
+
     fn kernel_begin(&mut self, _now: u64) {}
+
+    /// Work outstanding after the launch's last kernel (CPU cores still consuming):
+    /// while this holds, the run goes on with idle GPU cycles ([`crate::gpu::sim::Gpu::idle_cycle`]:
+    /// memory partitions, this hook's cycle, the network) before it ends.
+    fn pending(&self) -> bool {
+        false
+    }
 
     fn kernel_end(&mut self, _now: u64) {}
 

@@ -470,7 +470,7 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
             }
-            if op == "atom" || op == "red" {
+            if op == "atom" || op == "red" || op == "redux" {
                 let a = match s {
                     "add" => Some(AtomOp::Add),
                     "min" => Some(AtomOp::Min),
@@ -746,7 +746,7 @@ impl<'a> Ctx<'a> {
             OpClass::Sfu
         } else if ty == Ty::F64 {
             OpClass::Fp64
-        } else if ty == Ty::F32 {
+        } else if matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2) {
             OpClass::Fp32
         } else {
             OpClass::Int
@@ -926,6 +926,27 @@ impl<'a> Ctx<'a> {
                 self.set_dst(&mut inst, ia, &ops[0], Ty::B32, false)?;
                 Ok(inst)
             }
+            "redux" => {
+                // redux.sync.OP.TYPE d, a, membermask (PTX ISA 7.0, sm_80): every executing
+                // lane gets the reduction of `a` over the executing lanes
+                if !m.sync {
+                    return Err(self.err(ia.pos, format!("`{name}`: only `redux.sync` is in the supported PTX subset")));
+                }
+                self.operands(ia, 3..=3)?;
+                let ty = self.one_type(ia, m)?;
+                let op = match m.atom {
+                    Some(op @ (AtomOp::Add | AtomOp::Min | AtomOp::Max)) if matches!(ty, Ty::U32 | Ty::S32) => op,
+                    Some(op @ (AtomOp::And | AtomOp::Or | AtomOp::Xor)) if ty == Ty::B32 => op,
+                    Some(_) => return Err(self.err(ia.pos, format!("`{name}` needs .add, .min or .max with .u32 or .s32, or .and, .or or .xor with .b32"))),
+                    None => return Err(self.err(ia.pos, format!("`{name}` needs an operation (.add, .min, .max, .and, .or, .xor)"))),
+                };
+                let mut inst = blank(Op::Redux(op), ty, OpClass::Int);
+                self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
+                inst.a[0] = self.src(ia, &ops[1], ty, false)?;
+                inst.a[1] = self.src(ia, &ops[2], Ty::B32, false)?;
+                inst.na = 2;
+                Ok(inst)
+            }
             "shfl" => {
                 if !m.sync {
                     return Err(self.err(ia.pos, format!("`{name}`: only `shfl.sync` is in the supported PTX subset")));
@@ -1021,10 +1042,25 @@ impl<'a> Ctx<'a> {
                 if ty != Ty::B32 {
                     return Err(self.err(ia.pos, format!("`{name}` needs .b32")));
                 }
-                if let Some(mode) = ia.mods.iter().find(|s| matches!(s.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16")) {
-                    return Err(self.err(ia.pos, format!("`{name}`: mode `.{mode}` is not in the supported PTX subset (only the default mode)")));
-                }
-                let mut inst = blank(Op::Prmt, ty, OpClass::Int);
+                let modes: Vec<PrmtMode> = ia
+                    .mods
+                    .iter()
+                    .filter_map(|s| match s.as_str() {
+                        "f4e" => Some(PrmtMode::F4e),
+                        "b4e" => Some(PrmtMode::B4e),
+                        "rc8" => Some(PrmtMode::Rc8),
+                        "ecl" => Some(PrmtMode::Ecl),
+                        "ecr" => Some(PrmtMode::Ecr),
+                        "rc16" => Some(PrmtMode::Rc16),
+                        _ => None,
+                    })
+                    .collect();
+                let mode = match modes.as_slice() {
+                    [] => PrmtMode::Default,
+                    [m] => *m,
+                    _ => return Err(self.err(ia.pos, format!("`{name}` has more than one mode"))),
+                };
+                let mut inst = blank(Op::Prmt(mode), ty, OpClass::Int);
                 self.set_dst(&mut inst, ia, &ops[0], ty, false)?;
                 for k in 0..3 {
                     inst.a[k] = self.src(ia, &ops[k + 1], Ty::B32, false)?;
@@ -1059,7 +1095,7 @@ impl<'a> Ctx<'a> {
         const KNOWN: &[&str] = &[
             "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
             "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
+            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "redux", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
             return Err(self.err(
@@ -1068,11 +1104,19 @@ impl<'a> Ctx<'a> {
             ));
         }
         let m = self.parse_mods(ia)?;
-        if m.types.contains(&Ty::F16) && !matches!(ia.opcode.as_str(), "cvt" | "ld" | "ldu" | "st" | "mov") {
-            return Err(self.err(
-                ia.pos,
-                format!("half-precision `{}` is not in the supported PTX subset (only cvt to and from .f16, and moves)", ia.full_name()),
-            ));
+        let packed = m.types.contains(&Ty::F16x2);
+        if packed || m.types.contains(&Ty::F16) {
+            let arith = matches!(ia.opcode.as_str(), "add" | "sub" | "mul" | "fma" | "min" | "max" | "abs" | "neg");
+            let scalar_only = matches!(ia.opcode.as_str(), "setp" | "cvt" | "ld" | "ldu" | "st" | "mov");
+            if !(arith || scalar_only && !packed) {
+                return Err(self.err(
+                    ia.pos,
+                    format!(
+                        "half-precision `{}` is not in the supported PTX subset (add, sub, mul, fma, min, max, abs and neg on .f16 and .f16x2; setp, cvt and moves on .f16)",
+                        ia.full_name()
+                    ),
+                ));
+            }
         }
         let ops = &ia.operands;
         let name = ia.full_name();
@@ -1124,7 +1168,8 @@ impl<'a> Ctx<'a> {
                         only_rn(&m)?;
                     }
                 }
-                if m.sat && !(ty == Ty::S32 && matches!(op, Op::Add | Op::Sub) || ty == Ty::F32) {
+                let half = matches!(ty, Ty::F16 | Ty::F16x2);
+                if m.sat && !(ty == Ty::S32 && matches!(op, Op::Add | Op::Sub) || ty == Ty::F32 || half && matches!(op, Op::Add | Op::Sub)) {
                     return Err(unsupported(".sat"));
                 }
                 let sfu = matches!(op, Op::Div | Op::Rem);
@@ -1187,7 +1232,8 @@ impl<'a> Ctx<'a> {
                         _ => return Err(self.err(ia.pos, format!("`{name}` needs exactly one of .lo, .hi, .wide"))),
                     }
                 };
-                if m.sat && ty != Ty::F32 && !(ty == Ty::S32 && op == Op::MadHi) {
+                let half = matches!(ty, Ty::F16 | Ty::F16x2);
+                if m.sat && ty != Ty::F32 && !half && !(ty == Ty::S32 && op == Op::MadHi) {
                     return Err(unsupported(".sat"));
                 }
                 let mut inst = blank(op, ty, Self::class_of(ty, false));
@@ -1537,7 +1583,7 @@ impl<'a> Ctx<'a> {
                 Ok(blank(Op::Membar(scope), Ty::B32, OpClass::Ctrl))
             }
             "bfe" | "bfi" | "prmt" | "shf" => self.bit_field(ia, &m),
-            "shfl" | "vote" | "activemask" => self.warp_level(ia, &m),
+            "shfl" | "vote" | "redux" | "activemask" => self.warp_level(ia, &m),
             "tex" => self.texture(ia, &m),
             "vprintf" => {
                 // built from `call vprintf` by the inliner: [ret or _, format, args]

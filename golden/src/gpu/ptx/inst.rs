@@ -5,7 +5,9 @@
 //! and branch reconvergence points to immediate post-dominators, so execution does no
 //! lookups and no allocation.
 
-/// PTX fundamental types (`.f16` only as a `cvt` operand and in `.b16` moves).
+/// PTX fundamental types. `.f16` is arithmetic (add, sub, mul, fma, min, max, abs, neg,
+/// setp), a `cvt` operand and a move; `.f16x2` (two halves in 32 bits, low half first)
+/// only the packed arithmetic (add, sub, mul, fma, min, max, abs, neg).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub enum Ty {
     B8,
@@ -21,6 +23,7 @@ pub enum Ty {
     S32,
     S64,
     F16,
+    F16x2,
     F32,
     F64,
     Pred,
@@ -52,6 +55,7 @@ impl Ty {
             "s32" => Ty::S32,
             "s64" => Ty::S64,
             "f16" => Ty::F16,
+            "f16x2" => Ty::F16x2,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -74,6 +78,7 @@ impl Ty {
             Ty::S32 => "s32",
             Ty::S64 => "s64",
             Ty::F16 => "f16",
+            Ty::F16x2 => "f16x2",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Pred => "pred",
@@ -84,7 +89,7 @@ impl Ty {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
             Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 => 16,
-            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
+            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
         }
@@ -99,7 +104,7 @@ impl Ty {
             Ty::B8 | Ty::B16 | Ty::B32 | Ty::B64 => TyKind::Bits,
             Ty::U8 | Ty::U16 | Ty::U32 | Ty::U64 => TyKind::Unsigned,
             Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64 => TyKind::Signed,
-            Ty::F16 | Ty::F32 | Ty::F64 => TyKind::Float,
+            Ty::F16 | Ty::F16x2 | Ty::F32 | Ty::F64 => TyKind::Float,
             Ty::Pred => TyKind::Pred,
         }
     }
@@ -266,8 +271,9 @@ pub enum Op {
     Bfe,
     /// `bfi`: insert the low `d` bits of `a` into `b` at bit `c`.
     Bfi,
-    /// `prmt.b32` default mode: bytes of `{b, a}` selected by the nibbles of `c`.
-    Prmt,
+    /// `prmt.b32`: the default mode selects the bytes of `{b, a}` by the nibbles of `c`;
+    /// the other modes by `c[1:0]` and the mode's table (PTX ISA, `prmt`).
+    Prmt(PrmtMode),
     /// `shf.l`/`shf.r` funnel shift of `{b, a}` by `c`, `.clamp` (else `.wrap`).
     Shf { left: bool, clamp: bool },
     Setp(Cmp, BoolOp),
@@ -278,6 +284,9 @@ pub enum Op {
     Shfl(ShflMode),
     /// `vote.sync` over the executing lanes.
     Vote(VoteMode),
+    /// `redux.sync`: every executing lane gets the reduction (add, min, max, and, or,
+    /// xor) of `a[0]` over the executing lanes (`a[1]` is the member mask).
+    Redux(AtomOp),
     /// `activemask.b32`: the executing lanes.
     ActiveMask,
     /// A `vprintf` call: format string address `a[0]`, argument buffer `a[1]` (generic
@@ -314,6 +323,25 @@ pub enum Op {
     Bra,
     Ret,
     Exit,
+}
+
+/// Mode of `prmt.b32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrmtMode {
+    /// Four 4-bit selectors in `c[15:0]`, the top bit of each replicating the byte's sign.
+    Default,
+    /// Forward 4 extract: bytes `s+3 .. s` of `{b, a}` (`s = c[1:0]`).
+    F4e,
+    /// Backward 4 extract.
+    B4e,
+    /// Replicate byte `s`.
+    Rc8,
+    /// Edge clamp left.
+    Ecl,
+    /// Edge clamp right.
+    Ecr,
+    /// Replicate the 16-bit half `s & 1`.
+    Rc16,
 }
 
 /// Source-lane rule of `shfl.sync`.

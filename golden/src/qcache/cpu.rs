@@ -1,0 +1,369 @@
+//! The CPU side of the heterogeneous system (spec §3.1, §2.2–2.3): N simple CPU cores
+//! sharing the GPU's L2, each running one consumer thread of the software task queue.
+//!
+//! Timing model (ours, documented in the README; the thesis uses gem5 O3 cores):
+//! * **In-order, blocking**: a core does one thing at a time. Instructions retire at
+//!   `ipc` per CPU cycle; a memory access stalls the core for its latency.
+//! * **Clock**: `mhz` (a P-state of spec §1.8, `800..=3500`), changed by the monitor's
+//!   rate requests (CPU DVFS, applied at once, ACKed the next GPU cycle). Time is kept in
+//!   GPU cycles: `n` CPU cycles take `n · gpu_mhz / mhz` GPU cycles.
+//! * **Memory**: a line of the intermediate buffer comes from the GPU L2 when the L2
+//!   holds it (`llc_latency` CPU cycles; a dirty line is forwarded with its write-back
+//!   duty, MOESI M→O, which the L2's monitor sees as a CONSUME by this core's domain),
+//!   else from DRAM (`dram_latency`; an off-chip access, counted). Queue words (flags,
+//!   `q_tail`, the shared `q_next`) cost one `llc_latency` per access: a spinning core
+//!   pays one L2 round trip per poll. The CPU's own caches are not modelled beyond this
+//!   (the consumed lines are used once), and CPU accesses do not queue at the GPU's
+//!   DRAM channels (a fixed latency).
+//! * **Consumer thread** (spec §2.3 ③④, one per core): pull the next task index (shared
+//!   `q_next`), spin until `flags[task]` is published, read the chunk line by line and
+//!   sum its words (`ops_per_word` instructions per word), store the sum in
+//!   `sums[task]`, free the slot (`q_tail += 1`, which wakes finite-queue producers).
+//!
+//! Data move functionally through the GPU's device memory: the consumers read exactly
+//! what the producer kernel wrote, so the sums prove what was consumed.
+
+use serde::Deserialize;
+
+use crate::config::{check_range, FieldError};
+use crate::gpu::hooks::{CoreControl, LaunchBuffer};
+
+/// The software technique the system runs (spec §2.2, §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueMode {
+    /// Kernel synchronization: the consumers start when the producer kernel has ended.
+    Serial,
+    /// The consumer's reduction appended to the producer CTA (in-L2 atomics); the CPU idles.
+    Fusion,
+    /// Concurrent, software unbounded queue: producers never wait.
+    Unbounded,
+    /// Concurrent, software finite queue: a producer CTA waits while `cap_tasks` chunks
+    /// are allocated and not freed (the static footprint estimate of Eq. 6.1).
+    Finite,
+    /// The unbounded queue with the Q-cache monitor's rate requests carried out.
+    Qcache,
+}
+
+impl QueueMode {
+    pub const ALL: [QueueMode; 5] = [QueueMode::Serial, QueueMode::Fusion, QueueMode::Unbounded, QueueMode::Finite, QueueMode::Qcache];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueMode::Serial => "serial",
+            QueueMode::Fusion => "fusion",
+            QueueMode::Unbounded => "unbounded",
+            QueueMode::Finite => "finite",
+            QueueMode::Qcache => "qcache",
+        }
+    }
+}
+
+/// The CPU P-states of spec §1.8 (MHz).
+pub const CPU_PSTATES: [u32; 6] = [800, 1340, 1880, 2420, 2960, 3500];
+
+/// `[hooks.qcache.cpu]` as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RawCpu {
+    cores: u32,
+    mhz: u32,
+    ipc: f64,
+    llc_latency: u32,
+    dram_latency: u32,
+    ops_per_word: u32,
+    mode: QueueMode,
+    cap_tasks: u32,
+}
+
+impl Default for RawCpu {
+    fn default() -> Self {
+        RawCpu { cores: 1, mhz: 3500, ipc: 2.0, llc_latency: 60, dram_latency: 350, ops_per_word: 4, mode: QueueMode::Unbounded, cap_tasks: 4 }
+    }
+}
+
+/// The CPU cores and the queue mode, validated.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CpuConfig {
+    /// Cores, one consumer thread each (1–4, spec §3.1).
+    pub cores: u32,
+    /// Initial clock (a P-state of [`CPU_PSTATES`]).
+    pub mhz: u32,
+    /// Instructions per CPU cycle (0.25–8).
+    pub ipc: f64,
+    /// CPU cycles to reach the GPU L2 and back.
+    pub llc_latency: u32,
+    /// CPU cycles for a line from DRAM.
+    pub dram_latency: u32,
+    /// Consumer instructions per 32-bit word.
+    pub ops_per_word: u32,
+    pub mode: QueueMode,
+    /// Finite queue: chunks allocated and not freed at most.
+    pub cap_tasks: u32,
+}
+
+impl CpuConfig {
+    /// Errors name `cpu.<field>` (the caller prefixes `hooks.qcache.`).
+    pub fn validate(r: RawCpu) -> Result<CpuConfig, FieldError> {
+        check_range("cpu.cores", r.cores as u64, 1, 4)?;
+        if !CPU_PSTATES.contains(&r.mhz) {
+            return Err(FieldError::new("cpu.mhz", format!("{} is not a CPU P-state", r.mhz), Some(format!("one of {CPU_PSTATES:?}"))));
+        }
+        if !(0.25..=8.0).contains(&r.ipc) {
+            return Err(FieldError::new("cpu.ipc", format!("{} is out of range", r.ipc), Some("0.25 to 8".into())));
+        }
+        check_range("cpu.llc_latency", r.llc_latency as u64, 1, 10_000)?;
+        check_range("cpu.dram_latency", r.dram_latency as u64, 1, 100_000)?;
+        check_range("cpu.ops_per_word", r.ops_per_word as u64, 1, 10_000)?;
+        check_range("cpu.cap_tasks", r.cap_tasks as u64, 1, 1 << 20)?;
+        Ok(CpuConfig { cores: r.cores, mhz: r.mhz, ipc: r.ipc, llc_latency: r.llc_latency, dram_latency: r.dram_latency, ops_per_word: r.ops_per_word, mode: r.mode, cap_tasks: r.cap_tasks })
+    }
+}
+
+/// Where the queue lives in unified memory (the launch's buffers by name).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueueLayout {
+    /// The intermediate buffer, its chunks back to back.
+    pub out: u64,
+    pub flags: u64,
+    pub sums: u64,
+    /// `[cap_tasks, q_tail, fuse, 0]`.
+    pub qctl: u64,
+    pub tasks: u32,
+    pub chunk_words: u32,
+}
+
+impl QueueLayout {
+    /// From the launch's buffers `out`, `flags`, `sums`, `qctl` (`None` if one is missing).
+    pub fn find(bufs: &[LaunchBuffer]) -> Option<QueueLayout> {
+        let get = |n: &str| bufs.iter().find(|b| b.name == n);
+        let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
+        let tasks = (flags.bytes / 4) as u32;
+        Some(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
+    }
+}
+
+/// A consumer thread's step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Not started (serial: until the producer kernel ends).
+    Idle,
+    /// Take the next task index.
+    Pull,
+    /// Spin on `flags[task]`.
+    Wait(u32),
+    /// Read line `line` of chunk `task`.
+    Read(u32, u32),
+    /// No tasks left.
+    Done,
+}
+
+/// One CPU core running one consumer thread.
+#[derive(Debug, Clone)]
+pub struct CpuCore {
+    pub mhz: u32,
+    /// GPU cycle at which the current step's latency has passed.
+    ready_at: f64,
+    step: Step,
+    acc: u32,
+}
+
+/// What the CPU cores did in a GPU cycle that the L2's monitor must see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Consume {
+    /// LLC slice that forwarded the dirty line.
+    pub slice: usize,
+    /// The consuming core (its coherence domain).
+    pub core: u8,
+}
+
+/// Counters of the CPU side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CpuStats {
+    pub tasks: u64,
+    pub lines: u64,
+    /// Lines found dirty in the L2 (CONSUME events).
+    pub consumed_dirty: u64,
+    pub llc_hits: u64,
+    /// Lines read from DRAM (off-chip: spilled or never cached).
+    pub dram_reads: u64,
+    pub polls: u64,
+    /// GPU cycles the cores spent busy (not spinning, not idle), summed over cores.
+    pub busy_cycles: u64,
+    /// Cycle the last consumer finished.
+    pub done_at: u64,
+}
+
+/// The CPU cores and their shared queue state.
+pub struct CpuCluster {
+    pub cfg: CpuConfig,
+    pub cores: Vec<CpuCore>,
+    gpu_mhz: u32,
+    layout: Option<QueueLayout>,
+    /// The shared pull index `q_next` (kept here: the consumers' lock-free counter).
+    q_next: u32,
+    initialized: bool,
+    pub stats: CpuStats,
+}
+
+impl CpuCluster {
+    pub fn new(cfg: &CpuConfig, gpu_mhz: u32) -> CpuCluster {
+        let cores = (0..cfg.cores).map(|_| CpuCore { mhz: cfg.mhz, ready_at: 0.0, step: Step::Idle, acc: 0 }).collect();
+        CpuCluster { cfg: cfg.clone(), cores, gpu_mhz, layout: None, q_next: 0, initialized: false, stats: CpuStats::default() }
+    }
+
+    pub fn set_layout(&mut self, l: Option<QueueLayout>) {
+        self.layout = l;
+    }
+
+    /// The consumers start at `now` (a no-op for fusion, whose CPU idles, and once started).
+    pub fn start(&mut self, now: u64) {
+        if self.cfg.mode == QueueMode::Fusion || self.layout.is_none() {
+            return;
+        }
+        for c in &mut self.cores {
+            if c.step == Step::Idle {
+                c.step = Step::Pull;
+                c.ready_at = now as f64;
+            }
+        }
+    }
+
+    /// Consumers started and not finished.
+    pub fn running(&self) -> bool {
+        self.cores.iter().any(|c| !matches!(c.step, Step::Idle | Step::Done))
+    }
+
+    /// Whether the consumers start at kernel begin (concurrent modes) or end (serial).
+    pub fn concurrent(&self) -> bool {
+        matches!(self.cfg.mode, QueueMode::Unbounded | QueueMode::Finite | QueueMode::Qcache)
+    }
+
+    /// GPU cycles for `n` CPU cycles on core `c`.
+    fn cycles(&self, c: usize, n: f64) -> f64 {
+        n * self.gpu_mhz as f64 / self.cores[c].mhz as f64
+    }
+
+    /// Run every core's steps that are due by the end of GPU cycle `now`; dirty lines
+    /// forwarded to a core are pushed to `consumed`.
+    pub fn cycle(&mut self, now: u64, mem: &mut dyn CoreControl, consumed: &mut Vec<Consume>) {
+        let Some(l) = self.layout else { return };
+        if !self.initialized {
+            // the runtime sets up the queue before the first CTA runs
+            let cap = if self.cfg.mode == QueueMode::Finite { self.cfg.cap_tasks } else { 0 };
+            mem.write_word(l.qctl, cap);
+            mem.write_word(l.qctl + 4, 0);
+            mem.write_word(l.qctl + 8, (self.cfg.mode == QueueMode::Fusion) as u32);
+            self.initialized = true;
+        }
+        let line_words = 32u32;
+        let lines = l.chunk_words.div_ceil(line_words);
+        for c in 0..self.cores.len() {
+            while self.cores[c].ready_at < (now + 1) as f64 {
+                let llc = self.cycles(c, self.cfg.llc_latency as f64);
+                let (delay, busy) = match self.cores[c].step {
+                    Step::Idle | Step::Done => break,
+                    Step::Pull => {
+                        if self.q_next < l.tasks {
+                            self.cores[c].step = Step::Wait(self.q_next);
+                            self.q_next += 1;
+                        } else {
+                            self.cores[c].step = Step::Done;
+                            self.stats.done_at = self.stats.done_at.max(now);
+                        }
+                        (llc, true)
+                    }
+                    Step::Wait(t) => {
+                        self.stats.polls += 1;
+                        if mem.read_word(l.flags + 4 * t as u64).unwrap_or(0) != 0 {
+                            self.cores[c].step = Step::Read(t, 0);
+                            self.cores[c].acc = 0;
+                            (llc, true)
+                        } else {
+                            (llc, false)
+                        }
+                    }
+                    Step::Read(t, li) => {
+                        let first = t as u64 * l.chunk_words as u64 + (li * line_words) as u64;
+                        let addr = l.out + 4 * first;
+                        self.stats.lines += 1;
+                        let lat = match mem.l2_snoop(addr, true) {
+                            Some(dirty) => {
+                                if dirty {
+                                    self.stats.consumed_dirty += 1;
+                                    consumed.push(Consume { slice: mem.l2_slice(addr), core: c as u8 });
+                                }
+                                self.stats.llc_hits += 1;
+                                self.cfg.llc_latency
+                            }
+                            None => {
+                                self.stats.dram_reads += 1;
+                                self.cfg.dram_latency
+                            }
+                        };
+                        let words = line_words.min(l.chunk_words - li * line_words);
+                        let mut acc = self.cores[c].acc;
+                        for w in 0..words as u64 {
+                            acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
+                        }
+                        self.cores[c].acc = acc;
+                        let compute = (words * self.cfg.ops_per_word) as f64 / self.cfg.ipc;
+                        let mut delay = self.cycles(c, lat as f64 + compute);
+                        if li + 1 < lines {
+                            self.cores[c].step = Step::Read(t, li + 1);
+                        } else {
+                            // store the chunk's result, free the slot (q_tail += 1)
+                            mem.write_word(l.sums + 4 * t as u64, acc);
+                            let tail = mem.read_word(l.qctl + 4).unwrap_or(0);
+                            mem.write_word(l.qctl + 4, tail + 1);
+                            self.stats.tasks += 1;
+                            self.cores[c].step = Step::Pull;
+                            delay += 2.0 * llc;
+                        }
+                        (delay, true)
+                    }
+                };
+                let core = &mut self.cores[c];
+                core.ready_at = core.ready_at.max(now as f64) + delay;
+                if busy {
+                    self.stats.busy_cycles += delay.round() as u64;
+                }
+            }
+        }
+    }
+
+    /// CPU DVFS for a rate request to core `c` (spec §1.8, CPU actuator): slow by or
+    /// speed by `ratio` (x16), to the closest P-state; `false` (NACK) at the limit.
+    pub fn dvfs(&mut self, c: usize, slow: bool, ratio_x16: u32) -> bool {
+        let cur = self.cores[c].mhz;
+        let r = ratio_x16.max(16) as f64 / 16.0;
+        let target = if slow { cur as f64 / r } else { cur as f64 * r };
+        let best = *CPU_PSTATES.iter().min_by(|a, b| ((**a as f64) - target).abs().total_cmp(&((**b as f64) - target).abs())).expect("P-states");
+        let best = if best == cur {
+            // at least one step in the requested direction
+            let i = CPU_PSTATES.iter().position(|&p| p == cur).expect("a P-state");
+            if slow {
+                if i == 0 {
+                    return false;
+                }
+                CPU_PSTATES[i - 1]
+            } else {
+                if i + 1 == CPU_PSTATES.len() {
+                    return false;
+                }
+                CPU_PSTATES[i + 1]
+            }
+        } else {
+            best
+        };
+        self.cores[c].mhz = best;
+        true
+    }
+
+    /// Back to the configured clock (RESTORE).
+    pub fn restore(&mut self) {
+        for c in &mut self.cores {
+            c.mhz = self.cfg.mhz;
+        }
+    }
+}
