@@ -125,7 +125,7 @@ fn malformed_launch_files_name_the_field() {
     assert_eq!(e(&base.replace("10000]", "-2147483649]")), format!("{p}: kernel[0].args[3]: -2147483649 does not fit .u32 parameter `_Z6vecaddPKfS0_Pfi_param_3` (allowed: -2147483648..=4294967295)"));
     assert!(e(&base.replace("len = 10000\ninit = { kind = \"zeros\" }", "len = 10000\ninit = { kind = \"zeroes\" }")).contains("buffer[2].init.kind (line 20): unknown variant `zeroes`, expected one of `zeros`,"), "{}", e(&base.replace("kind = \"zeros\"", "kind = \"zeroes\"")));
     assert_eq!(e(&base.replace("[check]", "[check]\nbogus = 1")), format!("{p}: check.bogus (line 29): unknown field `bogus`, expected one of `reference`, `outputs`, `rtol`, `atol`, `params`, `expect`"));
-    assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, prodcons, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw)"));
+    assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, bpnn_layerforward, stencil, prodcons, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw)"));
     assert!(e("name = \"x\"\n[[kernel]\n").contains("line 2"), "{}", e("name = \"x\"\n[[kernel]\n"));
     // a PTX error surfaces through the launch with its own position
     let tmp = std::env::temp_dir().join(format!("gpuforge_bad_launch_{}", std::process::id()));
