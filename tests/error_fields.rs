@@ -53,7 +53,7 @@ fn scalar_keys(text: &str) -> Vec<(usize, String, String)> {
     out
 }
 
-const VALUES: &[&str] = &["-1", "3.5", "5000000000", "\"x\"", "true"];
+const VALUES: &[&str] = &["-1", "0", "3.5", "5000000000", "9223372036854775807", "-9223372036854775808", "nan", "inf", "-0.0", "\"x\"", "\"\"", "true"];
 
 /// Check one error of a mutant of line `line` (0-based) of key path `path`.
 fn check(e: &ConfigError, what: &str, line: usize, key: &str, path: &str, bad: &mut Vec<String>) {

@@ -449,8 +449,9 @@ impl Launch {
             let f = format!("kernel[{i}]");
             let ptx_path = dir.join(&k.ptx);
             if !modules.contains_key(&ptx_path) {
-                if !ptx_path.exists() {
-                    return Err(ferr(format!("{f}.ptx"), format!("{} does not exist", ptx_path.display()), None));
+                if !ptx_path.is_file() {
+                    let what = if k.ptx.is_empty() { "empty".to_string() } else if ptx_path.exists() { format!("{} is not a file", ptx_path.display()) } else { format!("{} does not exist", ptx_path.display()) };
+                    return Err(ferr(format!("{f}.ptx"), what, Some("a PTX file, relative to the launch file".into())));
                 }
                 let m = load_module(&ptx_path).map_err(LaunchError::Ptx)?;
                 modules.insert(ptx_path.clone(), m);
