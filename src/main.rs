@@ -80,7 +80,8 @@ enum Cmd {
         /// Write a VCD of the whole RTL run (default file cosim_out/<top>-seed<S>.vcd).
         #[arg(long, num_args = 0..=1, default_missing_value = "")]
         trace: Option<PathBuf>,
-        /// C++ optimisation of the Verilated model.
+        /// C++ optimisation of the Verilated model: debug (-O0, quickest to build: short
+        /// runs of big designs), quick (-O1), fast (-O2, long runs).
         #[arg(long, value_enum, default_value_t = OptArg::Quick)]
         opt: OptArg,
         /// Threads of the Verilated model (`verilator --threads`). On 2 cores a lockstep
@@ -138,6 +139,7 @@ enum Cmd {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OptArg {
+    Debug,
     Quick,
     Fast,
 }
@@ -153,10 +155,11 @@ fn main() -> ExitCode {
         Cmd::Synth { target, report } => synth(&target, report),
         Cmd::Cosim { config, design, cycles, seed, trace, opt, threads, no_check } => {
             let opt = match opt {
+                OptArg::Debug => Opt::Debug,
                 OptArg::Quick => Opt::Quick,
                 OptArg::Fast => Opt::Fast,
             };
-            cosim(&config, design, cycles, seed, trace, BuildOpts { opt, threads }, !no_check)
+            cosim(&config, design, cycles, seed, trace, BuildOpts { opt, threads, trace: false }, !no_check)
         }
         Cmd::Sim { config, launch, seed, json, max_cycles, sweep, out_dir, check, dump } => sim(&config, seed, check, sweep, out_dir, launch, max_cycles, json, dump),
         Cmd::Study { cmd } => gpuforge::study::cli::run(cmd),
@@ -390,7 +393,7 @@ fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Opt
         };
         let threads = if build.threads > 1 { format!(", Verilated with {} threads", build.threads) } else { String::new() };
         println!("co-simulating {} ({}) for {cycles} cycles (seed {seed}{threads})", d.manifest.top, d.dir);
-        build_model(d, req.build)?;
+        build_model(d, req.build_opts())?;
         match cfg.cosim(d, &req) {
             Ok(s) => {
                 println!(
@@ -421,7 +424,7 @@ fn build_model(d: &Design, opts: BuildOpts) -> Res {
         return Ok(());
     }
     let lines: usize = d.files.iter().map(|(_, t)| t.lines().count()).sum();
-    let est = verif::verilator::estimate_seconds(d, opts.opt);
+    let est = verif::verilator::estimate_seconds(d, opts);
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(indicatif::ProgressStyle::with_template("  {spinner} {elapsed} {msg}").expect("template"));
     bar.set_message(format!("building the Verilator model of {} ({lines} lines of Verilog; estimated {est:.0}s)", d.manifest.top));

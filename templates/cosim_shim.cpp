@@ -2,11 +2,17 @@
 // One call per cycle: gf_cycle() sets every input from a packed u64 frame,
 // evaluates with the clock low (combinational outputs settle), copies every output
 // into a packed u64 frame, then raises the clock (the rising edge).
+// Waveforms (VCD) only when Verilated with --trace (VM_TRACE); otherwise
+// gf_trace_open refuses and gf_traced() says 0.
 #include <cstdint>
 #include <cstring>
 
 #include "verilated.h"
+#if VM_TRACE
 #include "verilated_vcd_c.h"
+#else
+class VerilatedVcdC;
+#endif
 #include "V{{ top }}.h"
 
 namespace {
@@ -24,6 +30,7 @@ const char* gf_design_hash() { return "{{ hash }}"; }
 uint32_t gf_abi() { return {{ abi }}; }
 uint32_t gf_in_words() { return {{ in_words }}; }
 uint32_t gf_out_words() { return {{ out_words }}; }
+uint32_t gf_traced() { return VM_TRACE ? 1 : 0; }
 
 void* gf_new() {
   Handle* h = new Handle();
@@ -31,7 +38,9 @@ void* gf_new() {
   // as many threads as the model was Verilated with (the default is the machine's
   // cores, which a model built elsewhere with more threads would refuse)
   h->ctx->threads({{ threads }});
+#if VM_TRACE
   h->ctx->traceEverOn(true);
+#endif
   h->top = new V{{ top }}(h->ctx, "{{ top }}");
   h->vcd = nullptr;
   h->time = 0;
@@ -41,21 +50,32 @@ void* gf_new() {
 }
 
 void gf_trace_close(void* p) {
+#if VM_TRACE
   Handle* h = static_cast<Handle*>(p);
   if (h->vcd) {
     h->vcd->close();
     delete h->vcd;
     h->vcd = nullptr;
   }
+#else
+  (void)p;
+#endif
 }
 
+// 0: tracing; -1: the file cannot be opened; -2: Verilated without --trace.
 int gf_trace_open(void* p, const char* path) {
+#if VM_TRACE
   Handle* h = static_cast<Handle*>(p);
   gf_trace_close(p);
   h->vcd = new VerilatedVcdC();
   h->top->trace(h->vcd, 99);
   h->vcd->open(path);
   return h->vcd->isOpen() ? 0 : -1;
+#else
+  (void)p;
+  (void)path;
+  return -2;
+#endif
 }
 
 void gf_free(void* p) {
@@ -75,14 +95,18 @@ void gf_cycle(void* p, const uint64_t* in, uint64_t* out) {
 {%- endfor %}
   t->{{ clock }} = 0;
   t->eval();
+#if VM_TRACE
   if (h->vcd) h->vcd->dump(h->time);
+#endif
   h->time += 5;
 {%- for port in get_outputs %}
   {{ port.code }}
 {%- endfor %}
   t->{{ clock }} = 1;
   t->eval();
+#if VM_TRACE
   if (h->vcd) h->vcd->dump(h->time);
+#endif
   h->time += 5;
 }
 

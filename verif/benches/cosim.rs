@@ -27,7 +27,7 @@ fn cosim_preset(c: &mut Criterion, name: &str, threads: u32) {
     let gc = cfg.config.clone();
     let g = Gpucc::generate(&cfg).unwrap();
     let design = g.design("net").expect("net design");
-    let built = build(design, BuildOpts { opt: Opt::Fast, threads }).unwrap_or_else(|e| panic!("{e}"));
+    let built = build(design, BuildOpts { opt: Opt::Fast, threads, trace: false }).unwrap_or_else(|e| panic!("{e}"));
     let layout = built.layout.clone();
     let group = if threads == 1 { format!("cosim_{name}") } else { format!("cosim_{name}_threads{threads}") };
     cosim_group(c, &group, &built, CYCLES, |checked| {

@@ -48,6 +48,12 @@ impl Options {
     pub fn new(cycles: u64, seed: u64) -> Options {
         Options { cycles, seed, vcd: None, mismatch_dir: Some(default_mismatch_dir()), window: 200 }
     }
+
+    /// No waveform on a mismatch: for runs that expect one (planted bugs), where
+    /// writing it would cost a traced build of a model built without `--trace`.
+    pub fn without_waveform(self) -> Options {
+        Options { mismatch_dir: None, ..self }
+    }
 }
 
 /// `target/cosim-failures` next to the build cache.
@@ -219,6 +225,9 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
         if let Some(d) = v.parent() {
             let _ = std::fs::create_dir_all(d);
         }
+        if !rtl.traced {
+            *rtl = rtl.traced().map_err(|e| CosimError::Setup(format!("{top}: the traced model for {}: {e}", v.display())))?;
+        }
         rtl.trace_open(v).map_err(|e| CosimError::Setup(format!("{top}: {e}")))?;
     }
     let t0 = Instant::now();
@@ -248,10 +257,18 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
     }
 }
 
+/// Replay a failed run up to its failing cycle with a waveform of the last
+/// `opts.window` cycles; a model built without `--trace` is replaced by its traced twin
+/// (one more build, cached) so that a failure always comes with its VCD.
 fn replay_with_trace<B: Bench>(rtl: &mut Rtl, make: &impl Fn() -> B, fail: u64, opts: &Options, dir: &std::path::Path) -> Option<PathBuf> {
     std::fs::create_dir_all(dir).ok()?;
     let path = dir.join(format!("{}-seed{}-cycle{}.vcd", rtl.layout.top, opts.seed, fail));
-    rtl.renew();
+    if rtl.traced {
+        rtl.renew();
+    } else {
+        eprintln!("{}: mismatch at cycle {fail}; building the traced model for its waveform", rtl.layout.top);
+        *rtl = rtl.traced().map_err(|e| eprintln!("{}: no waveform: {e}", rtl.layout.top)).ok()?;
+    }
     let start = fail.saturating_sub(opts.window);
     let mut ls = Lockstep::new(rtl, make());
     while ls.cycle <= fail {

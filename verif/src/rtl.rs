@@ -23,7 +23,11 @@ pub struct Rtl {
     cycle: CycleFn,
     trace_open: TraceOpenFn,
     trace_close: FreeFn,
+    /// Whether the model can write a VCD (Verilated with `--trace`).
+    pub traced: bool,
     pub layout: Layout,
+    /// What it was loaded from (to load its traced twin).
+    built: Built,
     // keep the library loaded while function pointers are alive
     _lib: Library,
 }
@@ -58,6 +62,7 @@ impl Rtl {
             if inw() as usize != built.layout.in_words || outw() as usize != built.layout.out_words {
                 return Err(LoadError(format!("{}: frame sizes differ from the manifest", p.display())));
             }
+            let traced: U32Fn = sym(&lib, b"gf_traced", p)?;
             let new: NewFn = sym(&lib, b"gf_new", p)?;
             let rtl = Rtl {
                 handle: new(),
@@ -66,7 +71,9 @@ impl Rtl {
                 cycle: sym(&lib, b"gf_cycle", p)?,
                 trace_open: sym(&lib, b"gf_trace_open", p)?,
                 trace_close: sym(&lib, b"gf_trace_close", p)?,
+                traced: traced() == 1,
                 layout: built.layout.clone(),
+                built: built.clone(),
                 _lib: lib,
             };
             Ok(rtl)
@@ -87,11 +94,18 @@ impl Rtl {
         let c = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| LoadError(e.to_string()))?;
         // SAFETY: live handle, NUL-terminated path.
         let r = unsafe { (self.trace_open)(self.handle, c.as_ptr()) };
-        if r == 0 {
-            Ok(())
-        } else {
-            Err(LoadError(format!("cannot open VCD {}", path.display())))
+        match r {
+            0 => Ok(()),
+            -2 => Err(LoadError(format!("{}: built without --trace, cannot write VCD {} (load `Rtl::traced`)", self.layout.top, path.display()))),
+            _ => Err(LoadError(format!("cannot open VCD {}", path.display()))),
         }
+    }
+
+    /// A fresh instance of this model that can write a VCD: the same library when it
+    /// was built with `--trace`, else its traced twin (built once, then cached).
+    pub fn traced(&self) -> Result<Rtl, String> {
+        let built = self.built.traced().map_err(|e| e.to_string())?;
+        Rtl::load(&built).map_err(|e| e.to_string())
     }
 
     pub fn trace_close(&mut self) {

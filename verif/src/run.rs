@@ -42,6 +42,17 @@ pub struct CosimRequest {
     pub check: bool,
 }
 
+impl CosimRequest {
+    /// The build this run needs: `build`, traced when a waveform is asked for.
+    pub fn build_opts(&self) -> BuildOpts {
+        if self.trace.is_some() {
+            self.build.traced()
+        } else {
+            self.build
+        }
+    }
+}
+
 /// A passing run.
 #[derive(Debug, Clone)]
 pub struct CosimSummary {
@@ -87,7 +98,7 @@ pub fn cosim<B: Cosim>(cfg: &ConfigFile<B::Config>, design: &Design, req: &Cosim
     let layout = Layout::from_manifest(&design.manifest).map_err(|e| CosimError::Setup(e.to_string()))?;
     let make = bench_factory::<B>(&cfg.config, design, &layout, BenchOptions { seed: req.seed, check: req.check })?;
     let t0 = Instant::now();
-    let built = verilator::build(design, req.build)?;
+    let built = verilator::build(design, req.build_opts())?;
     let build_seconds = t0.elapsed().as_secs_f64();
     let mut rtl = Rtl::load(&built)?;
     let mut opts = Options::new(req.cycles, req.seed);

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
 use askama::Template;
 use hdl_gen::design::Design;
@@ -16,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::frame::{Layout, Slot};
 
 /// Bump when the shim's C ABI changes.
-pub const SHIM_ABI: u32 = 1;
+pub const SHIM_ABI: u32 = 2;
 
 /// Problems finding or running the tools.
 #[derive(Debug, thiserror::Error)]
@@ -66,18 +67,25 @@ pub enum Opt {
     Debug,
 }
 
-/// How a model is built: the C++ optimisation and the threads of the Verilated model
-/// (`verilator --threads N`; 1 is a single-threaded model). An [`Opt`] alone means one
-/// thread.
+/// How a model is built: the C++ optimisation, the threads of the Verilated model
+/// (`verilator --threads N`; 1 is a single-threaded model) and whether it can write a
+/// VCD (`--trace`). An [`Opt`] alone means one thread and no tracing.
+///
+/// Tracing is opt-in because it is most of a small model's build: Verilator's trace
+/// code is about 40% of the C++ it writes (3.2 MB of 7.0 MB for a 3x3 VC mesh), and a
+/// traced `-O0` build of that mesh takes 12.9 s against 7.8 s untraced. A run that asks
+/// for a waveform, or a mismatch that wants one, builds the traced twin of the model
+/// (cached like any build; see `Rtl::traced`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildOpts {
     pub opt: Opt,
     pub threads: u32,
+    pub trace: bool,
 }
 
 impl From<Opt> for BuildOpts {
     fn from(opt: Opt) -> Self {
-        BuildOpts { opt, threads: 1 }
+        BuildOpts { opt, threads: 1, trace: false }
     }
 }
 
@@ -87,12 +95,30 @@ impl BuildOpts {
     /// cores only add synchronisation).
     pub const MAX_THREADS: u32 = 64;
 
+    /// The same build, able to write a VCD.
+    pub fn traced(self) -> Self {
+        BuildOpts { trace: true, ..self }
+    }
+
     /// Verilator's options beyond [`MODEL_FLAGS`].
     fn verilator_args(self) -> Vec<String> {
+        let mut a = Vec::new();
+        if self.trace {
+            a.push("--trace".into());
+        }
         if self.threads > 1 {
-            vec!["--threads".into(), self.threads.to_string()]
+            a.extend(["--threads".into(), self.threads.to_string()]);
+        }
+        a
+    }
+
+    /// The Verilator runtime's object files this build links (shared by every model
+    /// built with the same flags).
+    fn runtime_objects(self) -> &'static [&'static str] {
+        if self.trace {
+            &["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"]
         } else {
-            Vec::new()
+            &["verilated.o", "verilated_threads.o"]
         }
     }
 
@@ -216,6 +242,20 @@ pub struct Built {
     pub content_hash: String,
     /// True when this call compiled it (false: cache hit).
     pub compiled: bool,
+    /// How it was built.
+    pub opts: BuildOpts,
+    /// The design it was built from (to build its traced twin on demand).
+    pub design: Arc<Design>,
+}
+
+impl Built {
+    /// This model's traced twin: itself if it was built with `--trace`.
+    pub fn traced(&self) -> Result<Built, BuildError> {
+        if self.opts.trace {
+            return Ok(self.clone());
+        }
+        build(&self.design, self.opts.traced())
+    }
 }
 
 fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError> {
@@ -231,11 +271,9 @@ fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError
     Ok(())
 }
 
-/// Verilator flags of every model (the C++ optimisation level comes from [`Opt`]).
-const MODEL_FLAGS: [&str; 6] = ["--trace", "--x-assign", "fast", "--x-initial", "fast", "--noassert"];
-
-/// Object files of the Verilator runtime, shared by every model build.
-const RUNTIME_OBJECTS: [&str; 3] = ["verilated.o", "verilated_vcd_c.o", "verilated_threads.o"];
+/// Verilator flags of every model (the C++ optimisation level comes from [`Opt`],
+/// tracing and threads from [`BuildOpts`]).
+const MODEL_FLAGS: [&str; 5] = ["--x-assign", "fast", "--x-initial", "fast", "--noassert"];
 
 fn runtime_dir(root: &Path, v: &Verilator, flags: &str) -> PathBuf {
     let mut h = Sha256::new();
@@ -247,12 +285,12 @@ fn runtime_dir(root: &Path, v: &Verilator, flags: &str) -> PathBuf {
 }
 
 /// Copy cached runtime objects into a fresh build directory; false if none cached.
-fn reuse_runtime(runtime: &Path, obj: &Path) -> Result<bool, BuildError> {
-    if !RUNTIME_OBJECTS.iter().all(|o| runtime.join(o).exists()) {
+fn reuse_runtime(runtime: &Path, obj: &Path, objects: &[&str]) -> Result<bool, BuildError> {
+    if !objects.iter().all(|o| runtime.join(o).exists()) {
         return Ok(false);
     }
     std::fs::create_dir_all(obj)?;
-    for o in RUNTIME_OBJECTS {
+    for o in objects {
         // a copy gets a new modification time: newer than the runtime's sources
         std::fs::copy(runtime.join(o), obj.join(o))?;
     }
@@ -260,11 +298,11 @@ fn reuse_runtime(runtime: &Path, obj: &Path) -> Result<bool, BuildError> {
 }
 
 /// Keep the runtime objects of a successful build (best effort, atomic per file).
-fn save_runtime(runtime: &Path, obj: &Path) {
+fn save_runtime(runtime: &Path, obj: &Path, objects: &[&str]) {
     if std::fs::create_dir_all(runtime).is_err() {
         return;
     }
-    for o in RUNTIME_OBJECTS {
+    for o in objects {
         let tmp = runtime.join(format!("{o}.tmp-{}", std::process::id()));
         if std::fs::copy(obj.join(o), &tmp).is_ok() {
             let _ = std::fs::rename(&tmp, runtime.join(o));
@@ -304,17 +342,20 @@ pub fn cached(design: &Design, opts: impl Into<BuildOpts>) -> Result<bool, Build
 }
 
 /// A rough build time for a status line: Verilator's C++ grows with the design's Verilog.
-/// Calibrated on this project's designs on a 2-core machine (about 20 s for a small
-/// model, 45 s for the 9,000-line GPU-CC paper SM, minutes for an 8x8 mesh); real times
-/// vary with the machine and its load.
-pub fn estimate_seconds(design: &Design, opt: Opt) -> f64 {
+/// Calibrated on this project's designs on a 2-core machine, untraced (about 8 s for a
+/// 5,500-line 3x3 VC mesh at -O0; the 10,000-line GPU-CC paper SM takes about 30 s at
+/// -O0 and a minute at -O2); real times vary with the machine and its load, and a
+/// traced build takes about 1.6x.
+pub fn estimate_seconds(design: &Design, opts: impl Into<BuildOpts>) -> f64 {
+    let opts = opts.into();
     let lines: usize = design.files.iter().map(|(_, t)| t.lines().count()).sum();
-    let per_kline = match opt {
-        Opt::Debug => 1.5,
-        Opt::Quick => 3.0,
-        Opt::Fast => 5.0,
+    let (base, per_kline) = match opts.opt {
+        Opt::Debug => (3.0, 1.0),
+        Opt::Quick => (5.0, 2.5),
+        Opt::Fast => (5.0, 5.0),
     };
-    15.0 + per_kline * lines as f64 / 1000.0
+    let traced = if opts.trace { 1.6 } else { 1.0 };
+    traced * (base + per_kline * lines as f64 / 1000.0)
 }
 
 /// Build (or fetch from the cache) the Verilator model of a design.
@@ -329,7 +370,7 @@ pub fn build(design: &Design, opts: impl Into<BuildOpts>) -> Result<Built, Build
     let lock = std::fs::File::create(root.join(format!("{key}.lock")))?;
     lock.lock()?;
     if lib.exists() {
-        return Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: false });
+        return Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: false, opts, design: Arc::new(design.clone()) });
     }
     let work = root.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
@@ -361,12 +402,18 @@ pub fn build(design: &Design, opts: impl Into<BuildOpts>) -> Result<Built, Build
     // after Verilator wrote the makefiles (which the runtime objects depend on), so
     // make takes it as up to date.
     let runtime = runtime_dir(&root, &v, &flags);
-    let reused = reuse_runtime(&runtime, &obj)?;
+    let objects = opts.runtime_objects();
+    let reused = reuse_runtime(&runtime, &obj, objects)?;
+    // Verilator's makefile compiles the model's hot code with OPT_FAST (`-Os` by
+    // default), which comes after our CFLAGS and would override the chosen level:
+    // set it (and OPT_SLOW) so the optimisation is the one asked for. A 3x3 VC mesh
+    // builds in 14.0 s at a real -O0 against 23.3 s when OPT_FAST made it -Os.
+    let level = opts.opt.cflag();
     let mut make = Command::new("make");
-    make.arg("-C").arg(&obj).args(["-f", &mk, "-j", "2"]);
+    make.arg("-C").arg(&obj).args(["-f", &mk, "-j", "2"]).arg(format!("OPT_FAST={level}")).arg(format!("OPT_SLOW={level}"));
     run_logged(make, "C++ build of the Verilated model", &work.join("build.log"))?;
     if !reused {
-        save_runtime(&runtime, &obj);
+        save_runtime(&runtime, &obj, objects);
     }
     let built = obj.join(format!("lib{}.so", manifest.top));
     let keep = work.join(format!("lib{}.so", manifest.top));
@@ -375,5 +422,5 @@ pub fn build(design: &Design, opts: impl Into<BuildOpts>) -> Result<Built, Build
     let _ = std::fs::remove_dir_all(&final_dir);
     std::fs::rename(&work, &final_dir)?;
     drop(lock);
-    Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: true })
+    Ok(Built { lib, layout, content_hash: manifest.content_hash.clone(), compiled: true, opts, design: Arc::new(design.clone()) })
 }

@@ -8,6 +8,7 @@ use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use proptest::prelude::*;
 use verif::gpucc::net_bench;
 use verif::lockstep::{self, Options};
+use verif::verilator::Opt;
 
 fn config_text() -> impl Strategy<Value = String> {
     (
@@ -32,7 +33,8 @@ fn config_text() -> impl Strategy<Value = String> {
 
 fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
     let (c, d) = common::gpucc_text(text);
-    let mut rtl = common::rtl(&d);
+    // short runs: the quickest build (-O0) is cheaper than the cycles it would save
+    let mut rtl = common::rtl_opt(&d, Opt::Debug);
     let layout = rtl.layout.clone();
     let params = TrafficParams { run_cycles: (30, 600), ..TrafficParams::default() };
     let r = lockstep::run(&mut rtl, || net_bench(&c, &layout, NetTraffic::new(&c, seed, params)).unwrap(), &Options::new(6_000, seed));

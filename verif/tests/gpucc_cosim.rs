@@ -101,7 +101,7 @@ fn a_wrong_expected_value_is_reported_at_its_cycle_and_port() {
     let layout = rtl.layout.clone();
     let slot = layout.output("u_in_data_o");
     let make = || Corrupt { inner: net_bench(&c, &layout, NetTraffic::new(&c, 5, TrafficParams::default())).unwrap(), at: 777, slot: slot.clone() };
-    match lockstep::run(&mut rtl, make, &Options::new(5_000, 5)) {
+    match lockstep::run(&mut rtl, make, &Options::new(5_000, 5).without_waveform()) {
         Err(CosimError::Mismatch(mm)) => {
             assert_eq!(mm.cycle, 777);
             assert_eq!(mm.diffs.len(), 1);

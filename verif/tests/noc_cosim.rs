@@ -161,12 +161,6 @@ fn expect_mismatch(r: Result<Report, CosimError>, ports: &[&str]) {
     }
 }
 
-fn no_vcd(cycles: u64, seed: u64) -> Options {
-    let mut o = Options::new(cycles, seed);
-    o.mismatch_dir = None;
-    o
-}
-
 #[test]
 fn planted_hinge_router_bug_is_a_mismatch() {
     // the golden router ejects pass-through copies (ignores dst_y): the RTL does not
@@ -179,7 +173,7 @@ fn planted_hinge_router_bug_is_a_mismatch() {
         b.0.model.routers.iter_mut().for_each(|r| r.mutation = Some(RouterMutation::EjectIgnoresY));
         b
     };
-    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 1)), &["eject"]);
+    expect_mismatch(lockstep::run(&mut rtl, plant, &Options::new(20_000, 1).without_waveform()), &["eject"]);
     // the same bug in the router-level design
     let (c, d) = preset("noc_macro_4x4", "routers/hinge");
     let mut rtl = common::rtl(&d);
@@ -190,7 +184,7 @@ fn planted_hinge_router_bug_is_a_mismatch() {
         b.model.router.mutation = Some(RouterMutation::EjectIgnoresY);
         b
     };
-    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 1)), &["loc_out"]);
+    expect_mismatch(lockstep::run(&mut rtl, plant, &Options::new(20_000, 1).without_waveform()), &["loc_out"]);
 }
 
 #[test]
@@ -207,7 +201,7 @@ fn planted_vc_router_bug_is_a_mismatch() {
         }
         b
     };
-    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 2)), &["p0_", "p1_"]);
+    expect_mismatch(lockstep::run(&mut rtl, plant, &Options::new(20_000, 2).without_waveform()), &["p0_", "p1_"]);
     // the same bug in the router-level design
     let (c, d) = preset("noc_baseline_4x4", "routers/baseline");
     let mut rtl = common::rtl(&d);
@@ -219,7 +213,7 @@ fn planted_vc_router_bug_is_a_mismatch() {
         b
     };
     // a link or a credit: whichever the other allocation order reaches first
-    expect_mismatch(lockstep::run(&mut rtl, plant, &no_vcd(20_000, 2)), &["out_", "in_"]);
+    expect_mismatch(lockstep::run(&mut rtl, plant, &Options::new(20_000, 2).without_waveform()), &["out_", "in_"]);
 }
 
 /// `--no-check` reaches every kind of NoC design: each bench runs its scoreboard

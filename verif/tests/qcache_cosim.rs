@@ -81,7 +81,7 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
     let layout = rtl.layout.clone();
     for m in [Mutation::QWraps, Mutation::WrongRole] {
         let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, 3, TrafficParams::for_config(&c))).unwrap().with_mutation(m).without_checker();
-        match lockstep::run(&mut rtl, make, &Options::new(200_000, 3)) {
+        match lockstep::run(&mut rtl, make, &Options::new(200_000, 3).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => {
                 assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{m:?}: {mm}");
                 let port = &mm.diffs[0].port;

@@ -8,6 +8,7 @@ use golden::tfb_bdib::traffic::{BdibTraffic, TrafficParams};
 use golden::tfb_bdib::TfbBdib;
 use proptest::prelude::*;
 use verif::lockstep::{self, Options};
+use verif::verilator::Opt;
 use verif::tfb_bdib::bdib_bench;
 
 fn config_text() -> impl Strategy<Value = String> {
@@ -24,7 +25,8 @@ fn config_text() -> impl Strategy<Value = String> {
 fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
     let (c, g) = common::from_text::<TfbBdib>(text);
     let c = c.config;
-    let mut rtl = common::rtl(common::design(&g, "bdib"));
+    // short runs: the quickest build (-O0) is cheaper than the cycles it would save
+    let mut rtl = common::rtl_opt(common::design(&g, "bdib"), Opt::Debug);
     let layout = rtl.layout.clone();
     let r = lockstep::run(&mut rtl, || bdib_bench(&c, &layout, BdibTraffic::new(&c, TrafficParams::for_config(&c), seed)).unwrap(), &Options::new(5_000, seed));
     prop_assert!(r.is_ok(), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());

@@ -66,7 +66,7 @@ fn a_planted_bug_per_variant_is_caught_by_lockstep_and_by_the_scoreboard() {
         let mut rtl = common::rtl(&d);
         let layout = rtl.layout.clone();
         let make = || bdib_bench(&c, &layout, BdibTraffic::new(&c, TrafficParams::for_config(&c), 7)).unwrap().with_mutation(m).without_checker();
-        match lockstep::run(&mut rtl, make, &Options::new(50_000, 7)) {
+        match lockstep::run(&mut rtl, make, &Options::new(50_000, 7).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => {
                 assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{m:?}: {mm}");
                 if !port.is_empty() {
