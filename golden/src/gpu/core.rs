@@ -277,6 +277,9 @@ pub struct Sm {
     /// with [`Stall::Other`]); per scheduler, how many wait for a load.
     parked: Vec<u64>,
     parked_loads: Vec<u32>,
+    /// A scheduler never holds more than 64 warps: its scan follows
+    /// [`WarpScheduler::unparked`].
+    scan_unparked: bool,
     fus: FuPool,
     pub l1: L1D,
     lsu: VecDeque<Access>,
@@ -351,6 +354,7 @@ impl Sm {
             sched_why: vec![Stall::Other; c.schedulers as usize],
             parked: vec![0; slots.div_ceil(64)],
             parked_loads: vec![0; c.schedulers as usize],
+            scan_unparked: slots.div_ceil(c.schedulers as usize) <= 64,
             fus: FuPool::new(&c.units),
             l1: L1D::new(&cfg.l1),
             lsu: VecDeque::new(),
@@ -446,7 +450,6 @@ impl Sm {
                 nwarp_slots: self.slots as u32,
                 smid: self.id as u32,
                 nsmid: self.nsms,
-                clock: now,
             };
             wp.simt.reset(0, mask);
             wp.ibuf_n = 0;
@@ -542,8 +545,9 @@ impl Sm {
     fn park(&mut self, w: usize, load: bool) {
         debug_assert!(!self.is_parked(w));
         self.parked[w >> 6] |= 1 << (w & 63);
+        let ns = self.schedulers.len();
+        self.schedulers[w % ns].set_unparked(w as u16, false);
         if load {
-            let ns = self.schedulers.len();
             self.parked_loads[w % ns] += 1;
         }
     }
@@ -555,6 +559,7 @@ impl Sm {
             debug_assert!(self.is_parked(w));
             self.parked[w >> 6] &= !(1 << (w & 63));
             let ns = self.schedulers.len();
+            self.schedulers[w % ns].set_unparked(w as u16, true);
             self.parked_loads[w % ns] -= 1;
         }
     }
@@ -796,7 +801,9 @@ impl Sm {
                 if wp.blocked_until == PENDING {
                     // (a warp issuing past its barrier may wait for a load)
                     self.parked[w as usize >> 6] &= !(1 << (w & 63));
-                    self.parked_loads[w as usize % self.schedulers.len()] -= 1;
+                    let ns = self.schedulers.len();
+                    self.schedulers[w as usize % ns].set_unparked(w, true);
+                    self.parked_loads[w as usize % ns] -= 1;
                 }
                 let wp = &mut self.warps[w as usize];
                 wp.blocked_until = resume;
@@ -1024,9 +1031,8 @@ impl Sm {
             active
         };
         self.rec_guard = mask;
-        self.warps[w].ids.clock = p.now;
         let rb = w * self.nregs * WARP;
-        let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
+        let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids, clock: p.now };
         // `vprintf` reads memory (its format and arguments) but is no access of the timing model
         let effect = if inst.is_mem() || inst.op == Op::Printf {
             let cta = self.warps[w].cta as usize;
@@ -1163,7 +1169,7 @@ impl Sm {
         let lsu_free = self.lsu_free(now);
         let mut why = Stall::Other;
         let mut wake = u64::MAX;
-        let warps = std::mem::take(&mut self.schedulers[s].warps);
+        let n = self.schedulers[s].warps.len();
         let last = self.schedulers[s].last;
         let mut issued = None;
         macro_rules! try_warp {
@@ -1185,8 +1191,22 @@ impl Sm {
                 if let Some(g) = last.filter(|&g| !self.is_parked(g as usize)) {
                     issued = try_warp!(g);
                 }
-                if issued.is_none() {
-                    for &w in &warps {
+                if issued.is_none() && self.scan_unparked {
+                    // the unparked warps by position (a check parks only the warp it checks)
+                    let mut m = self.schedulers[s].unparked;
+                    while m != 0 {
+                        let w = self.schedulers[s].warps[m.trailing_zeros() as usize];
+                        m &= m - 1;
+                        if Some(w) != last {
+                            issued = try_warp!(w);
+                            if issued.is_some() {
+                                break;
+                            }
+                        }
+                    }
+                } else if issued.is_none() {
+                    for i in 0..n {
+                        let w = self.schedulers[s].warps[i];
                         if Some(w) != last && !self.is_parked(w as usize) {
                             issued = try_warp!(w);
                             if issued.is_some() {
@@ -1198,9 +1218,9 @@ impl Sm {
             }
             SchedulerPolicy::Lrr => {
                 // round robin from the warp after the last one to issue
-                let start = last.and_then(|l| warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
-                let start = start.min(warps.len());
-                for &w in warps[start..].iter().chain(&warps[..start]) {
+                let start = last.and_then(|l| self.schedulers[s].warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
+                for k in 0..n {
+                    let w = self.schedulers[s].warps[(start + k) % n];
                     if !self.is_parked(w as usize) {
                         issued = try_warp!(w);
                         if issued.is_some() {
@@ -1210,7 +1230,6 @@ impl Sm {
                 }
             }
         }
-        self.schedulers[s].warps = warps;
         match issued {
             Some((w, route)) => {
                 self.schedulers[s].last = Some(w);
