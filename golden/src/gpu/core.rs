@@ -40,7 +40,9 @@
 //!   the L1 (acquire) and waits `fence_gpu_latency`;
 //! * a warp whose lanes all exited retires when its memory operations (including store
 //!   acknowledgements) are done; a CTA retires with its last warp;
-//! * registers, predicates and local memory of a new warp start at zero.
+//! * registers, predicates and local memory of a new warp start at zero (a register no
+//!   thread can read before writing it keeps what the slot's last warp left: no thread
+//!   sees it; [`super::ptx::cfg::read_before_written`]).
 //!
 //! Timing definitions (used by the microbenchmark tests): an ALU result is ready
 //! `latency` cycles after issue; a load that hits the L1 is ready `1 + hit_latency`
@@ -259,6 +261,8 @@ pub struct Sm {
     npreds: usize,
     local_bytes: usize,
     regs: Vec<u64>,
+    /// Register rows (ranges of register indices) a new warp must find at zero.
+    zero_regs: Vec<std::ops::Range<usize>>,
     preds: Vec<u32>,
     local: Vec<u8>,
     pub warps: Vec<Warp>,
@@ -343,6 +347,7 @@ impl Sm {
             npreds: 0,
             local_bytes: 0,
             regs: Vec::new(),
+            zero_regs: Vec::new(),
             preds: Vec::new(),
             local: Vec::new(),
             warps: (0..slots).map(|_| Warp::empty()).collect(),
@@ -405,6 +410,15 @@ impl Sm {
         self.npreds = k.npreds as usize;
         self.local_bytes = k.local_bytes as usize;
         self.regs = vec![0; self.slots * self.nregs * WARP];
+        // registers no thread reads before writing keep what the slot's last warp left
+        self.zero_regs.clear();
+        for (r, &z) in k.read_before_written.iter().enumerate() {
+            match self.zero_regs.last_mut() {
+                Some(run) if z && run.end == r => run.end = r + 1,
+                _ if z => self.zero_regs.push(r..r + 1),
+                _ => {}
+            }
+        }
         self.preds = vec![0; self.slots * self.npreds];
         self.local = vec![0; self.slots * WARP * self.local_bytes];
         self.scoreboard = Scoreboard::new(self.slots, self.nregs + self.npreds);
@@ -467,7 +481,9 @@ impl Sm {
             wp.stall = Stall::Other;
             self.fetch_q.push_back(w as u16);
             let rb = w * self.nregs * WARP;
-            self.regs[rb..rb + self.nregs * WARP].fill(0);
+            for run in &self.zero_regs {
+                self.regs[rb + run.start * WARP..rb + run.end * WARP].fill(0);
+            }
             let pb = w * self.npreds;
             self.preds[pb..pb + self.npreds].fill(0);
             let lb = w * WARP * self.local_bytes;
