@@ -127,6 +127,9 @@ pub struct IdealNetwork {
     arrived: Vec<VecDeque<Packet>>,
     stats: NetStats,
     in_flight: usize,
+    /// The earliest arrival cycle in `pending` (`u64::MAX`: none): a step before it
+    /// moves nothing, so it visits no node.
+    next_arrival: u64,
 }
 
 impl IdealNetwork {
@@ -139,6 +142,7 @@ impl IdealNetwork {
             arrived: vec![VecDeque::new(); nodes],
             stats: NetStats::default(),
             in_flight: 0,
+            next_arrival: u64::MAX,
         }
     }
 }
@@ -160,6 +164,7 @@ impl Network for IdealNetwork {
         // keep arrival order; equal arrival times stay in injection order
         let pos = q.iter().rposition(|(t, _)| *t <= at).map_or(0, |i| i + 1);
         q.insert(pos, (at, pkt));
+        self.next_arrival = self.next_arrival.min(at);
         self.stats.packets_injected += 1;
         self.in_flight += 1;
     }
@@ -173,13 +178,21 @@ impl Network for IdealNetwork {
     fn step(&mut self) {
         self.now += 1;
         self.stats.cycles = self.now;
+        if self.now < self.next_arrival {
+            return;
+        }
+        let mut next = u64::MAX;
         for d in 0..self.nodes {
             while self.pending[d].front().is_some_and(|(t, _)| *t <= self.now) {
                 let (_, p) = self.pending[d].pop_front().expect("front exists");
                 self.stats.delivered(&p, self.now, 0);
                 self.arrived[d].push_back(p);
             }
+            if let Some(&(t, _)) = self.pending[d].front() {
+                next = next.min(t);
+            }
         }
+        self.next_arrival = next;
     }
 
     fn cycle(&self) -> u64 {

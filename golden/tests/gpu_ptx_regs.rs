@@ -192,3 +192,46 @@ fn a_kernel_too_large_to_analyse_counts_its_declared_registers_within_bounded_me
     assert_eq!(k.declared_reg_words, 60_000);
     assert_eq!(k.regs_per_thread, ARCH_REG_LIMIT);
 }
+
+/// Which registers a new warp must find at zero (`cfg::read_before_written`), by hand:
+/// r1 is written unguarded before its reads; r2 only under `@%p1`, so `add` may read it
+/// unwritten; r4 is written on both arms of the branch, r5 on one, so the join may read
+/// r5 unwritten; r7 is read in the loop before any write; r3 and r6 are written before
+/// their reads; r0 is never read. With `shfl` (a lane reads another lane's register,
+/// also a lane that never ran) every register must start at zero.
+#[test]
+fn registers_read_before_written_by_hand() {
+    let body = "
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 mov.u32 %r2, 1;
+    add.u32 %r3, %r2, %r1;
+    @%p1 bra $Lelse;
+    mov.u32 %r4, 1;
+    mov.u32 %r5, 2;
+    bra $Ljoin;
+$Lelse:
+    mov.u32 %r4, 3;
+$Ljoin:
+    add.u32 %r6, %r4, %r5;
+$Lloop:
+    add.u32 %r7, %r7, %r6;
+    setp.lt.u32 %p1, %r7, %r3;
+    @%p1 bra $Lloop;
+    ret;";
+    let k = kernel(body, "", "");
+    let first: Vec<&str> = k.reg_names.iter().zip(&k.read_before_written).filter(|(_, &z)| z).map(|(n, _)| n.as_str()).collect();
+    assert_eq!(first, ["%r2", "%r5", "%r7"]);
+    let shfl = kernel(
+        "
+    .reg .b32 %r<3>;
+    mov.u32 %r1, %tid.x;
+    shfl.sync.down.b32 %r2, %r1, 1, 31, -1;
+    ret;",
+        "",
+        "",
+    );
+    assert!(shfl.read_before_written.iter().all(|&z| z), "{:?}", shfl.read_before_written);
+}

@@ -40,7 +40,9 @@
 //!   the L1 (acquire) and waits `fence_gpu_latency`;
 //! * a warp whose lanes all exited retires when its memory operations (including store
 //!   acknowledgements) are done; a CTA retires with its last warp;
-//! * registers, predicates and local memory of a new warp start at zero.
+//! * registers, predicates and local memory of a new warp start at zero (a register no
+//!   thread can read before writing it keeps what the slot's last warp left: no thread
+//!   sees it; [`super::ptx::cfg::read_before_written`]).
 //!
 //! Timing definitions (used by the microbenchmark tests): an ALU result is ready
 //! `latency` cycles after issue; a load that hits the L1 is ready `1 + hit_latency`
@@ -259,6 +261,8 @@ pub struct Sm {
     npreds: usize,
     local_bytes: usize,
     regs: Vec<u64>,
+    /// Register rows (ranges of register indices) a new warp must find at zero.
+    zero_regs: Vec<std::ops::Range<usize>>,
     preds: Vec<u32>,
     local: Vec<u8>,
     pub warps: Vec<Warp>,
@@ -277,6 +281,9 @@ pub struct Sm {
     /// with [`Stall::Other`]); per scheduler, how many wait for a load.
     parked: Vec<u64>,
     parked_loads: Vec<u32>,
+    /// A scheduler never holds more than 64 warps: its scan follows
+    /// [`WarpScheduler::unparked`].
+    scan_unparked: bool,
     fus: FuPool,
     pub l1: L1D,
     lsu: VecDeque<Access>,
@@ -340,6 +347,7 @@ impl Sm {
             npreds: 0,
             local_bytes: 0,
             regs: Vec::new(),
+            zero_regs: Vec::new(),
             preds: Vec::new(),
             local: Vec::new(),
             warps: (0..slots).map(|_| Warp::empty()).collect(),
@@ -351,6 +359,7 @@ impl Sm {
             sched_why: vec![Stall::Other; c.schedulers as usize],
             parked: vec![0; slots.div_ceil(64)],
             parked_loads: vec![0; c.schedulers as usize],
+            scan_unparked: slots.div_ceil(c.schedulers as usize) <= 64,
             fus: FuPool::new(&c.units),
             l1: L1D::new(&cfg.l1),
             lsu: VecDeque::new(),
@@ -401,6 +410,15 @@ impl Sm {
         self.npreds = k.npreds as usize;
         self.local_bytes = k.local_bytes as usize;
         self.regs = vec![0; self.slots * self.nregs * WARP];
+        // registers no thread reads before writing keep what the slot's last warp left
+        self.zero_regs.clear();
+        for (r, &z) in k.read_before_written.iter().enumerate() {
+            match self.zero_regs.last_mut() {
+                Some(run) if z && run.end == r => run.end = r + 1,
+                _ if z => self.zero_regs.push(r..r + 1),
+                _ => {}
+            }
+        }
         self.preds = vec![0; self.slots * self.npreds];
         self.local = vec![0; self.slots * WARP * self.local_bytes];
         self.scoreboard = Scoreboard::new(self.slots, self.nregs + self.npreds);
@@ -446,7 +464,6 @@ impl Sm {
                 nwarp_slots: self.slots as u32,
                 smid: self.id as u32,
                 nsmid: self.nsms,
-                clock: now,
             };
             wp.simt.reset(0, mask);
             wp.ibuf_n = 0;
@@ -464,7 +481,9 @@ impl Sm {
             wp.stall = Stall::Other;
             self.fetch_q.push_back(w as u16);
             let rb = w * self.nregs * WARP;
-            self.regs[rb..rb + self.nregs * WARP].fill(0);
+            for run in &self.zero_regs {
+                self.regs[rb + run.start * WARP..rb + run.end * WARP].fill(0);
+            }
             let pb = w * self.npreds;
             self.preds[pb..pb + self.npreds].fill(0);
             let lb = w * WARP * self.local_bytes;
@@ -542,8 +561,9 @@ impl Sm {
     fn park(&mut self, w: usize, load: bool) {
         debug_assert!(!self.is_parked(w));
         self.parked[w >> 6] |= 1 << (w & 63);
+        let ns = self.schedulers.len();
+        self.schedulers[w % ns].set_unparked(w as u16, false);
         if load {
-            let ns = self.schedulers.len();
             self.parked_loads[w % ns] += 1;
         }
     }
@@ -555,6 +575,7 @@ impl Sm {
             debug_assert!(self.is_parked(w));
             self.parked[w >> 6] &= !(1 << (w & 63));
             let ns = self.schedulers.len();
+            self.schedulers[w % ns].set_unparked(w as u16, true);
             self.parked_loads[w % ns] -= 1;
         }
     }
@@ -796,7 +817,9 @@ impl Sm {
                 if wp.blocked_until == PENDING {
                     // (a warp issuing past its barrier may wait for a load)
                     self.parked[w as usize >> 6] &= !(1 << (w & 63));
-                    self.parked_loads[w as usize % self.schedulers.len()] -= 1;
+                    let ns = self.schedulers.len();
+                    self.schedulers[w as usize % ns].set_unparked(w, true);
+                    self.parked_loads[w as usize % ns] -= 1;
                 }
                 let wp = &mut self.warps[w as usize];
                 wp.blocked_until = resume;
@@ -1024,9 +1047,8 @@ impl Sm {
             active
         };
         self.rec_guard = mask;
-        self.warps[w].ids.clock = p.now;
         let rb = w * self.nregs * WARP;
-        let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids };
+        let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids, clock: p.now };
         // `vprintf` reads memory (its format and arguments) but is no access of the timing model
         let effect = if inst.is_mem() || inst.op == Op::Printf {
             let cta = self.warps[w].cta as usize;
@@ -1163,7 +1185,7 @@ impl Sm {
         let lsu_free = self.lsu_free(now);
         let mut why = Stall::Other;
         let mut wake = u64::MAX;
-        let warps = std::mem::take(&mut self.schedulers[s].warps);
+        let n = self.schedulers[s].warps.len();
         let last = self.schedulers[s].last;
         let mut issued = None;
         macro_rules! try_warp {
@@ -1185,8 +1207,22 @@ impl Sm {
                 if let Some(g) = last.filter(|&g| !self.is_parked(g as usize)) {
                     issued = try_warp!(g);
                 }
-                if issued.is_none() {
-                    for &w in &warps {
+                if issued.is_none() && self.scan_unparked {
+                    // the unparked warps by position (a check parks only the warp it checks)
+                    let mut m = self.schedulers[s].unparked;
+                    while m != 0 {
+                        let w = self.schedulers[s].warps[m.trailing_zeros() as usize];
+                        m &= m - 1;
+                        if Some(w) != last {
+                            issued = try_warp!(w);
+                            if issued.is_some() {
+                                break;
+                            }
+                        }
+                    }
+                } else if issued.is_none() {
+                    for i in 0..n {
+                        let w = self.schedulers[s].warps[i];
                         if Some(w) != last && !self.is_parked(w as usize) {
                             issued = try_warp!(w);
                             if issued.is_some() {
@@ -1198,9 +1234,9 @@ impl Sm {
             }
             SchedulerPolicy::Lrr => {
                 // round robin from the warp after the last one to issue
-                let start = last.and_then(|l| warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
-                let start = start.min(warps.len());
-                for &w in warps[start..].iter().chain(&warps[..start]) {
+                let start = last.and_then(|l| self.schedulers[s].warps.iter().position(|&w| w == l)).map_or(0, |i| i + 1);
+                for k in 0..n {
+                    let w = self.schedulers[s].warps[(start + k) % n];
                     if !self.is_parked(w as usize) {
                         issued = try_warp!(w);
                         if issued.is_some() {
@@ -1210,7 +1246,6 @@ impl Sm {
                 }
             }
         }
-        self.schedulers[s].warps = warps;
         match issued {
             Some((w, route)) => {
                 self.schedulers[s].last = Some(w);

@@ -33,7 +33,6 @@ pub struct WarpIds {
     pub nwarp_slots: u32,
     pub smid: u32,
     pub nsmid: u32,
-    pub clock: u64,
 }
 
 /// The memory spaces one warp can touch.
@@ -347,6 +346,9 @@ pub struct WarpExec<'a> {
     pub regs: &'a mut [u64],
     pub preds: &'a mut [u32],
     pub ids: &'a WarpIds,
+    /// The SM's cycle (`%clock`, `%clock64`): passed in, so that an instruction does not
+    /// write the warp slot's identity.
+    pub clock: u64,
 }
 
 impl<'a> WarpExec<'a> {
@@ -390,8 +392,8 @@ impl<'a> WarpExec<'a> {
                     Special::NWarpId => ids.nwarp_slots as u64,
                     Special::SmId => ids.smid as u64,
                     Special::NSmId => ids.nsmid as u64,
-                    Special::Clock => ids.clock & 0xffff_ffff,
-                    Special::Clock64 => ids.clock,
+                    Special::Clock => self.clock & 0xffff_ffff,
+                    Special::Clock64 => self.clock,
                 };
                 [uniform; WARP]
             }
@@ -942,6 +944,9 @@ impl<'a> WarpExec<'a> {
         let bytes = esz * vec as usize;
         let dmask = inst.dmask;
         let oob = |a: u64, l: usize| Fault(format!("out-of-bounds global access at {a:#x} ({bytes} bytes, lane {l})"));
+        if mask == u32::MAX && vec == 1 && self.global_unit_stride(inst, write, mem, rec) {
+            return Ok(());
+        }
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -960,6 +965,42 @@ impl<'a> WarpExec<'a> {
             }
         }
         Ok(())
+    }
+
+    /// [`Self::global`] for a whole warp whose lanes access consecutive elements (lane
+    /// `l` at `addr[0] + l * size`) inside one region of device memory: the lanes'
+    /// ranges are checked once, and the lanes touch distinct bytes, so the order of the
+    /// per-lane path does not matter. False (nothing done) for any other access, which
+    /// then takes the per-lane path (and its faults).
+    #[inline]
+    fn global_unit_stride(&mut self, inst: &Inst, write: bool, mem: &mut MemCtx<'_>, rec: &MemRecord) -> bool {
+        let esz = inst.ty.bytes() as usize;
+        let a0 = rec.addr[0];
+        if (1..WARP).any(|l| rec.addr[l] != a0.wrapping_add((l * esz) as u64)) {
+            return false;
+        }
+        if write {
+            let Some(dst) = mem.global.slice_mut(a0, WARP * esz) else {
+                return false;
+            };
+            for l in 0..WARP {
+                store_le(self.operand_lane(inst.a[0], l), &mut dst[l * esz..(l + 1) * esz]);
+            }
+        } else {
+            let Some(data) = mem.global.read(a0, WARP * esz) else {
+                return false;
+            };
+            let d = inst.d[0];
+            if d != NO_PRED {
+                let (signed, bits, dmask) = (inst.ty.is_signed(), inst.ty.bits(), inst.dmask);
+                let row = &mut self.regs[d as usize * WARP..(d as usize + 1) * WARP];
+                for (l, r) in row.iter_mut().enumerate() {
+                    let v = load_le(&data[l * esz..(l + 1) * esz]);
+                    *r = (if signed { sext(v, bits) as u64 } else { v }) & dmask;
+                }
+            }
+        }
+        true
     }
 
     /// The data side of a parameter load: lanes reading the address the previous

@@ -175,6 +175,18 @@ impl DeviceMemory {
         }
     }
 
+    /// `len` bytes at `addr` to write in place, when they lie in one region (the
+    /// buffers or the module image); what [`Self::write`] would write, byte for byte.
+    pub fn slice_mut(&mut self, addr: u64, len: usize) -> Option<&mut [u8]> {
+        match self.range(addr, len) {
+            Some(r) => Some(&mut self.data[r]),
+            None => {
+                let r = self.module_range(addr, len)?;
+                Some(&mut self.module[r])
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn write_module(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {

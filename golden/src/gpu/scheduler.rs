@@ -13,24 +13,46 @@ pub struct WarpScheduler {
     pub warps: Vec<u16>,
     /// Warp that issued last (GTO greedy warp, LRR position).
     pub last: Option<u16>,
+    /// Bit `i` set: `warps[i]` is not parked (the SM's scan passes over parked warps,
+    /// [`super::core::Sm`]); kept for the first 64 positions.
+    pub unparked: u64,
 }
 
 impl WarpScheduler {
     pub fn new(policy: SchedulerPolicy) -> Self {
-        WarpScheduler { policy, warps: Vec::with_capacity(64), last: None }
+        WarpScheduler { policy, warps: Vec::with_capacity(64), last: None, unparked: 0 }
     }
 
-    /// A newly launched warp is the youngest.
+    /// A newly launched warp is the youngest (and not parked).
     pub fn add(&mut self, w: u16) {
         self.warps.push(w);
+        self.set_unparked(w, true);
     }
 
     pub fn remove(&mut self, w: u16) {
         if let Some(i) = self.warps.iter().position(|&x| x == w) {
             self.warps.remove(i);
+            if i < 64 {
+                // the positions above `i` move down by one
+                let below = self.unparked & ((1u64 << i) - 1);
+                let above = if i == 63 { 0 } else { (self.unparked >> (i + 1)) << i };
+                self.unparked = below | above;
+            }
         }
         if self.last == Some(w) {
             self.last = None;
+        }
+    }
+
+    /// Mark warp `w` parked or not (in [`Self::unparked`]).
+    #[inline]
+    pub fn set_unparked(&mut self, w: u16, unparked: bool) {
+        if let Some(i) = self.warps.iter().position(|&x| x == w).filter(|&i| i < 64) {
+            if unparked {
+                self.unparked |= 1 << i;
+            } else {
+                self.unparked &= !(1 << i);
+            }
         }
     }
 

@@ -20,11 +20,12 @@ pub struct SimtEntry {
 #[derive(Debug, Clone)]
 #[repr(C)]
 pub struct SimtStack {
-    /// The top entry, meaningful unless `empty`.
+    /// The top entry, meaningful unless `empty` (which sits beside it: `pc` and `mask`
+    /// read one cache line of the warp slot).
     top: SimtEntry,
+    empty: bool,
     /// The entries below the top, bottom first.
     below: Vec<SimtEntry>,
-    empty: bool,
     /// Deepest the stack has been (statistics).
     pub max_depth: usize,
 }

@@ -2,7 +2,7 @@
 //! reconvergence points of divergent branches (Fung et al., MICRO 2007; the
 //! GPGPU-Sim "PDOM" stack).
 
-use super::inst::{Inst, Op, NO_PRED, RPC_EXIT};
+use super::inst::{Inst, Op, OpClass, NO_PRED, RPC_EXIT};
 
 /// Fill `rpc` of every branch with the first instruction of the immediate
 /// post-dominator of its basic block ([`RPC_EXIT`] when that is the kernel exit or the
@@ -115,4 +115,77 @@ pub fn assign_reconvergence(insts: &mut [Inst]) {
             insts[pc].rpc = ipdom_pc(block_of[pc]);
         }
     }
+}
+
+/// General registers (of `nregs`) that a thread may read before it has written them,
+/// on some path from the entry: the registers a new warp must find at zero (the core's
+/// "registers start at zero"; the others it may take as the slot's last warp left
+/// them, since no thread can observe them).
+///
+/// A forward must-analysis per instruction over each thread's own path (a divergent
+/// warp runs every lane along its own path, so per-thread paths are what a lane
+/// sees): a register is written on entry to `pc` when it is on every path from the
+/// entry. Only writes that reach every lane executing the instruction count: an
+/// unguarded register-only instruction or load (`shfl`, `vote`, `redux`, `printf`,
+/// `tex`, atomics and predicated instructions are not credited). A kernel with `shfl`,
+/// which reads other lanes' registers, needs every register at zero.
+pub fn read_before_written(insts: &[Inst], nregs: usize) -> Vec<bool> {
+    let n = insts.len();
+    if insts.iter().any(|i| matches!(i.op, Op::Shfl(_))) {
+        return vec![true; nregs];
+    }
+    let words = nregs.div_ceil(64).max(1);
+    let writes = |i: &Inst| -> bool {
+        i.guard == NO_PRED && (i.class != OpClass::Mem || matches!(i.op, Op::Ld { .. })) && !matches!(i.op, Op::Vote(_) | Op::Redux(_) | Op::Printf | Op::Tex)
+    };
+    // written[pc]: registers written on every path to pc (all ones: not reached yet)
+    let mut written = vec![vec![u64::MAX; words]; n];
+    if n > 0 {
+        written[0] = vec![0; words];
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in 0..n {
+            let i = &insts[pc];
+            let mut out = written[pc].clone();
+            if writes(i) {
+                for &d in &i.sb_def[..i.n_def as usize] {
+                    if (d as usize) < nregs {
+                        out[d as usize / 64] |= 1 << (d % 64);
+                    }
+                }
+            }
+            let guarded = i.guard != NO_PRED;
+            let mut succ = [None, None];
+            match i.op {
+                Op::Bra => {
+                    succ[0] = Some(i.target as usize);
+                    if guarded {
+                        succ[1] = Some(pc + 1);
+                    }
+                }
+                Op::Ret | Op::Exit if !guarded => {}
+                _ => succ[0] = Some(pc + 1),
+            }
+            for s in succ.into_iter().flatten().filter(|&s| s < n) {
+                for (w, o) in written[s].iter_mut().zip(&out) {
+                    let meet = *w & o;
+                    if meet != *w {
+                        *w = meet;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut read_first = vec![false; nregs];
+    for (i, w) in insts.iter().zip(&written) {
+        for &u in &i.sb_use[..i.n_use as usize] {
+            if (u as usize) < nregs && w[u as usize / 64] & (1 << (u % 64)) == 0 {
+                read_first[u as usize] = true;
+            }
+        }
+    }
+    read_first
 }

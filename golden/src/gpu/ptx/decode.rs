@@ -59,6 +59,9 @@ pub struct Kernel {
     /// Sum over declared general registers of their width in 32-bit words (the count
     /// before the liveness estimate; kept for comparison in reports and tests).
     pub declared_reg_words: u32,
+    /// Per general register: whether a thread may read it before writing it
+    /// ([`super::cfg::read_before_written`]); only these start each warp at zero.
+    pub read_before_written: Vec<bool>,
     pub insts: Vec<Inst>,
 }
 
@@ -341,6 +344,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
         module_image,
         regs_per_thread,
         declared_reg_words,
+        read_before_written: super::cfg::read_before_written(&insts, nregs as usize),
         insts,
     })
 }
