@@ -189,12 +189,26 @@ pub struct QueueLayout {
 }
 
 impl QueueLayout {
-    /// From the launch's buffers `out`, `flags`, `sums`, `qctl` (`None` if one is missing).
-    pub fn find(bufs: &[LaunchBuffer]) -> Option<QueueLayout> {
-        let get = |n: &str| bufs.iter().find(|b| b.name == n);
+    /// The buffers the queue lives in, by name, and what each holds.
+    pub const BUFFERS: [(&'static str, &'static str); 4] =
+        [("out", "the intermediate data"), ("flags", "the publish flags"), ("sums", "the consumers' results"), ("qctl", "the queue's control block")];
+
+    /// From the launch's buffers `out`, `flags`, `sums`, `qctl`; the error names the first
+    /// one missing.
+    pub fn find(bufs: &[LaunchBuffer]) -> Result<QueueLayout, FieldError> {
+        let get = |n: &str| {
+            bufs.iter().find(|b| b.name == n).ok_or_else(|| {
+                let what = Self::BUFFERS.iter().find(|b| b.0 == n).map_or("", |b| b.1);
+                FieldError::new(
+                    "buffer",
+                    format!("the CPU consumers of [hooks.qcache.cpu] need a buffer named `{n}` ({what}) and the launch has none; without it they would stay idle"),
+                    Some("buffers named out, flags, sums and qctl (workloads/qcache/*.toml)".into()),
+                )
+            })
+        };
         let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
         let tasks = (flags.bytes / 4) as u32;
-        Some(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
+        Ok(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
     }
 }
 

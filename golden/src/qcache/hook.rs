@@ -17,8 +17,8 @@
 //! GPU cycle before the monitor's, sharing the L2 through [`CoreControl`]'s memory side;
 //! the consumers start at the producer kernel's begin (concurrent modes) or end
 //! (serial), and the run goes on after the last kernel until they are done. The queue
-//! is found by buffer name (`out`, `flags`, `sums`, `qctl`: workloads/qcache/); with a
-//! launch that lacks one of them the CPU cores stay idle.
+//! is found by buffer name (`out`, `flags`, `sums`, `qctl`: workloads/qcache/); a
+//! launch that lacks one of them is refused before the run starts, naming the buffer.
 //!
 //! Actuation (spec §1.8): a request addressed to the GPU domain goes to the GPU's core
 //! scheduler ([`super::actuator::GpuActuator`]): DVFS over 5 P-states with the thesis's
@@ -207,10 +207,11 @@ impl L2Hook for QcacheHook {
         self.backlog[b][1] += 1;
     }
 
-    fn buffers(&mut self, bufs: &[LaunchBuffer]) {
+    fn buffers(&mut self, bufs: &[LaunchBuffer]) -> Result<(), FieldError> {
         if let Some(cpu) = self.cpu.as_mut() {
-            cpu.set_layout(QueueLayout::find(bufs));
+            cpu.set_layout(Some(QueueLayout::find(bufs)?));
         }
+        Ok(())
     }
 
     fn kernel_begin(&mut self, now: u64) {
