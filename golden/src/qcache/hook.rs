@@ -277,7 +277,7 @@ impl L2Hook for QcacheHook {
         }
         // the request on the channel this cycle is taken (req_ready is always high)
         let trace = self.cpu.as_ref().map_or(0, |c| c.cfg.trace) as u64;
-        if trace > 0 && now % trace == 0 {
+        if trace > 0 && now.is_multiple_of(trace) {
             self.trace_sample(now, ctl);
         }
         if self.m.outputs().req_valid {
