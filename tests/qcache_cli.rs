@@ -42,11 +42,7 @@ fn bad_qcache_configs_exit_2_and_write_nothing() {
 #[test]
 fn sim_runs_the_monitor_with_its_scoreboard() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge"))
-        .current_dir(root)
-        .args(["sim", "configs/qcache/qcache_small.toml", "--check", "--max-cycles", "50000"])
-        .output()
-        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).args(["sim", "configs/qcache/qcache_small.toml", "--check", "--max-cycles", "50000"]).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("qc_rate_monitor qcache_small: 50000 cycles") && out.contains("every spec §5 invariant held"), "{out}");
@@ -79,14 +75,7 @@ fn run_hetero(edit: (&str, &str)) -> (i32, String, bool) {
     let cfg = dir.path().join("bad.toml");
     std::fs::write(&cfg, text).unwrap();
     let out_dir = dir.path().join("out.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge"))
-        .arg("sim")
-        .arg(&cfg)
-        .arg(root.join("workloads/qcache/reduce_rw2.toml"))
-        .arg("--json")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).arg("sim").arg(&cfg).arg(root.join("workloads/qcache/reduce_rw2.toml")).arg("--json").arg(&out_dir).output().unwrap();
     (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), out_dir.exists())
 }
 
@@ -100,6 +89,9 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
         (("cap_tasks", "0"), "hooks.qcache.cpu.cap_tasks", "1..=1048576"),
         (("mode", "\"eager\""), "hooks.qcache.cpu", "serial"),
         (("threads", "2"), "hooks.qcache.cpu", "unknown field"),
+        (("mlp", "0"), "hooks.qcache.cpu.mlp", "1..=32"),
+        (("actuation", "\"dvfs\""), "hooks.qcache.cpu", "dvfs_drain"),
+        (("dvfs_max_ns", "100"), "hooks.qcache.cpu.dvfs_max_ns", "15000..=1000000"),
     ];
     for (edit, field, allowed) in cases {
         let (code, err, wrote) = run_hetero(edit);
@@ -108,4 +100,29 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
         assert!(err.contains("bad.toml") && err.contains(field) && err.contains(allowed), "{edit:?}: {err}");
         assert!(!wrote, "{edit:?}: output written");
     }
+}
+
+#[test]
+fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
+    // reduce_rw2 with its `flags` buffer renamed `signals` (a valid launch, the kernel
+    // gets the same memory): the CPU consumers cannot find the queue's publish flags;
+    // before, they stayed idle silently
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("workloads/qcache/reduce_rw2.toml")).unwrap();
+    assert!(text.contains("name = \"flags\"") && text.contains("\"flags\", "));
+    let ptx = root.join("workloads/qcache/producer.ptx");
+    let launch = text
+        .replace("name = \"flags\"", "name = \"signals\"")
+        .replace("\"flags\", ", "\"signals\", ")
+        .replace("ptx = \"producer.ptx\"", &format!("ptx = {:?}", ptx.display().to_string()));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("no_flags.toml");
+    std::fs::write(&file, launch).unwrap();
+    let out = dir.path().join("out.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).args(["sim", "configs/gpu/qcache_hetero.toml"]).arg(&file).arg("--json").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.contains("no_flags.toml") && err.contains("buffer") && err.contains("`flags`") && err.contains("out, flags, sums and qctl"), "{err}");
+    assert!(!out.exists());
 }

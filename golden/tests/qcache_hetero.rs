@@ -110,7 +110,10 @@ fn the_finite_queue_bounds_the_footprint_and_the_unbounded_queue_spills() {
 
 #[test]
 fn qcache_slows_the_gpu_producer_and_cuts_the_spills() {
-    let (q, _) = run_mode("qcache", "qcache/reduce_rw2.toml", &[]);
+    // the instant actuation (no DVFS transition): the loop acts before the consumers
+    // fall behind the cache (with the thesis's 15-45 us transition it does not on this
+    // small L2: README "Q-cache", why A4 is low)
+    let (q, _) = run_mode("qcache", "qcache/reduce_rw2.toml", &[("hooks.qcache.cpu", "actuation", "\"instant\"")]);
     let (unb, _) = run_mode("unbounded", "qcache/reduce_rw2.toml", &[]);
     assert!(h(&q, "gpu_rate_changes") > 0);
     assert_eq!(h(&unb, "gpu_rate_changes"), 0, "without Q-cache every request is NACKed");
@@ -137,4 +140,74 @@ fn cpu_dvfs_moves_between_p_states_and_nacks_at_the_limits() {
     assert!(!c.dvfs(0, true, 0x20), "slow at 800 MHz is NACKed");
     c.restore();
     assert_eq!(c.cores[0].mhz, 3500);
+}
+
+#[test]
+fn gpu_actuator_takes_the_setting_closest_to_the_throughput_target() {
+    use golden::qcache::actuator::{next_setting, GpuSetting};
+    let s = |cores, pstate| GpuSetting { cores, pstate };
+    // proxies cores x MHz on 4 SMs: {200, 325, 450, 575, 700} x {1..4}
+    // slow by 0x25 = 2.3125 from 4 x 700 = 2800: target 1210.8; 2 x 575 = 1150 is 60.8
+    // away, 4 x 325 = 1300 is 89.2, 3 x 450 = 1350 is 139.2
+    assert_eq!(next_setting(s(4, 4), 4, true, 0x25), Some(s(2, 3)));
+    // slow by 0x23 = 2.1875: target 1280; 4 x 325 = 1300 is 20 away
+    assert_eq!(next_setting(s(4, 4), 4, true, 0x23), Some(s(4, 1)));
+    // slow by 1.125 from 1150: target 1022.2; 3 x 325 = 975 is 47.2 away (2 x 450 = 900: 122.2)
+    assert_eq!(next_setting(s(2, 3), 4, true, 0x12), Some(s(3, 1)));
+    // slow by 4.0 from 2800: 700 exactly, one core at 700 MHz
+    assert_eq!(next_setting(s(4, 4), 4, true, 0x40), Some(s(1, 4)));
+    // speed by 1.25 from 1 x 200: target 250; the closest above 200 is 1 x 325 (75 away; 2 x 200 = 400: 150)
+    assert_eq!(next_setting(s(1, 0), 4, false, 0x14), Some(s(1, 1)));
+    // a ratio that rounds to the same proxy still moves one setting: slow by 1.0625 from 4 x 325 = 1300
+    // (target 1223.5): 2 x 575 = 1150 (73.5) against 3 x 450 = 1350 (not below 1300)
+    assert_eq!(next_setting(s(4, 1), 4, true, 0x11), Some(s(2, 3)));
+    // the limits: nothing below 1 x 200, nothing above 4 x 700
+    assert_eq!(next_setting(s(1, 0), 4, true, 0x20), None);
+    assert_eq!(next_setting(s(4, 4), 4, false, 0x20), None);
+}
+
+#[test]
+fn dvfs_transition_is_15_us_plus_10_per_further_step_capped_at_45() {
+    use golden::qcache::actuator::dvfs_delay_ns;
+    let d = |steps| dvfs_delay_ns(steps, 15_000, 10_000, 45_000);
+    assert_eq!([d(0), d(1), d(2), d(3), d(4), d(5)], [0, 15_000, 25_000, 35_000, 45_000, 45_000]);
+}
+
+#[test]
+fn dvfs_drain_acks_after_the_transition_and_the_drain() {
+    // reduce_rw2's first request (trace above: slow by 0x25 after the first spill) moves
+    // the GPU from 4 x 700 to 2 x 575 MHz: one P-state, 15 us = 10,500 cycles at 700 MHz,
+    // and two SMs drained; the actuator is busy at least that long for each change, and
+    // the instant model never is
+    let (d, _) = run_mode("qcache", "qcache/reduce_rw2.toml", &[]);
+    let (i, _) = run_mode("qcache", "qcache/reduce_rw2.toml", &[("hooks.qcache.cpu", "actuation", "\"instant\"")]);
+    assert!(h(&d, "gpu_rate_changes") >= 1);
+    assert!(h(&d, "actuation_cycles") >= 10_500, "{}", h(&d, "actuation_cycles"));
+    assert_eq!(h(&i, "actuation_cycles"), 0);
+    assert!(h(&d, "acks") >= 1 && h(&d, "acks") <= h(&d, "requests"));
+    // the thesis's transition makes the loop slower: fewer changes than the instant model's 11
+    assert!(h(&d, "gpu_rate_changes") < h(&i, "gpu_rate_changes"), "{} vs {}", h(&d, "gpu_rate_changes"), h(&i, "gpu_rate_changes"));
+}
+
+#[test]
+fn consumers_with_memory_level_parallelism_read_the_same_data_faster() {
+    // mlp = 4: a consumer has 4 lines of its chunk in flight; the group costs its slowest
+    // line once. Same data (sums, lines), fewer busy cycles: in serial mode at least the
+    // lines from DRAM overlap (hand bound: each group of 4 DRAM lines saves 3 x 350 CPU cycles)
+    let l = launch("qcache/reduce_rw2.toml");
+    let want = reference_sums(&u32s(&l.materialize(1), "in"), 256, 1024, 2, 0);
+    let (one, o1) = run_mode("serial", "qcache/reduce_rw2.toml", &[]);
+    let (four, o4) = run_mode("serial", "qcache/reduce_rw2.toml", &[("hooks.qcache.cpu", "mlp", "4")]);
+    assert_eq!(u32s(&o1, "sums"), want);
+    assert_eq!(u32s(&o4, "sums"), want);
+    assert_eq!(h(&four, "cpu.lines"), h(&one, "cpu.lines"));
+    assert_eq!(h(&four, "cpu.dram_reads"), h(&one, "cpu.dram_reads"), "serial: the consumers start after the kernel, the L2 holds the same lines");
+    let dram = h(&one, "cpu.dram_reads") as f64;
+    // GPU cycles saved at 3.5 GHz CPU / 700 MHz GPU: at least (dram/4 groups of 4 all from DRAM would
+    // save 3 x 350 each) minus the groups that mix L2 and DRAM lines; bound by the pure-DRAM groups
+    // loosely: half the ideal saving
+    let ideal = dram / 4.0 * 3.0 * 350.0 * 700.0 / 3500.0;
+    let saved = h(&one, "cpu.busy_cycles") as f64 - h(&four, "cpu.busy_cycles") as f64;
+    assert!(saved >= ideal / 2.0, "saved {saved} of ideal {ideal}");
+    assert!(four.cycles < one.cycles);
 }

@@ -3,7 +3,9 @@
 //!
 //! Timing model (ours, documented in the README; the thesis uses gem5 O3 cores):
 //! * **In-order, blocking**: a core does one thing at a time. Instructions retire at
-//!   `ipc` per CPU cycle; a memory access stalls the core for its latency.
+//!   `ipc` per CPU cycle; a memory access stalls the core for its latency. With
+//!   `mlp` > 1 a consumer reads that many lines of its chunk together (an out-of-order
+//!   core's overlapped misses): the group costs its slowest line's latency once.
 //! * **Clock**: `mhz` (a P-state of spec §1.8, `800..=3500`), changed by the monitor's
 //!   rate requests (CPU DVFS, applied at once, ACKed the next GPU cycle). Time is kept in
 //!   GPU cycles: `n` CPU cycles take `n · gpu_mhz / mhz` GPU cycles.
@@ -25,6 +27,7 @@
 
 use serde::Deserialize;
 
+use super::actuator::Actuation;
 use crate::config::{check_range, FieldError};
 use crate::gpu::hooks::{CoreControl, LaunchBuffer};
 
@@ -74,11 +77,32 @@ pub struct RawCpu {
     ops_per_word: u32,
     mode: QueueMode,
     cap_tasks: u32,
+    mlp: u32,
+    trace: u32,
+    actuation: Actuation,
+    dvfs_ns: u32,
+    dvfs_step_ns: u32,
+    dvfs_max_ns: u32,
 }
 
 impl Default for RawCpu {
     fn default() -> Self {
-        RawCpu { cores: 1, mhz: 3500, ipc: 2.0, llc_latency: 60, dram_latency: 350, ops_per_word: 4, mode: QueueMode::Unbounded, cap_tasks: 4 }
+        RawCpu {
+            cores: 1,
+            mhz: 3500,
+            ipc: 2.0,
+            llc_latency: 60,
+            dram_latency: 350,
+            ops_per_word: 4,
+            mode: QueueMode::Unbounded,
+            cap_tasks: 4,
+            mlp: 1,
+            trace: 0,
+            actuation: Actuation::DvfsDrain,
+            dvfs_ns: 15_000,
+            dvfs_step_ns: 10_000,
+            dvfs_max_ns: 45_000,
+        }
     }
 }
 
@@ -100,6 +124,18 @@ pub struct CpuConfig {
     pub mode: QueueMode,
     /// Finite queue: chunks allocated and not freed at most.
     pub cap_tasks: u32,
+    /// Memory-level parallelism: lines of a chunk a consumer has in flight together
+    /// (1: in-order and blocking; an out-of-order core overlaps its misses).
+    pub mlp: u32,
+    /// Every `trace` GPU cycles a timeline line on stderr (0: off; see the hook).
+    pub trace: u32,
+    /// How the core schedulers carry out a rate request ([`Actuation`]).
+    pub actuation: Actuation,
+    /// DVFS transition in ns (spec §1.8, Table 6.2): `dvfs_ns` for one P-state step plus
+    /// `dvfs_step_ns` per further step, at most `dvfs_max_ns` (15, 10, 45 µs).
+    pub dvfs_ns: u32,
+    pub dvfs_step_ns: u32,
+    pub dvfs_max_ns: u32,
 }
 
 impl CpuConfig {
@@ -116,7 +152,26 @@ impl CpuConfig {
         check_range("cpu.dram_latency", r.dram_latency as u64, 1, 100_000)?;
         check_range("cpu.ops_per_word", r.ops_per_word as u64, 1, 10_000)?;
         check_range("cpu.cap_tasks", r.cap_tasks as u64, 1, 1 << 20)?;
-        Ok(CpuConfig { cores: r.cores, mhz: r.mhz, ipc: r.ipc, llc_latency: r.llc_latency, dram_latency: r.dram_latency, ops_per_word: r.ops_per_word, mode: r.mode, cap_tasks: r.cap_tasks })
+        check_range("cpu.mlp", r.mlp as u64, 1, 32)?;
+        check_range("cpu.dvfs_ns", r.dvfs_ns as u64, 0, 1_000_000)?;
+        check_range("cpu.dvfs_step_ns", r.dvfs_step_ns as u64, 0, 1_000_000)?;
+        check_range("cpu.dvfs_max_ns", r.dvfs_max_ns as u64, r.dvfs_ns as u64, 1_000_000)?;
+        Ok(CpuConfig {
+            cores: r.cores,
+            mhz: r.mhz,
+            ipc: r.ipc,
+            llc_latency: r.llc_latency,
+            dram_latency: r.dram_latency,
+            ops_per_word: r.ops_per_word,
+            mode: r.mode,
+            cap_tasks: r.cap_tasks,
+            mlp: r.mlp,
+            trace: r.trace,
+            actuation: r.actuation,
+            dvfs_ns: r.dvfs_ns,
+            dvfs_step_ns: r.dvfs_step_ns,
+            dvfs_max_ns: r.dvfs_max_ns,
+        })
     }
 }
 
@@ -134,12 +189,26 @@ pub struct QueueLayout {
 }
 
 impl QueueLayout {
-    /// From the launch's buffers `out`, `flags`, `sums`, `qctl` (`None` if one is missing).
-    pub fn find(bufs: &[LaunchBuffer]) -> Option<QueueLayout> {
-        let get = |n: &str| bufs.iter().find(|b| b.name == n);
+    /// The buffers the queue lives in, by name, and what each holds.
+    pub const BUFFERS: [(&'static str, &'static str); 4] =
+        [("out", "the intermediate data"), ("flags", "the publish flags"), ("sums", "the consumers' results"), ("qctl", "the queue's control block")];
+
+    /// From the launch's buffers `out`, `flags`, `sums`, `qctl`; the error names the first
+    /// one missing.
+    pub fn find(bufs: &[LaunchBuffer]) -> Result<QueueLayout, FieldError> {
+        let get = |n: &str| {
+            bufs.iter().find(|b| b.name == n).ok_or_else(|| {
+                let what = Self::BUFFERS.iter().find(|b| b.0 == n).map_or("", |b| b.1);
+                FieldError::new(
+                    "buffer",
+                    format!("the CPU consumers of [hooks.qcache.cpu] need a buffer named `{n}` ({what}) and the launch has none; without it they would stay idle"),
+                    Some("buffers named out, flags, sums and qctl (workloads/qcache/*.toml)".into()),
+                )
+            })
+        };
         let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
         let tasks = (flags.bytes / 4) as u32;
-        Some(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
+        Ok(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
     }
 }
 
@@ -284,33 +353,39 @@ impl CpuCluster {
                         }
                     }
                     Step::Read(t, li) => {
-                        let first = t as u64 * l.chunk_words as u64 + (li * line_words) as u64;
-                        let addr = l.out + 4 * first;
-                        self.stats.lines += 1;
-                        let lat = match mem.l2_snoop(addr, true) {
-                            Some(dirty) => {
-                                if dirty {
-                                    self.stats.consumed_dirty += 1;
-                                    consumed.push(Consume { slice: mem.l2_slice(addr), core: c as u8 });
-                                }
-                                self.stats.llc_hits += 1;
-                                self.cfg.llc_latency
-                            }
-                            None => {
-                                self.stats.dram_reads += 1;
-                                self.cfg.dram_latency
-                            }
-                        };
-                        let words = line_words.min(l.chunk_words - li * line_words);
+                        // up to `mlp` lines of the chunk in flight together: the group
+                        // waits for its slowest line, then its words are summed in order
+                        let group = self.cfg.mlp.min(lines - li);
+                        let (mut lat, mut compute) = (0u32, 0.0);
                         let mut acc = self.cores[c].acc;
-                        for w in 0..words as u64 {
-                            acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
+                        for g in li..li + group {
+                            let first = t as u64 * l.chunk_words as u64 + (g * line_words) as u64;
+                            let addr = l.out + 4 * first;
+                            self.stats.lines += 1;
+                            lat = lat.max(match mem.l2_snoop(addr, true) {
+                                Some(dirty) => {
+                                    if dirty {
+                                        self.stats.consumed_dirty += 1;
+                                        consumed.push(Consume { slice: mem.l2_slice(addr), core: c as u8 });
+                                    }
+                                    self.stats.llc_hits += 1;
+                                    self.cfg.llc_latency
+                                }
+                                None => {
+                                    self.stats.dram_reads += 1;
+                                    self.cfg.dram_latency
+                                }
+                            });
+                            let words = line_words.min(l.chunk_words - g * line_words);
+                            for w in 0..words as u64 {
+                                acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
+                            }
+                            compute += (words * self.cfg.ops_per_word) as f64 / self.cfg.ipc;
                         }
                         self.cores[c].acc = acc;
-                        let compute = (words * self.cfg.ops_per_word) as f64 / self.cfg.ipc;
                         let mut delay = self.cycles(c, lat as f64 + compute);
-                        if li + 1 < lines {
-                            self.cores[c].step = Step::Read(t, li + 1);
+                        if li + group < lines {
+                            self.cores[c].step = Step::Read(t, li + group);
                         } else {
                             // store the chunk's result, free the slot (q_tail += 1)
                             mem.write_word(l.sums + 4 * t as u64, acc);
@@ -335,6 +410,17 @@ impl CpuCluster {
     /// CPU DVFS for a rate request to core `c` (spec §1.8, CPU actuator): slow by or
     /// speed by `ratio` (x16), to the closest P-state; `false` (NACK) at the limit.
     pub fn dvfs(&mut self, c: usize, slow: bool, ratio_x16: u32) -> bool {
+        match self.dvfs_target(c, slow, ratio_x16) {
+            Some(mhz) => {
+                self.cores[c].mhz = mhz;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The P-state (MHz) a rate request moves core `c` to; `None` (NACK) at the limit.
+    pub fn dvfs_target(&self, c: usize, slow: bool, ratio_x16: u32) -> Option<u32> {
         let cur = self.cores[c].mhz;
         let r = ratio_x16.max(16) as f64 / 16.0;
         let target = if slow { cur as f64 / r } else { cur as f64 * r };
@@ -344,20 +430,25 @@ impl CpuCluster {
             let i = CPU_PSTATES.iter().position(|&p| p == cur).expect("a P-state");
             if slow {
                 if i == 0 {
-                    return false;
+                    return None;
                 }
                 CPU_PSTATES[i - 1]
             } else {
                 if i + 1 == CPU_PSTATES.len() {
-                    return false;
+                    return None;
                 }
                 CPU_PSTATES[i + 1]
             }
         } else {
             best
         };
-        self.cores[c].mhz = best;
-        true
+        Some(best)
+    }
+
+    /// P-states between two clocks (the DVFS transition's length).
+    pub fn pstate_steps(a: u32, b: u32) -> u32 {
+        let i = |m: u32| CPU_PSTATES.iter().position(|&p| p == m).unwrap_or(0) as i64;
+        (i(a) - i(b)).unsigned_abs() as u32
     }
 
     /// Back to the configured clock (RESTORE).

@@ -17,19 +17,21 @@
 //! GPU cycle before the monitor's, sharing the L2 through [`CoreControl`]'s memory side;
 //! the consumers start at the producer kernel's begin (concurrent modes) or end
 //! (serial), and the run goes on after the last kernel until they are done. The queue
-//! is found by buffer name (`out`, `flags`, `sums`, `qctl`: workloads/qcache/); with a
-//! launch that lacks one of them the CPU cores stay idle.
+//! is found by buffer name (`out`, `flags`, `sums`, `qctl`: workloads/qcache/); a
+//! launch that lacks one of them is refused before the run starts, naming the buffer.
 //!
-//! Actuation (spec §1.8, GPU side): a request addressed to the GPU domain moves every
-//! SM's clock from where it is by the request's ratio: `clock · 16 / ratio` to slow it,
-//! `clock · ratio / 16` to speed it, in steps of 1/256 between 1/16 (the 16:1 range of
-//! §1.8, which the thesis reaches with DVFS and TB draining together; we model both as
-//! one clock fraction) and full speed, NACKed when already at that limit; RESTORE
-//! returns every SM to full speed; the answer comes in the next cycle. Requests to a CPU core's domain set its clock one P-state or more toward
-//! `clock / ratio` (slow) or `clock · ratio` (speed), NACKed at the limit (spec §1.8,
-//! CPU actuator). Requests are carried out only in queue mode `qcache`; in the other
-//! modes (the software techniques without Q-cache) the monitor runs and counts, and
-//! every request is NACKed.
+//! Actuation (spec §1.8): a request addressed to the GPU domain goes to the GPU's core
+//! scheduler ([`super::actuator::GpuActuator`]): DVFS over 5 P-states with the thesis's
+//! 15-45 µs transition plus TB draining and core disable, ACKed once the new setting is
+//! in effect (`actuation = "dvfs_drain"`, the default), or the earlier one clock fraction
+//! applied at once (`"instant"`). Requests to a CPU core's domain set its clock one
+//! P-state or more toward `clock / ratio` (slow) or `clock · ratio` (speed), after the
+//! same transition, NACKed at the limit (spec §1.8, CPU actuator). A request that comes
+//! while a reconfiguration is under way is NACKed; RESTORE replaces it. Requests are
+//! carried out only in queue mode `qcache`; in the other modes (the software
+//! techniques without Q-cache) the monitor runs and counts, and every request is NACKed.
+//! `trace = N` in `[hooks.qcache.cpu]` prints a timeline line every N cycles and every
+//! request on stderr.
 //!
 //! ```toml
 //! [hooks.qcache]     # any [qcache] key; omitted keys take the spec's defaults
@@ -40,17 +42,14 @@
 //! mode = "qcache"    # serial | fusion | unbounded | finite | qcache
 //! ```
 
+use super::actuator::{dvfs_delay_ns, Actuation, GpuActuator};
 use super::config::{QcacheConfig, RawQcache};
 use super::cpu::{Consume, CpuCluster, CpuConfig, QueueLayout, QueueMode, RawCpu};
 use super::monitor::{MonitorInputs, RateMonitor, SLOW};
 use crate::config::FieldError;
 use crate::gpu::config::GpuConfig;
-use crate::gpu::hooks::{count, params, CoreControl, HookBlock, HookCounters, HookSet, L2Access, L2Hook, LaunchBuffer, Requester, SmThrottle};
+use crate::gpu::hooks::{count, params, CoreControl, HookBlock, HookCounters, HookSet, L2Access, L2Hook, LaunchBuffer, Requester};
 use crate::model::Model;
-
-/// The GPU clock's granularity and its lowest setting (1/16 of full speed).
-const GPU_CLOCK_DEN: u32 = 256;
-const GPU_CLOCK_MIN: u32 = 16;
 
 pub const BLOCK: HookBlock = HookBlock { name: "qcache", attach };
 
@@ -69,8 +68,11 @@ pub struct QcacheHook {
     /// The CPU cores of the heterogeneous system, if configured.
     pub cpu: Option<CpuCluster>,
     consumed: Vec<Consume>,
-    /// Rate requests to the GPU that changed its clock (slow, speed or restore).
-    gpu_changes: u64,
+    /// The GPU's core scheduler and clock controller (spec §1.8).
+    gpu: GpuActuator,
+    /// CPU DVFS under way: (cycle it completes, the new clocks).
+    cpu_flight: Option<(u64, Vec<(usize, u32)>)>,
+    gpu_mhz: u32,
 }
 
 impl QcacheHook {
@@ -89,13 +91,16 @@ impl QcacheHook {
             counts: [0; 6],
             cpu: None,
             consumed: Vec::new(),
-            gpu_changes: 0,
+            gpu: GpuActuator::new(Actuation::Instant, 1, 1, 0, 0, 0),
+            cpu_flight: None,
+            gpu_mhz: 1,
         }
     }
 
-    /// With CPU consumer cores (the heterogeneous system) on a GPU at `gpu_mhz`.
-    pub fn with_cpu(c: &QcacheConfig, cpu: &CpuConfig, gpu_mhz: u32) -> QcacheHook {
-        QcacheHook { cpu: Some(CpuCluster::new(cpu, gpu_mhz)), ..QcacheHook::new(c) }
+    /// With CPU consumer cores (the heterogeneous system) on a GPU of `sms` SMs at `gpu_mhz`.
+    pub fn with_cpu(c: &QcacheConfig, cpu: &CpuConfig, sms: u32, gpu_mhz: u32) -> QcacheHook {
+        let gpu = GpuActuator::new(cpu.actuation, sms, gpu_mhz, cpu.dvfs_ns, cpu.dvfs_step_ns, cpu.dvfs_max_ns);
+        QcacheHook { cpu: Some(CpuCluster::new(cpu, gpu_mhz)), gpu, gpu_mhz, ..QcacheHook::new(c) }
     }
 
     fn actuating(&self) -> bool {
@@ -106,50 +111,79 @@ impl QcacheHook {
         part % self.backlog.len()
     }
 
-    /// Carry out a request addressed to the GPU; the answer (ACK or NACK).
-    fn actuate(&mut self, ctl: &mut dyn CoreControl) -> bool {
-        let o = self.m.outputs();
-        let q = o.req;
+    /// Take the request on the channel at cycle `now`: `Some(ack)` answered at once,
+    /// `None` under way (the ACK comes when the reconfiguration completes).
+    fn actuate(&mut self, now: u64, ctl: &mut dyn CoreControl) -> Option<bool> {
+        let q = self.m.outputs().req;
         if self.cpu.is_some() && !self.actuating() {
-            return false; // a software technique without Q-cache: hints are ignored
+            return Some(false); // a software technique without Q-cache: hints are ignored
         }
+        let to_gpu = q.target >> self.gpu_dom & 1 != 0;
         if let Some(cpu) = self.cpu.as_mut() {
             if q.restore {
-                cpu.restore();
-            } else if q.target >> self.gpu_dom & 1 == 0 {
-                let mut any = false;
-                for c in 0..cpu.cores.len() {
-                    if q.target >> c & 1 != 0 {
-                        any |= cpu.dvfs(c, q.dir == SLOW, q.ratio_q44 as u32);
-                    }
+                let to: Vec<(usize, u32)> = (0..cpu.cores.len()).map(|c| (c, cpu.cfg.mhz)).collect();
+                self.cpu_flight = Self::cpu_change(cpu, now, to, self.gpu_mhz);
+            } else if !to_gpu {
+                if self.cpu_flight.is_some() {
+                    return Some(false);
                 }
-                return any;
+                let to: Vec<(usize, u32)> =
+                    (0..cpu.cores.len()).filter(|&c| q.target >> c & 1 != 0).filter_map(|c| Some((c, cpu.dvfs_target(c, q.dir == SLOW, q.ratio_q44 as u32)?))).collect();
+                if to.is_empty() {
+                    return Some(false);
+                }
+                self.cpu_flight = Self::cpu_change(cpu, now, to, self.gpu_mhz);
+                return if self.cpu_flight.is_some() { None } else { Some(true) };
             }
         }
-        if q.target >> self.gpu_dom & 1 == 0 && !q.restore {
-            return false;
+        if !to_gpu && !q.restore {
+            return Some(false);
         }
-        // the GPU's throughput as a clock fraction num/256 of full speed, 16/256 (the
-        // 16:1 range of §1.8) to 256/256, moved by the request's ratio from where it is
-        let cur = ctl.throttle(0);
-        let num = (cur.clock_num as u32 * GPU_CLOCK_DEN).div_ceil(cur.clock_den as u32);
-        let ratio = q.ratio_q44.max(16) as u32;
-        let next = if q.restore {
-            GPU_CLOCK_DEN
-        } else if q.dir == SLOW {
-            (num * 16 / ratio).max(GPU_CLOCK_MIN)
-        } else {
-            (num * ratio / 16).min(GPU_CLOCK_DEN)
-        };
-        if next == num && !q.restore {
-            return false; // at the limit in the requested direction
+        self.gpu.request(now, ctl, q.restore, q.dir == SLOW, q.ratio_q44 as u32)
+    }
+
+    /// Start CPU DVFS to the clocks `to` (core, MHz): applied at once with the instant
+    /// model (`None`), else after the transition of spec §1.8 (`Some(done_at, to)`).
+    fn cpu_change(cpu: &mut CpuCluster, now: u64, to: Vec<(usize, u32)>, gpu_mhz: u32) -> Option<(u64, Vec<(usize, u32)>)> {
+        let c = &cpu.cfg;
+        if c.actuation == Actuation::Instant {
+            for &(core, mhz) in &to {
+                cpu.cores[core].mhz = mhz;
+            }
+            return None;
         }
-        self.gpu_changes += 1;
-        let t = if next == GPU_CLOCK_DEN { SmThrottle::FULL } else { SmThrottle { dispatch: true, clock_num: next as u16, clock_den: GPU_CLOCK_DEN as u16 } };
-        for s in 0..ctl.sms() {
-            ctl.set_throttle(s, t);
+        let steps = to.iter().map(|&(core, mhz)| CpuCluster::pstate_steps(cpu.cores[core].mhz, mhz)).max().unwrap_or(0);
+        let ns = dvfs_delay_ns(steps, c.dvfs_ns, c.dvfs_step_ns, c.dvfs_max_ns) as u64;
+        Some((now + (ns * gpu_mhz as u64).div_ceil(1000), to))
+    }
+
+    /// One line of the `trace` timeline on stderr: the monitor's state and window,
+    /// the GPU's setting, the CPU side's progress.
+    fn trace_sample(&self, now: u64, ctl: &dyn CoreControl) {
+        let r = &self.m.r;
+        let g = self.gpu.cur;
+        let t = ctl.throttle(0);
+        let resident: Vec<u32> = (0..ctl.sms()).map(|s| ctl.resident_ctas(s)).collect();
+        let (mhz, s) = self.cpu.as_ref().map(|c| (c.cores[0].mhz, c.stats)).unwrap_or_default();
+        eprintln!(
+            "qcache t {now}: state {} gpu {} cores x {} MHz (clock {}/{}) ctas {resident:?} | q {} q_max {} window produced {} consumed {} spilled {} | total produced {} spilled {} | cpu {mhz} MHz lines {} dirty {} dram {} polls {}",
+            super::monitor::st::NAMES[r.state as usize], g.cores, super::actuator::GPU_PSTATES[g.pstate], t.clock_num, t.clock_den, r.q, r.q_max, r.produced, r.consumed, r.spilled, self.counts[0], self.counts[1], s.lines, s.consumed_dirty, s.dram_reads, s.polls
+        );
+    }
+
+    /// Reconfigurations completing in cycle `now`: `true` if one was the request's.
+    fn settle(&mut self, now: u64, ctl: &mut dyn CoreControl) -> bool {
+        let mut done = self.gpu.cycle(now, ctl);
+        if let (Some((at, to)), Some(cpu)) = (&self.cpu_flight, self.cpu.as_mut()) {
+            if now >= *at {
+                for &(core, mhz) in to {
+                    cpu.cores[core].mhz = mhz;
+                }
+                self.cpu_flight = None;
+                done = true;
+            }
         }
-        true
+        done
     }
 }
 
@@ -173,10 +207,11 @@ impl L2Hook for QcacheHook {
         self.backlog[b][1] += 1;
     }
 
-    fn buffers(&mut self, bufs: &[LaunchBuffer]) {
+    fn buffers(&mut self, bufs: &[LaunchBuffer]) -> Result<(), FieldError> {
         if let Some(cpu) = self.cpu.as_mut() {
-            cpu.set_layout(QueueLayout::find(bufs));
+            cpu.set_layout(Some(QueueLayout::find(bufs)?));
         }
+        Ok(())
     }
 
     fn kernel_begin(&mut self, now: u64) {
@@ -236,16 +271,32 @@ impl L2Hook for QcacheHook {
         i.rsp_valid = self.answer.is_some();
         i.rsp_ack = self.answer.unwrap_or(false);
         i.rsp_dom = self.gpu_dom;
-        self.answer = None;
+        self.answer = self.settle(now, ctl).then_some(true);
+        if self.answer.is_some() {
+            self.counts[4] += 1;
+        }
         // the request on the channel this cycle is taken (req_ready is always high)
+        let trace = self.cpu.as_ref().map_or(0, |c| c.cfg.trace) as u64;
+        if trace > 0 && now.is_multiple_of(trace) {
+            self.trace_sample(now, ctl);
+        }
         if self.m.outputs().req_valid {
+            if trace > 0 {
+                let (o, r) = (self.m.outputs(), &self.m.r);
+                eprintln!(
+                    "qcache req {now}: target {:#b} role {} dir {} ratio {:#x} restore {} | q {} produced {} consumed {} spilled {} cyc_p {} cyc_c {}",
+                    o.req.target, o.req.role as u8, o.req.dir as u8, o.req.ratio_q44, o.req.restore as u8, o.q, r.produced, r.consumed, r.spilled, r.cyc_p, r.cyc_c
+                );
+            }
             let restore = self.m.outputs().req.restore;
-            let ack = self.actuate(ctl);
+            let ack = self.actuate(now, ctl);
             self.counts[if restore { 3 } else { 2 }] += 1;
-            if ack {
+            if ack == Some(true) {
                 self.counts[4] += 1;
             }
-            self.answer = Some(ack);
+            if ack.is_some() {
+                self.answer = ack;
+            }
         }
         let mut o = self.m.new_outputs();
         let i = self.inputs.clone();
@@ -260,7 +311,8 @@ impl L2Hook for QcacheHook {
         for (k, name) in ["produced", "spilled", "requests", "restores", "acks", "consumed"].iter().enumerate() {
             count(out, &format!("qcache.{name}"), self.counts[k]);
         }
-        count(out, "qcache.gpu_rate_changes", self.gpu_changes);
+        count(out, "qcache.gpu_rate_changes", self.gpu.changes);
+        count(out, "qcache.actuation_cycles", self.gpu.busy_cycles);
         if let Some(cpu) = &self.cpu {
             let s = cpu.stats;
             for (name, v) in [
@@ -294,9 +346,13 @@ fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(),
             let raw: RawCpu = params("qcache.cpu", t)?;
             let cpu = CpuConfig::validate(raw).map_err(|e| FieldError { field: format!("hooks.qcache.{}", e.field), ..e })?;
             if cpu.cores as usize >= c.ndom as usize {
-                return Err(FieldError::new("hooks.qcache.cpu.cores", format!("{} CPU cores need {} coherence domains and ndom is {}", cpu.cores, cpu.cores + 1, c.ndom), Some(format!("1 to {}", c.ndom - 1))));
+                return Err(FieldError::new(
+                    "hooks.qcache.cpu.cores",
+                    format!("{} CPU cores need {} coherence domains and ndom is {}", cpu.cores, cpu.cores + 1, c.ndom),
+                    Some(format!("1 to {}", c.ndom - 1)),
+                ));
             }
-            QcacheHook::with_cpu(&c, &cpu, cfg.clock_mhz)
+            QcacheHook::with_cpu(&c, &cpu, cfg.sms, cfg.clock_mhz)
         }
     };
     set.set_l2("qcache", Box::new(hook))

@@ -10,8 +10,10 @@
 //! * [`run`]: `gpuforge sim` on a config: the monitor on random streams.
 //! * [`hook`]: `[hooks.qcache]`, the monitor on the GPU model's L2 (`L2Hook`), and with
 //!   `[hooks.qcache.cpu]` the heterogeneous CPU-GPU system.
+//! * [`actuator`]: the GPU core scheduler's DVFS and TB draining for rate requests.
 //! * [`cpu`]: the CPU cores of that system: timing model, consumer threads, queue modes.
 
+pub mod actuator;
 pub mod check;
 pub mod config;
 pub mod cpu;

@@ -437,8 +437,11 @@ pub trait L2Hook {
     fn writeback(&mut self, _now: u64, _part: usize, _line: u64) {}
 
     /// The launch's buffers, once, before its first kernel (agents beside the GPU find
-    /// their data by name).
-    fn buffers(&mut self, _bufs: &[LaunchBuffer]) {}
+    /// their data by name). An error (a buffer the hook needs is missing) names the
+    /// launch field; the run stops before it starts with the launch file named.
+    fn buffers(&mut self, _bufs: &[LaunchBuffer]) -> Result<(), crate::config::FieldError> {
+        Ok(())
+    }
 
     fn kernel_begin(&mut self, _now: u64) {}
 
