@@ -1,12 +1,13 @@
 //! LLC-Compute in lockstep: the port maps of the OQ and EMN LUT designs (golden `Oq`
-//! `EmnLut`, `ChainPrioArb` and `NiDemux` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
-//! scoreboard, the EMN LUT, arbiter and demux benches with random inputs. This file is all
+//! `EmnLut`, `ChainPrioArb`, `NiDemux` and `SimdAlu` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
+//! scoreboard, the EMN LUT, arbiter, demux and SIMD ALU benches with random inputs. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
 use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
 use golden::llc_compute::check::OqScoreboard;
 use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
 use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
+use golden::llc_compute::simd_alu::{SimdAlu, SimdAluIn, SimdAluOut};
 use golden::model::Stimulus;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -172,6 +173,7 @@ impl Cosim for LlcCompute {
             LlcDesign::EmnLut { self_node } => Ok(Box::new(lut_bench(cfg, *self_node, layout, opts.seed)?)),
             LlcDesign::ChainPrioArb => Ok(Box::new(arb_bench(cfg, layout, opts.seed)?)),
             LlcDesign::NiDemux { n_out } => Ok(Box::new(demux_bench(*n_out, layout, opts.seed)?)),
+            LlcDesign::SimdAlu => Ok(Box::new(alu_bench(cfg, layout, opts.seed)?)),
         }
     }
 }
@@ -473,4 +475,138 @@ pub type DemuxBench = ModelBench<NiDemux, DemuxPorts, DemuxTraffic, NoScoreboard
 pub fn demux_bench(n_out: u32, layout: &Layout, seed: u64) -> Result<DemuxBench, String> {
     expect_fields(layout, "out_valid_o", n_out as usize)?;
     Ok(ModelBench::new(NiDemux::new(n_out as usize), DemuxTraffic::new(seed), None, DemuxPorts::new(layout)))
+}
+
+/// Frame slots of the SIMD ALU ports.
+#[derive(Debug, Clone)]
+pub struct AluPorts {
+    rst: Slot,
+    in_valid: Slot,
+    cmp: Slot,
+    op: Slot,
+    dtype: Slot,
+    a: Slot,
+    b: Slot,
+    mask: Slot,
+    in_ready: Slot,
+    out_valid: Slot,
+    res: Slot,
+    bitmap: Slot,
+}
+
+impl AluPorts {
+    pub fn new(l: &Layout) -> AluPorts {
+        AluPorts {
+            rst: l.input("rst_i"),
+            in_valid: l.input("in_valid_i"),
+            cmp: l.input("cmp_i"),
+            op: l.input("op_i"),
+            dtype: l.input("dtype_i"),
+            a: l.input("a_i"),
+            b: l.input("b_i"),
+            mask: l.input("mask_i"),
+            in_ready: l.output("in_ready_o"),
+            out_valid: l.output("out_valid_o"),
+            res: l.output("res_o"),
+            bitmap: l.output("bitmap_o"),
+        }
+    }
+}
+
+impl PortMap<SimdAlu> for AluPorts {
+    fn pack_inputs(&self, i: &SimdAluIn, f: &mut Frame) {
+        f.set(&self.rst, u64::from(i.rst));
+        f.set(&self.in_valid, u64::from(i.in_valid));
+        f.set(&self.cmp, u64::from(i.cmp));
+        f.set(&self.op, u64::from(i.op));
+        f.set(&self.dtype, u64::from(i.dtype));
+        words(f, &self.a, &i.a);
+        words(f, &self.b, &i.b);
+        bits(f, &self.mask, u64::from(i.mask));
+    }
+
+    fn pack_outputs(&self, o: &SimdAluOut, f: &mut Frame) {
+        f.set(&self.in_ready, u64::from(o.in_ready));
+        f.set(&self.out_valid, u64::from(o.out_valid));
+        words(f, &self.res, &o.res);
+        bits(f, &self.bitmap, u64::from(o.bitmap));
+    }
+}
+
+/// Random SIMD ALU ops: an op offered 80% of cycles (any of the 16 opcodes, a compare
+/// in 30%, unary sub-ops 0..7 in `b[3:0]` for op 14), random lane masks, operands per
+/// lane from random bits, the FP specials (signed zeros, infinities, quiet and signalling
+/// NaNs, subnormals, the extreme normals), small and extreme integers, and pairs of
+/// nearly equal magnitude (cancellation, ties); a reset in 1 cycle of 500.
+pub struct AluTraffic {
+    rng: Xoshiro256PlusPlus,
+    lanes: usize,
+}
+
+impl AluTraffic {
+    pub fn new(cfg: &LlcComputeConfig, seed: u64) -> Self {
+        Self { rng: Xoshiro256PlusPlus::seed_from_u64(seed), lanes: cfg.oq.lanes as usize }
+    }
+
+    fn operand(&mut self) -> u32 {
+        const SPECIAL: [u32; 16] = [
+            0,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0xffc0_1234,
+            0x7fa0_0001,
+            0x0000_0001,
+            0x807f_ffff,
+            0x0080_0000,
+            0x7f7f_ffff,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x4f00_0000,
+            0xcf00_0000,
+            0x7fff_ffff,
+        ];
+        let r = &mut self.rng;
+        match r.random_range(0..10) {
+            0..=3 => r.random(),
+            4 => SPECIAL[r.random_range(0..SPECIAL.len())],
+            5 => r.random_range(0..0x0080_0000) | (u32::from(r.random_bool(0.5)) << 31),
+            6 => r.random_range(0..64u32).wrapping_sub(32),
+            _ => {
+                // a normal number with an exponent near 127, so sums, products and quotients stay in range
+                (r.random_range(100..155u32) << 23) | r.random_range(0..0x0080_0000) | (u32::from(r.random_bool(0.5)) << 31)
+            }
+        }
+    }
+}
+
+impl Stimulus<SimdAlu> for AluTraffic {
+    fn drive(&mut self, _m: &SimdAlu, _prev: &SimdAluOut, i: &mut SimdAluIn) {
+        i.rst = self.rng.random_bool(0.002);
+        i.in_valid = self.rng.random_bool(0.8);
+        i.cmp = self.rng.random_bool(0.3);
+        i.op = if i.cmp { self.rng.random_range(0..8) } else { self.rng.random_range(0..16) };
+        i.dtype = self.rng.random_bool(0.5);
+        i.mask = self.rng.random::<u32>() & if self.lanes >= 32 { u32::MAX } else { (1 << self.lanes) - 1 };
+        for k in 0..self.lanes {
+            i.a[k] = self.operand();
+            i.b[k] = if i.op == 14 && !i.cmp {
+                self.rng.random_range(0..8)
+            } else if self.rng.random_bool(0.15) {
+                // nearly equal magnitude: cancellation and rounding ties
+                (i.a[k] ^ self.rng.random_range(0..4u32)) ^ (u32::from(self.rng.random_bool(0.5)) << 31)
+            } else {
+                self.operand()
+            };
+        }
+    }
+}
+
+/// Golden SIMD ALU (no scoreboard: the lane semantics are golden's `lane_op`, with hand values there).
+pub type AluBench = ModelBench<SimdAlu, AluPorts, AluTraffic, NoScoreboard>;
+
+pub fn alu_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<AluBench, String> {
+    expect_fields(layout, "a_i", cfg.oq.lanes as usize)?;
+    Ok(ModelBench::new(SimdAlu::new(cfg), AluTraffic::new(cfg, seed), None, AluPorts::new(layout)))
 }

@@ -8,7 +8,8 @@
 //! * [`hops`]: the zero-load hop model of spec §2.7.
 //! * [`packet`]: the ComputePacket flit layout (§2.3); [`lane_op`]: the ALU semantics.
 //! * Golden models (`eval`/`commit`, [`crate::model::Model`]): [`oq`], [`sq`] (at an
-//!   LLC partition), [`sq_core`] (in a core, Omni), [`emn_lut`], [`simd_alu`],
+//!   LLC partition), [`sq_core`] (in a core, Omni), both on the shared [`sqsr`],
+//!   [`emn_lut`], [`simd_alu`],
 //!   [`ni_demux`], [`chain_prio_arb`].
 //! * Random legal traffic ([`traffic`], [`sq_traffic`], [`sq_core_traffic`]) and the
 //!   independent spec §6.4 scoreboards ([`check`], [`sq_check`], [`sq_core_check`]).
@@ -31,6 +32,7 @@ pub mod sq_core_check;
 pub mod sq_core_traffic;
 pub mod sq_check;
 pub mod sq_traffic;
+pub mod sqsr;
 pub mod lane_op;
 pub mod traffic;
 pub mod check;

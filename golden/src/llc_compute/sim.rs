@@ -206,7 +206,7 @@ pub fn run_sq(c: &LlcComputeConfig, cycles: u64, seed: u64, plant: impl FnOnce(&
     let mut t = SqTraffic::new(c, &m, seed);
     let mut sb = SqScoreboard::new(c, &m);
     run_drained(c, &mut m, &mut t, &mut sb, cycles, "9 bounded liveness")?;
-    Ok(SqRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, writes: sb.writes })
+    Ok(SqRunStats { cycles, cps: sb.book.cps_in, responses: sb.book.responses, fallbacks: sb.book.fallbacks, writes: sb.writes })
 }
 
 /// Counts of one core-SQ run (Omni-Compute).
@@ -231,5 +231,5 @@ pub fn run_sq_core(c: &LlcComputeConfig, node: Node, cycles: u64, seed: u64, pla
     let mut t = SqCoreTraffic::new(c, &m, seed);
     let mut sb = SqCoreScoreboard::new(c, &m);
     run_drained(c, &mut m, &mut t, &mut sb, cycles, "9 bounded liveness")?;
-    Ok(SqCoreRunStats { cycles, cps: sb.cps_in, responses: sb.responses, fallbacks: sb.fallbacks, stores: sb.stores, contention: sb.contention })
+    Ok(SqCoreRunStats { cycles, cps: sb.book.cps_in, responses: sb.book.responses, fallbacks: sb.book.fallbacks, stores: sb.stores, contention: sb.contention })
 }

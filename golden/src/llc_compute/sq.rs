@@ -10,13 +10,13 @@
 //! Buffer slots go to ready entries first-come first-served (the ready-order FIFO);
 //! ALU dispatch follows buffer order; an entry's response waits for its WRITE to be
 //! accepted; the entry is freed when the response is taken.
+//!
+//! The SQMU/SQSR bookkeeping is the [`Sqsr`] the core variant ([`super::sq_core`])
+//! shares; this file adds the LLC request port and the partition's own ALU.
 
-use std::collections::VecDeque;
-
-use super::chain::Pattern;
 use super::config::LlcComputeConfig;
-use super::lane_op::chain_result;
-use super::packet::{ComputePacket, Flit};
+use super::packet::Flit;
+use super::sqsr::{byte_enables, operand, Sqsr};
 use crate::model::Model;
 
 /// `lr_kind` codes.
@@ -65,46 +65,13 @@ pub struct SqOut {
     pub st_buf_count: u32,
 }
 
-/// One SQSR entry (spec §1.6.1).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SqEntry {
-    pub valid: bool,
-    pub cp: ComputePacket,
-    pub loads: usize,
-    pub touched: [bool; 2],
-    pub present: [bool; 2],
-    pub result: Option<(Vec<u32>, u32)>,
-}
-
-/// A temporary-buffer slot: the entry it holds and its operands as they arrive.
-pub type BufSlot = Option<(usize, [Option<Vec<u32>>; 2])>;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SqState {
-    pub ents: Vec<SqEntry>,
-    /// Entries whose operands are present, in the order they became ready.
-    pub ready_q: VecDeque<usize>,
-    /// Buffer slots: the entry and its operands as they arrive.
-    pub bufs: Vec<BufSlot>,
-    /// Occupied slots in the order they were handed out.
-    pub buf_order: VecDeque<usize>,
-    /// The entry whose second operand READ is still to be issued, and its slot.
-    pub filling: Option<(usize, usize)>,
-    /// In the ALU: (cycles left, entry).
-    pub pipe: Vec<(u32, usize)>,
-    pub write_q: VecDeque<usize>,
-    pub resp_q: VecDeque<usize>,
-    /// Fallback loads waiting for the LLC port: (addr, which, src, oq_tag).
-    pub fb: VecDeque<(u64, u32, u32, u32)>,
-}
-
 pub struct Sq {
     pub n_ent: usize,
     pub n_buf: usize,
     pub lanes: usize,
     pub alu_lat: u32,
-    pub state: SqState,
-    next: Option<SqState>,
+    pub state: Sqsr,
+    next: Option<Sqsr>,
     /// Planted bug for checker tests: byte-enable every lane of a WRITE.
     pub plant_full_wbe: bool,
 }
@@ -112,37 +79,11 @@ pub struct Sq {
 impl Sq {
     pub fn new(c: &LlcComputeConfig) -> Self {
         let (n_ent, n_buf) = (c.sq.entries as usize, c.sq.buffer as usize);
-        Self { n_ent, n_buf, lanes: c.oq.lanes as usize, alu_lat: c.sq.alu_latency, state: Self::reset_state(n_ent, n_buf), next: None, plant_full_wbe: false }
-    }
-
-    fn reset_state(n: usize, b: usize) -> SqState {
-        SqState {
-            ents: vec![SqEntry::default(); n],
-            ready_q: VecDeque::new(),
-            bufs: vec![None; b],
-            buf_order: VecDeque::new(),
-            filling: None,
-            pipe: Vec::new(),
-            write_q: VecDeque::new(),
-            resp_q: VecDeque::new(),
-            fb: VecDeque::new(),
-        }
+        Self { n_ent, n_buf, lanes: c.oq.lanes as usize, alu_lat: c.sq.alu_latency, state: Sqsr::new(n_ent, n_buf), next: None, plant_full_wbe: false }
     }
 
     pub fn count(&self) -> usize {
-        self.state.ents.iter().filter(|e| e.valid).count()
-    }
-
-    fn operand_addr(cp: &ComputePacket, which: u32) -> u64 {
-        if which == 0 {
-            cp.addr_a
-        } else {
-            cp.addr_b
-        }
-    }
-
-    fn wbe(&self, mask: u32) -> u128 {
-        (0..self.lanes).filter(|k| self.plant_full_wbe || (mask >> k) & 1 == 1).fold(0u128, |m, k| m | (0xf << (4 * k)))
+        self.state.live()
     }
 }
 
@@ -151,7 +92,20 @@ impl Model for Sq {
     type Out = SqOut;
 
     fn idle_inputs(&self) -> SqIn {
-        SqIn { rst: false, cp_valid: false, cp_flit: [0; 4], lr_ready: false, lp_valid: false, lp_tag: 0, lp_which: 0, ld_valid: false, ld_tag: 0, ld_which: 0, ld_data: vec![0; self.lanes], no_ready: false }
+        SqIn {
+            rst: false,
+            cp_valid: false,
+            cp_flit: [0; 4],
+            lr_ready: false,
+            lp_valid: false,
+            lp_tag: 0,
+            lp_which: 0,
+            ld_valid: false,
+            ld_tag: 0,
+            ld_which: 0,
+            ld_data: vec![0; self.lanes],
+            no_ready: false,
+        }
     }
 
     fn new_outputs(&self) -> SqOut {
@@ -166,172 +120,66 @@ impl Model for Sq {
         let s = &self.state;
         let mut n = s.clone();
         *o = self.new_outputs();
-        let live = s.ents.iter().filter(|e| e.valid).count();
-        o.st_count = live as u32;
-        o.st_full = live == self.n_ent;
-        o.st_buf_count = s.buf_order.len() as u32;
-        // response port (registered queue)
-        if let Some(&e) = s.resp_q.front() {
-            let en = &s.ents[e];
-            let (res, bm) = en.result.clone().expect("responding entries have a result");
-            o.no_valid = true;
-            o.no_dst = en.cp.src_node;
-            o.no_kind = en.cp.resp_kind;
-            o.no_oq_tag = en.cp.oq_tag;
-            o.no_data = match en.cp.resp_kind {
-                1 => res,
-                2 => {
-                    let mut d = vec![0; self.lanes];
-                    d[0] = bm;
-                    d
-                }
-                _ => vec![0; self.lanes],
-            };
-        }
-        // the LLC request port: WRITE > READ > TOUCH > FB_LOAD
-        let free_slot = s.bufs.iter().position(|b| b.is_none());
-        enum Req {
-            Write(usize),
-            Read(usize, usize, u32, bool),
-            Touch(usize, usize),
-            Fb,
-        }
-        let req = if let Some(&e) = s.write_q.front() {
-            Some(Req::Write(e))
-        } else if let Some((e, slot)) = s.filling {
-            Some(Req::Read(e, slot, 1, false))
-        } else if let (Some(&e), Some(slot)) = (s.ready_q.front(), free_slot) {
-            Some(Req::Read(e, slot, 0, true))
-        } else if let Some((e, k)) = s.ents.iter().enumerate().find_map(|(x, en)| (en.valid).then(|| (0..en.loads).find(|k| !en.touched[*k]).map(|k| (x, k))).flatten()) {
-            Some(Req::Touch(e, k))
-        } else if !s.fb.is_empty() {
-            Some(Req::Fb)
-        } else {
-            None
-        };
+        (o.st_count, o.st_full, o.st_buf_count) = s.status();
         if i.rst {
-            self.next = Some(Self::reset_state(self.n_ent, self.n_buf));
+            self.next = Some(Sqsr::new(self.n_ent, self.n_buf));
             return;
         }
-        if let Some(r) = &req {
-            o.lr_valid = true;
-            let take = i.lr_ready;
-            match *r {
-                Req::Write(e) => {
-                    let en = &s.ents[e];
-                    o.lr_kind = LR_WRITE;
-                    o.lr_addr = en.cp.addr_c;
-                    o.lr_tag = e as u32;
-                    o.lr_wdata = en.result.as_ref().unwrap().0.clone();
-                    o.lr_wbe = self.wbe(en.cp.mask);
-                    o.lr_reply_node = en.cp.src_node;
-                    o.lr_oq_tag = en.cp.oq_tag;
-                    if take {
-                        n.write_q.pop_front();
-                        n.resp_q.push_back(e);
-                    }
-                }
-                Req::Read(e, slot, which, start) => {
-                    let en = &s.ents[e];
-                    o.lr_kind = LR_READ;
-                    o.lr_addr = Self::operand_addr(&en.cp, which);
-                    o.lr_tag = e as u32;
-                    o.lr_which = which;
-                    o.lr_reply_node = en.cp.src_node;
-                    o.lr_oq_tag = en.cp.oq_tag;
-                    if take {
-                        if start {
-                            n.ready_q.pop_front();
-                            n.bufs[slot] = Some((e, [None, None]));
-                            n.buf_order.push_back(slot);
-                        }
-                        n.filling = (which == 0 && en.loads == 2).then_some((e, slot));
-                    }
-                }
-                Req::Touch(e, k) => {
-                    let en = &s.ents[e];
-                    o.lr_kind = LR_TOUCH;
-                    o.lr_addr = Self::operand_addr(&en.cp, k as u32);
-                    o.lr_tag = e as u32;
-                    o.lr_which = k as u32;
-                    o.lr_reply_node = en.cp.src_node;
-                    o.lr_oq_tag = en.cp.oq_tag;
-                    if take {
-                        n.ents[e].touched[k] = true;
-                    }
-                }
-                Req::Fb => {
-                    let (addr, which, src, tag) = s.fb[0];
-                    o.lr_kind = LR_FB_LOAD;
-                    o.lr_addr = addr;
-                    o.lr_which = which;
-                    o.lr_reply_node = src;
-                    o.lr_oq_tag = tag;
-                    if take {
-                        n.fb.pop_front();
-                    }
-                }
+        // response port (registered queue)
+        if let Some(&e) = s.resp_q.front() {
+            o.no_valid = true;
+            (o.no_dst, o.no_kind, o.no_oq_tag, o.no_data) = s.response(e, self.lanes);
+        }
+        // the LLC request port: WRITE > READ > TOUCH > FB_LOAD
+        let take = i.lr_ready;
+        if let Some(&e) = s.store_q.front() {
+            let en = &s.ents[e];
+            (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_tag) = (true, LR_WRITE, en.cp.addr_c, e as u32);
+            o.lr_wdata = en.result.as_ref().unwrap().0.clone();
+            o.lr_wbe = byte_enables(en.cp.mask, self.lanes, self.plant_full_wbe);
+            (o.lr_reply_node, o.lr_oq_tag) = (en.cp.src_node, en.cp.oq_tag);
+            if take {
+                n.store_q.pop_front();
+                n.resp_q.push_back(e);
+            }
+        } else if let Some(f) = s.next_fill() {
+            let en = &s.ents[f.entry];
+            (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_tag, o.lr_which) = (true, LR_READ, operand(&en.cp, f.which), f.entry as u32, f.which);
+            (o.lr_reply_node, o.lr_oq_tag) = (en.cp.src_node, en.cp.oq_tag);
+            if take {
+                s.take_fill(&mut n, f);
+            }
+        } else if let Some((e, k)) = s.next_load() {
+            let en = &s.ents[e];
+            (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_tag, o.lr_which) = (true, LR_TOUCH, operand(&en.cp, k as u32), e as u32, k as u32);
+            (o.lr_reply_node, o.lr_oq_tag) = (en.cp.src_node, en.cp.oq_tag);
+            if take {
+                n.ents[e].issued[k] = true;
+            }
+        } else if let Some(&(addr, which, src, tag)) = s.fb.front() {
+            (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_which, o.lr_reply_node, o.lr_oq_tag) = (true, LR_FB_LOAD, addr, which, src, tag);
+            if take {
+                n.fb.pop_front();
             }
         }
         // CP in
         o.cp_ready = s.fb.is_empty();
         if i.cp_valid && o.cp_ready {
-            let cp = ComputePacket::decode(&i.cp_flit);
-            let loads = Pattern::get(cp.pattern).map_or(1, |p| p.loads());
-            if live == self.n_ent {
-                for k in 0..loads as u32 {
-                    n.fb.push_back((Self::operand_addr(&cp, k), k, cp.src_node, cp.oq_tag));
-                }
-            } else {
-                let e = s.ents.iter().position(|e| !e.valid).expect("not full");
-                n.ents[e] = SqEntry { valid: true, cp, loads, ..Default::default() };
-            }
+            s.accept_cp(&mut n, &i.cp_flit);
         }
         // present notification
         if i.lp_valid {
-            let e = &mut n.ents[i.lp_tag as usize];
-            e.present[i.lp_which as usize] = true;
-            if e.present[..e.loads].iter().all(|p| *p) {
-                n.ready_q.push_back(i.lp_tag as usize);
-            }
+            n.set_present(i.lp_tag as usize, i.lp_which as usize);
         }
         // read data into the entry's buffer slot
         if i.ld_valid {
-            if let Some(b) = n.bufs.iter_mut().flatten().find(|b| b.0 == i.ld_tag as usize) {
-                b.1[i.ld_which as usize] = Some(i.ld_data.clone());
-            }
+            n.fill_data(i.ld_tag as usize, i.ld_which, &i.ld_data);
         }
-        // ALU: results, then one dispatch of the oldest complete buffer entry
-        n.pipe.clear();
-        for &(left, e) in &s.pipe {
-            if left <= 1 {
-                if s.ents[e].cp.resp_kind == 0 {
-                    n.write_q.push_back(e);
-                } else {
-                    n.resp_q.push_back(e);
-                }
-            } else {
-                n.pipe.push((left - 1, e));
-            }
-        }
-        if let Some(&slot) = s.buf_order.front() {
-            let (e, ops) = s.bufs[slot].as_ref().unwrap();
-            let en = &s.ents[*e];
-            if ops[..en.loads].iter().all(|x| x.is_some()) {
-                let cp = &en.cp;
-                let a = ops[0].clone().unwrap();
-                let b = ops[1].clone().unwrap_or_else(|| vec![0; self.lanes]);
-                n.ents[*e].result = Some(chain_result(cp, &a, &b));
-                let n_ops = Pattern::get(cp.pattern).map_or(1, |p| p.alu_ops()) as u32;
-                n.pipe.push(((self.alu_lat * n_ops).max(1), *e));
-                n.bufs[slot] = None;
-                n.buf_order.pop_front();
-            }
-        }
+        // ALU (the partition's own: always granted): results, then one dispatch
+        s.alu(&mut n, true, self.alu_lat, self.lanes);
         // the response taken frees the entry
         if o.no_valid && i.no_ready {
-            let e = n.resp_q.pop_front().unwrap();
-            n.ents[e] = SqEntry::default();
+            n.respond();
         }
         self.next = Some(n);
     }

@@ -1,4 +1,6 @@
-//! The LLC-partition SQ scoreboard: spec §6.4 SQ invariants 1-6 and 8, from the ports.
+//! The LLC-partition SQ scoreboard: spec §6.4 SQ invariants 1-6 and 8, from the ports,
+//! and the chain ledger ([`SqLedger`]) it shares with the core variant's
+//! ([`super::sq_core_check`]): CPs in, live chains, fallback loads owed, responses.
 //!
 //! Chains are known by `(src_node, oq_tag)` from the CP; the LLC tag of a chain is
 //! learnt from its first TOUCH. The expected WRITE data and DATA/BITMAP payload come
@@ -13,30 +15,152 @@ use super::sq::{Sq, SqIn, SqOut, LR_FB_LOAD, LR_READ, LR_TOUCH, LR_WRITE};
 use crate::invariant::Violation;
 use crate::model::Scoreboard;
 
+/// A chain as both SQ scoreboards know it, by `(src_node, oq_tag)`.
 #[derive(Debug, Clone)]
-struct Chain {
-    cp: ComputePacket,
-    loads: usize,
-    present: [bool; 2],
-    data: [Option<Vec<u32>>; 2],
-    writes: u32,
+pub struct Chain {
+    pub cp: ComputePacket,
+    pub loads: usize,
+    /// LLC variant: the present notifications seen.
+    pub present: [bool; 2],
+    /// The operand data delivered (LLC read data, or NoC load data at a core).
+    pub data: [Option<Vec<u32>>; 2],
+    /// Core variant: the LOAD_REQs seen.
+    pub requested: [bool; 2],
+    /// WRITEs (LLC) or STORE_REQs (core) seen.
+    pub stores: u32,
+    /// Core variant: the store ack delivered.
+    pub acked: bool,
 }
 
-pub struct SqScoreboard {
-    n_ent: u32,
-    n_buf: u32,
-    lanes: usize,
-    chains: HashMap<(u32, u32), Chain>,
-    by_tag: HashMap<u32, (u32, u32)>,
+/// The chain ledger both SQ scoreboards keep: CPs in, chains live, fallback loads owed,
+/// responses; invariants 1, 2 and 8 and the response half of 5 and 6.
+pub struct SqLedger {
+    pub n_ent: u32,
+    pub n_buf: u32,
+    pub lanes: usize,
+    pub chains: HashMap<(u32, u32), Chain>,
+    /// The SQSR entry (tag) of each live chain, as far as known.
+    pub by_tag: HashMap<u32, (u32, u32)>,
     fb_expected: VecDeque<(u64, u32, u32, u32)>,
     pub cps_in: u64,
     pub responses: u64,
     pub fallbacks: u64,
-    pub writes: u64,
 }
 
-fn v(cycle: u64, inv: &'static str, detail: String) -> Violation {
+pub(crate) fn v(cycle: u64, inv: &'static str, detail: String) -> Violation {
     Violation { cycle, invariant: inv, detail }
+}
+
+/// Byte enables of the active lanes (4 per lane).
+pub(crate) fn active_bytes(mask: u32, lanes: usize) -> u128 {
+    (0..lanes).filter(|k| (mask >> k) & 1 == 1).fold(0u128, |m, k| m | (0xf << (4 * k)))
+}
+
+impl SqLedger {
+    pub fn new(c: &LlcComputeConfig) -> Self {
+        Self {
+            n_ent: c.sq.entries,
+            n_buf: c.sq.buffer,
+            lanes: c.oq.lanes as usize,
+            chains: HashMap::new(),
+            by_tag: HashMap::new(),
+            fb_expected: VecDeque::new(),
+            cps_in: 0,
+            responses: 0,
+            fallbacks: 0,
+        }
+    }
+
+    pub fn live(&self) -> u32 {
+        self.chains.len() as u32
+    }
+
+    /// Invariants 1 (bounds; the count is ours) and 8 (conservation).
+    pub fn bounds(&self, cycle: u64, st_count: u32, st_buf_count: u32) -> Result<(), Violation> {
+        let live = self.live();
+        if st_count != live || st_count > self.n_ent || st_buf_count > self.n_buf {
+            return Err(v(cycle, "1 bounds", format!("st_count {st_count} (scoreboard {live}, N {}), st_buf_count {st_buf_count} (N_BUF {})", self.n_ent, self.n_buf)));
+        }
+        if self.cps_in != self.responses + self.fallbacks + u64::from(live) {
+            return Err(v(cycle, "8 conservation", format!("{} CPs in, {} responses, {} fallbacks, {live} live", self.cps_in, self.responses, self.fallbacks)));
+        }
+        Ok(())
+    }
+
+    /// A CP taken: a fallback (one FB_LOAD owed per memory operand) when the SQSR was
+    /// `full` at the cycle's start (registered: a response of the same cycle frees its
+    /// entry only for the next), else a new live chain, in SQSR entry `tag` when the
+    /// scoreboard knows it.
+    pub fn cp_in(&mut self, cp: ComputePacket, full: bool, tag: Option<u32>) {
+        let loads = super::chain::Pattern::get(cp.pattern).map_or(1, |p| p.loads());
+        self.cps_in += 1;
+        if full {
+            self.fallbacks += 1;
+            for k in 0..loads as u32 {
+                self.fb_expected.push_back((if k == 0 { cp.addr_a } else { cp.addr_b }, k, cp.src_node, cp.oq_tag));
+            }
+        } else {
+            let key = (cp.src_node, cp.oq_tag);
+            if let Some(t) = tag {
+                self.by_tag.insert(t, key);
+            }
+            self.chains.insert(key, Chain { cp, loads, present: [false; 2], data: [None, None], requested: [false; 2], stores: 0, acked: false });
+        }
+    }
+
+    /// Invariant 2: the oldest owed fallback load is `got` = (addr, which, reply node, oq_tag).
+    pub fn fallback_load(&mut self, cycle: u64, got: (u64, u32, u32, u32)) -> Result<(), Violation> {
+        let want = self.fb_expected.pop_front().ok_or_else(|| v(cycle, "2 fallback", format!("FB_LOAD {got:?} not expected")))?;
+        if want != got {
+            return Err(v(cycle, "2 fallback", format!("FB_LOAD {got:?}, expected {want:?}")));
+        }
+        Ok(())
+    }
+
+    /// The expected (result vector, bitmap) of a chain from its delivered operands.
+    pub fn result(&self, ch: &Chain) -> (Vec<u32>, u32) {
+        expected(&ch.cp, ch.data[0].as_deref().unwrap_or(&[]), ch.data[1].as_deref().unwrap_or(&[]), self.lanes)
+    }
+
+    /// Invariants 5 and 6 on a response taken: chain `key` is live (and leaves), a
+    /// storing chain's store is done (`stored`; the broken invariant is `order`), kind
+    /// and payload are its result's.
+    pub fn response(&mut self, cycle: u64, key: (u32, u32), kind: u32, data: &[u32], stored: impl FnOnce(&Chain) -> bool, order: &'static str) -> Result<Chain, Violation> {
+        let ch = self.chains.remove(&key).ok_or_else(|| v(cycle, "6 one response", format!("response kind {kind} to {key:?}, not live")))?;
+        if ch.cp.resp_kind == 0 && !stored(&ch) {
+            return Err(v(cycle, order, format!("{key:?}: ACK after {} stores, acked {}", ch.stores, ch.acked)));
+        }
+        let (r, bm) = self.result(&ch);
+        let ok = kind == ch.cp.resp_kind
+            && match kind {
+                1 => data == r,
+                2 => data[0] == bm,
+                _ => true,
+            };
+        if !ok {
+            return Err(v(
+                cycle,
+                "5 function",
+                format!(
+                    "{key:?} pattern {}: response kind {kind} data {:x?}, expected kind {} {:x?} bitmap {bm:#x}",
+                    ch.cp.pattern,
+                    &data[..4.min(self.lanes)],
+                    ch.cp.resp_kind,
+                    &r[..4.min(self.lanes)]
+                ),
+            ));
+        }
+        self.responses += 1;
+        Ok(ch)
+    }
+
+    /// Invariant 8 at the end: nothing live, nothing owed.
+    pub fn finish(&self, cycle: u64, st_count: u32) -> Result<(), Violation> {
+        if !self.chains.is_empty() || st_count != 0 || !self.fb_expected.is_empty() {
+            return Err(v(cycle, "8 conservation", format!("{} chains live, st_count {st_count}, {} fallback loads missing", self.chains.len(), self.fb_expected.len())));
+        }
+        Ok(())
+    }
 }
 
 /// Spec §2.2/§2.3 for the traffic's ops: one lane.
@@ -81,33 +205,18 @@ pub(crate) fn expected(cp: &ComputePacket, a: &[u32], b: &[u32], lanes: usize) -
     (r, bm)
 }
 
+pub struct SqScoreboard {
+    pub book: SqLedger,
+    pub writes: u64,
+}
+
 impl SqScoreboard {
     pub fn new(c: &LlcComputeConfig, _sq: &Sq) -> Self {
-        Self {
-            n_ent: c.sq.entries,
-            n_buf: c.sq.buffer,
-            lanes: c.oq.lanes as usize,
-            chains: HashMap::new(),
-            by_tag: HashMap::new(),
-            fb_expected: VecDeque::new(),
-            cps_in: 0,
-            responses: 0,
-            fallbacks: 0,
-            writes: 0,
-        }
+        Self { book: SqLedger::new(c), writes: 0 }
     }
 
     pub fn finish(&self, cycle: u64, o: &SqOut) -> Result<(), Violation> {
-        if !self.chains.is_empty() || o.st_count != 0 || !self.fb_expected.is_empty() {
-            return Err(v(cycle, "8 conservation", format!("{} chains live, st_count {}, {} fallback loads missing", self.chains.len(), o.st_count, self.fb_expected.len())));
-        }
-        Ok(())
-    }
-
-    fn result(&self, ch: &Chain) -> (Vec<u32>, u32) {
-        let a = ch.data[0].clone().unwrap_or_default();
-        let b = ch.data[1].clone().unwrap_or_default();
-        expected(&ch.cp, &a, &b, self.lanes)
+        self.book.finish(cycle, o.st_count)
     }
 }
 
@@ -116,101 +225,65 @@ impl Scoreboard<Sq> for SqScoreboard {
         if i.rst {
             return Ok(());
         }
-        let live = self.chains.len() as u32;
-        if o.st_count != live || o.st_count > self.n_ent || o.st_buf_count > self.n_buf {
-            return Err(v(cycle, "1 bounds", format!("st_count {} (scoreboard {live}, N {}), st_buf_count {} (N_BUF {})", o.st_count, self.n_ent, o.st_buf_count, self.n_buf)));
-        }
-        if self.cps_in != self.responses + self.fallbacks + u64::from(live) {
-            return Err(v(cycle, "8 conservation", format!("{} CPs in, {} responses, {} fallbacks, {live} live", self.cps_in, self.responses, self.fallbacks)));
-        }
+        let b = &mut self.book;
+        let full = b.live() == b.n_ent;
+        b.bounds(cycle, o.st_count, o.st_buf_count)?;
         if i.lp_valid {
-            let key = self.by_tag.get(&i.lp_tag).copied().ok_or_else(|| v(cycle, "3 present", format!("present for unknown tag {}", i.lp_tag)))?;
-            self.chains.get_mut(&key).unwrap().present[i.lp_which as usize] = true;
+            let key = b.by_tag.get(&i.lp_tag).copied().ok_or_else(|| v(cycle, "3 present", format!("present for unknown tag {}", i.lp_tag)))?;
+            b.chains.get_mut(&key).unwrap().present[i.lp_which as usize] = true;
         }
         if i.ld_valid {
-            let key = self.by_tag[&i.ld_tag];
-            self.chains.get_mut(&key).unwrap().data[i.ld_which as usize] = Some(i.ld_data.clone());
+            let key = b.by_tag[&i.ld_tag];
+            b.chains.get_mut(&key).unwrap().data[i.ld_which as usize] = Some(i.ld_data.clone());
         }
         if o.lr_valid && i.lr_ready {
             let key = (o.lr_reply_node, o.lr_oq_tag);
-            match o.lr_kind {
-                LR_FB_LOAD => {
-                    let want = self.fb_expected.pop_front().ok_or_else(|| v(cycle, "2 fallback", format!("FB_LOAD {key:?} not expected")))?;
-                    if want != (o.lr_addr, o.lr_which, o.lr_reply_node, o.lr_oq_tag) {
-                        return Err(v(cycle, "2 fallback", format!("FB_LOAD {:?}, expected {want:?}", (o.lr_addr, o.lr_which, o.lr_reply_node, o.lr_oq_tag))));
+            let kind = o.lr_kind;
+            if kind == LR_FB_LOAD {
+                b.fallback_load(cycle, (o.lr_addr, o.lr_which, o.lr_reply_node, o.lr_oq_tag))?;
+            } else {
+                let ch = b.chains.get_mut(&key).ok_or_else(|| v(cycle, "6 one response", format!("request kind {kind} for chain {key:?} not live")))?;
+                match kind {
+                    LR_TOUCH => {
+                        let addr = if o.lr_which == 0 { ch.cp.addr_a } else { ch.cp.addr_b };
+                        if o.lr_addr != addr || o.lr_which as usize >= ch.loads {
+                            return Err(v(cycle, "3 touch", format!("TOUCH {:#x} which {} for {key:?}", o.lr_addr, o.lr_which)));
+                        }
+                        b.by_tag.insert(o.lr_tag, key);
                     }
-                }
-                kind => {
-                    let ch = self.chains.get_mut(&key).ok_or_else(|| v(cycle, "6 one response", format!("request kind {kind} for chain {key:?} not live")))?;
-                    match kind {
-                        LR_TOUCH => {
-                            self.by_tag.insert(o.lr_tag, key);
-                            let addr = if o.lr_which == 0 { ch.cp.addr_a } else { ch.cp.addr_b };
-                            if o.lr_addr != addr || o.lr_which as usize >= ch.loads {
-                                return Err(v(cycle, "3 touch", format!("TOUCH {:#x} which {} for {key:?}", o.lr_addr, o.lr_which)));
-                            }
+                    LR_READ => {
+                        if !ch.present[..ch.loads].iter().all(|p| *p) {
+                            return Err(v(cycle, "3 READ only when present", format!("READ for {key:?} with present {:?}", ch.present)));
                         }
-                        LR_READ => {
-                            if !ch.present[..ch.loads].iter().all(|p| *p) {
-                                return Err(v(cycle, "3 READ only when present", format!("READ for {key:?} with present {:?}", ch.present)));
-                            }
-                        }
-                        LR_WRITE => {
-                            ch.writes += 1;
-                            self.writes += 1;
-                            let mask = ch.cp.mask;
-                            let (want, _) = {
-                                let ch = &self.chains[&key];
-                                self.result(ch)
-                            };
-                            let wbe_want = (0..self.lanes).filter(|k| (mask >> k) & 1 == 1).fold(0u128, |m, k| m | (0xf << (4 * k)));
-                            let ch = &self.chains[&key];
-                            if ch.writes > 1 || o.lr_addr != ch.cp.addr_c || o.lr_wbe != wbe_want {
-                                return Err(v(cycle, "5 WRITE", format!("{key:?}: write {} to {:#x} wbe {:#x}, expected {:#x} wbe {wbe_want:#x}", ch.writes, o.lr_addr, o.lr_wbe, ch.cp.addr_c)));
-                            }
-                            for k in (0..self.lanes).filter(|k| (mask >> k) & 1 == 1) {
-                                if o.lr_wdata[k] != want[k] {
-                                    return Err(v(cycle, "5 function", format!("{key:?} pattern {} lane {k}: {:#x}, expected {:#x}", ch.cp.pattern, o.lr_wdata[k], want[k])));
-                                }
-                            }
-                        }
-                        _ => return Err(v(cycle, "3 request", format!("kind {kind}"))),
                     }
+                    LR_WRITE => {
+                        ch.stores += 1;
+                        self.writes += 1;
+                        let ch = &b.chains[&key];
+                        let (want, _) = b.result(ch);
+                        let wbe_want = active_bytes(ch.cp.mask, b.lanes);
+                        if ch.stores > 1 || o.lr_addr != ch.cp.addr_c || o.lr_wbe != wbe_want {
+                            return Err(v(
+                                cycle,
+                                "5 WRITE",
+                                format!("{key:?}: write {} to {:#x} wbe {:#x}, expected {:#x} wbe {wbe_want:#x}", ch.stores, o.lr_addr, o.lr_wbe, ch.cp.addr_c),
+                            ));
+                        }
+                        if let Some(k) = (0..b.lanes).find(|k| (ch.cp.mask >> k) & 1 == 1 && o.lr_wdata[*k] != want[*k]) {
+                            return Err(v(cycle, "5 function", format!("{key:?} pattern {} lane {k}: {:#x}, expected {:#x}", ch.cp.pattern, o.lr_wdata[k], want[k])));
+                        }
+                    }
+                    _ => return Err(v(cycle, "3 request", format!("kind {kind}"))),
                 }
             }
         }
         if o.no_valid && i.no_ready {
             let key = (o.no_dst, o.no_oq_tag);
-            let ch = self.chains.remove(&key).ok_or_else(|| v(cycle, "6 one response", format!("response to {key:?}, not live")))?;
-            let store = ch.cp.resp_kind == 0;
-            if store && ch.writes != 1 {
-                return Err(v(cycle, "6 WRITE before response", format!("{key:?}: ACK after {} writes", ch.writes)));
-            }
-            let (r, bm) = self.result(&ch);
-            let ok = o.no_kind == ch.cp.resp_kind
-                && match ch.cp.resp_kind {
-                    1 => o.no_data == r,
-                    2 => o.no_data[0] == bm,
-                    _ => true,
-                };
-            if !ok {
-                return Err(v(cycle, "5 function", format!("{key:?} pattern {}: response kind {} data {:x?}, expected kind {} {:x?} bitmap {bm:#x}", ch.cp.pattern, o.no_kind, &o.no_data[..4.min(self.lanes)], ch.cp.resp_kind, &r[..4.min(self.lanes)])));
-            }
-            self.by_tag.retain(|_, k| *k != key);
-            self.responses += 1;
+            b.response(cycle, key, o.no_kind, &o.no_data, |ch| ch.stores == 1, "6 WRITE before response")?;
+            b.by_tag.retain(|_, k| *k != key);
         }
         if i.cp_valid && o.cp_ready {
-            let cp = ComputePacket::decode(&i.cp_flit);
-            let loads = super::chain::Pattern::get(cp.pattern).map_or(1, |p| p.loads());
-            self.cps_in += 1;
-            if live == self.n_ent {
-                self.fallbacks += 1;
-                for k in 0..loads as u32 {
-                    self.fb_expected.push_back((if k == 0 { cp.addr_a } else { cp.addr_b }, k, cp.src_node, cp.oq_tag));
-                }
-            } else {
-                self.chains.insert((cp.src_node, cp.oq_tag), Chain { cp, loads, present: [false; 2], data: [None, None], writes: 0 });
-            }
+            b.cp_in(ComputePacket::decode(&i.cp_flit), full, None);
         }
         Ok(())
     }

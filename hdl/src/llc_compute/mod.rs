@@ -3,7 +3,8 @@
 //! with the §1.3.4 entry FSM, CPGU and the core's EMN LUT ROM) and `emn_lut/` (the
 //! writable EMN table of §6.3 for the same core) and `chain_prio_arb/` (§1.2's
 //! chain-aware warp priority), `ni_demux_core/` and `ni_demux_llc/` (§1.5's ejection
-//! demux with 3 and 2 outputs).
+//! demux with 3 and 2 outputs), `simd_alu/` (the LLC partition's pipelined 32-bit int/fp
+//! ALU of §1.1 item 7 and §6.3).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
@@ -14,6 +15,7 @@ pub mod emn_lut;
 pub mod leaf;
 pub mod ni_demux;
 pub mod oq;
+pub mod simd_alu;
 
 use std::collections::BTreeMap;
 
@@ -38,6 +40,8 @@ pub enum LlcDesign {
     ChainPrioArb,
     /// `llc_ni_demux_n<n_out>`: the ejection-port demux of a core (3) or an LLC node (2).
     NiDemux { n_out: u32 },
+    /// `llc_simd_alu_<preset>`: the LLC partition's pipelined SIMD ALU.
+    SimdAlu,
 }
 
 /// Every module the generator writes.
@@ -49,6 +53,9 @@ pub enum LlcModule<'a> {
     EmnLut { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
     ChainPrioArb { preset: &'a str, cfg: &'a LlcComputeConfig },
     NiDemux { n_out: u32 },
+    SimdAlu { preset: &'a str, cfg: &'a LlcComputeConfig },
+    /// One lane of the SIMD ALU.
+    LaneAlu,
 }
 
 impl Catalog for LlcModule<'_> {
@@ -59,6 +66,8 @@ impl Catalog for LlcModule<'_> {
             LlcModule::EmnLut { preset, .. } => emn_lut::top_name(preset),
             LlcModule::ChainPrioArb { preset, .. } => chain_prio_arb::top_name(preset),
             LlcModule::NiDemux { n_out } => ni_demux::top_name(*n_out),
+            LlcModule::SimdAlu { preset, .. } => simd_alu::top_name(preset),
+            LlcModule::LaneAlu => simd_alu::LANE.into(),
         }
     }
 
@@ -68,6 +77,8 @@ impl Catalog for LlcModule<'_> {
             LlcModule::EmnLut { cfg, self_node, .. } => emn_lut::doc(cfg, *self_node),
             LlcModule::ChainPrioArb { cfg, .. } => chain_prio_arb::doc(cfg),
             LlcModule::NiDemux { n_out } => ni_demux::doc(*n_out),
+            LlcModule::SimdAlu { cfg, .. } => simd_alu::doc(cfg),
+            LlcModule::LaneAlu => simd_alu::lane_doc(),
             LlcModule::EntryFsm => ModuleDoc::new(
                 "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
                 "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
@@ -104,6 +115,19 @@ impl Generate for LlcCompute {
             let top = lib.add_text(&LlcModule::NiDemux { n_out }, ni_demux::render(n_out)?)?;
             designs.push(DesignSpec::new(dir, &LlcDesign::NiDemux { n_out }, &top, ni_demux::ports(n_out)).param("N_OUT", n_out));
         }
+        lib.add_text(&LlcModule::LaneAlu, simd_alu::render_lane()?)?;
+        let alu_top = lib.add_text(&LlcModule::SimdAlu { preset: &cfg.name, cfg: c }, simd_alu::render(c, &cfg.name)?)?;
+        let s = &c.sq;
+        // not synthesized by `make synth`: each lane's one-cycle IEEE divider, multiplier and
+        // 64-bit normalizers keep yosys busy for minutes per lane (README, LLC-Compute)
+        designs.push(
+            DesignSpec::new("simd_alu", &LlcDesign::SimdAlu, &alu_top, simd_alu::ports(c))
+                .param("LANES", c.oq.lanes)
+                .param("LAT", s.alu_latency)
+                .param("HAS_FDIV", u32::from(s.fdiv))
+                .param("FDIV_LAT", s.fdiv_latency)
+                .no_synth(),
+        );
         Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, designs)
     }
 }
