@@ -92,7 +92,7 @@ fn a_planted_oq_bug_is_caught_by_lockstep() {
         b.model.plant_alloc_when_full = true;
         b
     };
-    match lockstep::run(&mut rtl, make, &Options::new(50_000, 5)) {
+    match lockstep::run(&mut rtl, make, &Options::new(50_000, 5).without_waveform()) {
         Err(CosimError::Mismatch(mm)) => assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{mm}"),
         other => panic!("the planted bug was not caught: {other:?}"),
     }
@@ -117,7 +117,7 @@ fn emn_lut_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
             b.model.init[1] ^= 1;
             b
         };
-        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed)) {
+        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port.starts_with("rd_")), "{preset}: {mm}"),
             other => panic!("{preset}: the planted bug was not caught: {other:?}"),
         }
@@ -141,7 +141,7 @@ fn chain_prio_arb_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
         // the planted bug: the RTL never sees abort_i (the golden model does)
         let abort = layout.input("abort_i");
         let planted = || ModelBench::new(ChainPrioArb::new(c.oq.warps as usize), ArbTraffic::new(c, seed), None::<NoScoreboard>, DropAbort(ArbPorts::new(&layout), abort.clone()));
-        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed)) {
+        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port.starts_with("prio_") || x.port.starts_with("grant")), "{preset}: {mm}"),
             other => panic!("{preset}: the planted bug was not caught: {other:?}"),
         }
@@ -163,7 +163,7 @@ fn ni_demux_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
         // planted: the RTL sees every flit as a tail, so it never holds a route
         let tail = layout.input("in_tail_i");
         let planted = || ModelBench::new(NiDemux::new(n_out as usize), DemuxTraffic::new(seed), None::<NoScoreboard>, TailToRtl(DemuxPorts::new(&layout), tail.clone()));
-        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed)) {
+        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => assert!(!mm.diffs.is_empty(), "{dir}: {mm}"),
             other => panic!("{dir}: the planted bug was not caught: {other:?}"),
         }
@@ -196,7 +196,7 @@ fn simd_alu_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
             b.model.lat += 1;
             b
         };
-        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed)) {
+        match lockstep::run(&mut rtl, planted, &Options::new(20_000, seed).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "out_valid_o"), "{name}: {mm}"),
             other => panic!("{name}: the planted bug was not caught: {other:?}"),
         }
