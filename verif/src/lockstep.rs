@@ -225,7 +225,7 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
         if let Some(d) = v.parent() {
             let _ = std::fs::create_dir_all(d);
         }
-        if !rtl.traced {
+        if !rtl.has_trace {
             *rtl = rtl.traced().map_err(|e| CosimError::Setup(format!("{top}: the traced model for {}: {e}", v.display())))?;
         }
         rtl.trace_open(v).map_err(|e| CosimError::Setup(format!("{top}: {e}")))?;
@@ -263,7 +263,7 @@ pub fn run<B: Bench>(rtl: &mut Rtl, make: impl Fn() -> B, opts: &Options) -> Res
 fn replay_with_trace<B: Bench>(rtl: &mut Rtl, make: &impl Fn() -> B, fail: u64, opts: &Options, dir: &std::path::Path) -> Option<PathBuf> {
     std::fs::create_dir_all(dir).ok()?;
     let path = dir.join(format!("{}-seed{}-cycle{}.vcd", rtl.layout.top, opts.seed, fail));
-    if rtl.traced {
+    if rtl.has_trace {
         rtl.renew();
     } else {
         eprintln!("{}: mismatch at cycle {fail}; building the traced model for its waveform", rtl.layout.top);

@@ -24,7 +24,7 @@ pub struct Rtl {
     trace_open: TraceOpenFn,
     trace_close: FreeFn,
     /// Whether the model can write a VCD (Verilated with `--trace`).
-    pub traced: bool,
+    pub has_trace: bool,
     pub layout: Layout,
     /// What it was loaded from (to load its traced twin).
     built: Built,
@@ -71,7 +71,7 @@ impl Rtl {
                 cycle: sym(&lib, b"gf_cycle", p)?,
                 trace_open: sym(&lib, b"gf_trace_open", p)?,
                 trace_close: sym(&lib, b"gf_trace_close", p)?,
-                traced: traced() == 1,
+                has_trace: traced() == 1,
                 layout: built.layout.clone(),
                 built: built.clone(),
                 _lib: lib,

@@ -342,17 +342,17 @@ pub fn cached(design: &Design, opts: impl Into<BuildOpts>) -> Result<bool, Build
 }
 
 /// A rough build time for a status line: Verilator's C++ grows with the design's Verilog.
-/// Calibrated on this project's designs on a 2-core machine, untraced (about 8 s for a
-/// 5,500-line 3x3 VC mesh at -O0; the 10,000-line GPU-CC paper SM takes about 30 s at
-/// -O0 and a minute at -O2); real times vary with the machine and its load, and a
-/// traced build takes about 1.6x.
+/// Calibrated on this project's designs on a quiet 2-core machine, untraced: about 8 s
+/// for a 5,500-line 3x3 VC mesh at -O0, 21 s for the 10,000-line GPU-CC paper SM at -O2
+/// (`make run`); real times vary with the machine and its load, and a traced build
+/// takes about 1.6x.
 pub fn estimate_seconds(design: &Design, opts: impl Into<BuildOpts>) -> f64 {
     let opts = opts.into();
     let lines: usize = design.files.iter().map(|(_, t)| t.lines().count()).sum();
     let (base, per_kline) = match opts.opt {
-        Opt::Debug => (3.0, 1.0),
-        Opt::Quick => (5.0, 2.5),
-        Opt::Fast => (5.0, 5.0),
+        Opt::Debug => (2.0, 1.0),
+        Opt::Quick => (3.0, 1.5),
+        Opt::Fast => (3.0, 1.8),
     };
     let traced = if opts.trace { 1.6 } else { 1.0 };
     traced * (base + per_kline * lines as f64 / 1000.0)

@@ -57,7 +57,7 @@ fn debug_builds_are_untraced_at_o0_and_a_waveform_brings_the_traced_twin() {
         assert!(!l.contains("Trace"), "an untraced build compiled trace code: {l}");
     }
     let mut rtl = verif::rtl::Rtl::load(&built).unwrap();
-    assert!(!rtl.traced);
+    assert!(!rtl.has_trace);
     let dir = std::env::temp_dir().join(format!("gpuforge-trace-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
     let e = rtl.trace_open(&dir.join("refused.vcd")).err().expect("an untraced model cannot write a VCD");
@@ -66,7 +66,7 @@ fn debug_builds_are_untraced_at_o0_and_a_waveform_brings_the_traced_twin() {
     let mut o = Options::new(200, 1);
     o.vcd = Some(dir.join("run.vcd"));
     lockstep::run(&mut rtl, || verif::gpucc::net_bench(&c, &layout, NetTraffic::new(&c, 1, TrafficParams::default())).unwrap(), &o).unwrap_or_else(|e| panic!("{e}"));
-    assert!(rtl.traced, "the run swapped in the traced twin");
+    assert!(rtl.has_trace, "the run swapped in the traced twin");
     let body = std::fs::read_to_string(dir.join("run.vcd")).unwrap();
     assert!(body.contains("$enddefinitions") && body.contains("#1990"), "a VCD of 200 cycles:\n{}", &body[..body.len().min(400)]);
     let _ = std::fs::remove_dir_all(&dir);
