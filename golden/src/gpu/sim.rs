@@ -537,9 +537,7 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
     }
     let bufs: Vec<hooks::LaunchBuffer> =
         launch.buffers.iter().zip(&addrs).map(|(b, &addr)| hooks::LaunchBuffer { name: b.name.clone(), addr, bytes: host[&b.name].data.len() as u64 }).collect();
-    gpu.hooks.l2.buffers(&bufs).map_err(|e| {
-        SimError::BadLaunch(LaunchError::Field(crate::config::ConfigError { file: launch.path.clone(), field: e.field, message: e.message, allowed: e.allowed }))
-    })?;
+    gpu.hooks.l2.buffers(&bufs).map_err(|e| SimError::BadLaunch(LaunchError::Field(e.in_file(&launch.path))))?;
     let launch_kernel = |gpu: &mut Gpu, opts: &mut RunOptions<'_>, i: usize, iter: u64| -> Result<(), SimError> {
         let spec = &launch.kernels[i];
         let (threads, shared, (ctas_per_sm, limit)) = fits[i];
