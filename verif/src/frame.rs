@@ -20,15 +20,19 @@ pub struct Slot {
     pub word: usize,
     /// Words taken.
     pub words: usize,
+    /// `width / fields`, kept so packing a field costs no division.
+    field_bits: u32,
 }
 
 impl Slot {
     fn new(p: &Port, word: usize) -> Slot {
-        Slot { name: p.name.clone(), width: p.width, fields: p.fields, word, words: p.width.div_ceil(64) as usize }
+        let field_bits = if p.fields == 0 { p.width } else { p.width / p.fields };
+        Slot { name: p.name.clone(), width: p.width, fields: p.fields, word, words: p.width.div_ceil(64) as usize, field_bits }
     }
 
+    #[inline]
     pub fn field_width(&self) -> u32 {
-        self.width / self.fields
+        self.field_bits
     }
 
     /// Mask of the last word (bits beyond the width are zero).
@@ -83,10 +87,7 @@ impl Layout {
     }
 
     fn find(list: &[Slot], name: &str, what: &str, top: &str) -> Slot {
-        list.iter()
-            .find(|s| s.name == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("{top} has no {what} port `{name}`"))
+        list.iter().find(|s| s.name == name).cloned().unwrap_or_else(|| panic!("{top} has no {what} port `{name}`"))
     }
 
     /// The input slot `name` (panics if the design has none: a bench bug).
@@ -131,6 +132,44 @@ impl Frame {
         debug_assert!(fw >= 64 || v >> fw == 0, "{}[{i}] = {v:#x} does not fit {fw} bits", slot.name);
         let bit = i * fw;
         set_bits(&mut self.words[slot.word..slot.word + slot.words], bit, fw, v);
+    }
+
+    /// Set a vector of 1-bit fields (per-bank, per-warp, per-lane flags) from a mask:
+    /// bit `k` of `mask` is field `k` (at most 64 fields; bits beyond them must be 0).
+    #[inline]
+    pub fn set_flags(&mut self, slot: &Slot, mask: u64) {
+        debug_assert!(slot.field_width() == 1 && slot.width <= 64, "{}: set_flags takes a vector of at most 64 1-bit fields", slot.name);
+        self.set(slot, mask)
+    }
+
+    /// Set every field of `slot`, in order, from `values` (exactly `slot.fields` of
+    /// them, each fitting its field), a whole word at a time: the fast way to pack a
+    /// vector port, for per-lane or per-bank values.
+    #[inline]
+    pub fn set_fields(&mut self, slot: &Slot, values: impl IntoIterator<Item = u64>) {
+        let fw = slot.field_width() as usize;
+        debug_assert!(fw <= 64, "{}: set_fields packs fields of at most 64 bits", slot.name);
+        let words = &mut self.words[slot.word..slot.word + slot.words];
+        let (mut w, mut acc, mut filled, mut n) = (0, 0u64, 0usize, 0usize);
+        for v in values {
+            debug_assert!(fw >= 64 || v >> fw == 0, "{}[{n}] = {v:#x} does not fit {fw} bits", slot.name);
+            acc |= v << filled;
+            let end = filled + fw;
+            if end >= 64 {
+                words[w] = acc;
+                w += 1;
+                filled = end - 64;
+                // the high `filled` bits of v did not fit the word just stored
+                acc = if filled == 0 { 0 } else { v >> (fw - filled) };
+            } else {
+                filled = end;
+            }
+            n += 1;
+        }
+        debug_assert_eq!(n, slot.fields as usize, "{}: {n} values for {} fields", slot.name, slot.fields);
+        if filled > 0 {
+            words[w] = acc;
+        }
     }
 
     #[inline]
@@ -197,6 +236,24 @@ mod tests {
             // bits past the last field stay zero
             let used = fw * n;
             if used % 64 != 0 { prop_assert_eq!(f[words - 1] >> (used % 64), 0); }
+        }
+
+        #[test]
+        fn set_fields_packs_like_one_set_field_per_field(fw in 1u32..=64, n in 1u32..40, vals in proptest::collection::vec(any::<u64>(), 40), junk in any::<u64>()) {
+            let mask = if fw == 64 { u64::MAX } else { (1u64 << fw) - 1 };
+            let port = Port::input("p_i", fw * n, "").fields(n);
+            let slot = Slot::new(&port, 1);
+            let words = 2 + slot.words;
+            // every word starts as junk in the slot, so stale bits would show
+            let (mut by_field, mut packed) = (Frame::zeroed(words), Frame::zeroed(words));
+            for f in [&mut by_field, &mut packed] {
+                f.words[slot.word..slot.word + slot.words].fill(junk);
+                f.words[slot.word + slot.words - 1] &= slot.last_mask();
+            }
+            for i in 0..n as usize { by_field.set_field(&slot, i, vals[i] & mask); }
+            packed.set_fields(&slot, vals[..n as usize].iter().map(|v| v & mask));
+            prop_assert_eq!(&packed.words, &by_field.words);
+            for i in 0..n as usize { prop_assert_eq!(packed.field(&slot, i), vals[i] & mask); }
         }
     }
 }
