@@ -49,16 +49,8 @@ impl OqPorts {
     }
 }
 
-fn bits(f: &mut Frame, s: &Slot, v: u64) {
-    for k in 0..s.width as usize {
-        f.set_bool(s, k, (v >> k) & 1 == 1);
-    }
-}
-
 fn words(f: &mut Frame, s: &Slot, d: &[u32]) {
-    for (k, w) in d.iter().enumerate() {
-        f.set_field(s, k, u64::from(*w));
-    }
+    f.set_fields(s, d.iter().map(|w| u64::from(*w)));
 }
 
 impl PortMap<Oq> for OqPorts {
@@ -94,7 +86,7 @@ impl PortMap<Oq> for OqPorts {
                 f.set(&s[k], *v);
             }
         }
-        bits(f, &s[2], i.cfg_capable);
+        f.set_flags(&s[2], i.cfg_capable);
         words(f, &s[23], &i.rsp_data);
         f.set(&s[24], u64::from(i.wb_busy));
     }
@@ -139,7 +131,7 @@ impl PortMap<Oq> for OqPorts {
         }
         f.slice_mut(&s[2]).copy_from_slice(&o.cp_flit);
         words(f, &s[17], &o.evr_data);
-        bits(f, &s[33], o.st_warp_wait);
+        f.set_flags(&s[33], o.st_warp_wait);
     }
 }
 
@@ -522,14 +514,14 @@ impl PortMap<SimdAlu> for AluPorts {
         f.set(&self.dtype, u64::from(i.dtype));
         words(f, &self.a, &i.a);
         words(f, &self.b, &i.b);
-        bits(f, &self.mask, u64::from(i.mask));
+        f.set_flags(&self.mask, u64::from(i.mask));
     }
 
     fn pack_outputs(&self, o: &SimdAluOut, f: &mut Frame) {
         f.set(&self.in_ready, u64::from(o.in_ready));
         f.set(&self.out_valid, u64::from(o.out_valid));
         words(f, &self.res, &o.res);
-        bits(f, &self.bitmap, u64::from(o.bitmap));
+        f.set_flags(&self.bitmap, u64::from(o.bitmap));
     }
 }
 

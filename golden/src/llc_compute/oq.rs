@@ -152,7 +152,7 @@ pub enum LdState {
 }
 
 /// One OQSR entry (spec §1.3.2 fields plus the `oq_keep_dst_regs` registers).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct Entry {
     pub state: EntState,
     pub wid: u32,
@@ -199,7 +199,7 @@ impl Entry {
 }
 
 /// The CPGU's partial packet of the single forming chain (spec §1.3.3).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct Cpgu {
     pub ent: usize,
     pub ops: Vec<u32>,
@@ -213,7 +213,7 @@ pub struct Cpgu {
 }
 
 /// Registered state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct OqState {
     pub ents: Vec<Entry>,
     pub cpgu: Option<Cpgu>,
@@ -221,6 +221,53 @@ pub struct OqState {
     pub cp: Option<Flit>,
     /// The entry the flush engine is draining.
     pub flush: Option<usize>,
+}
+
+// `clone_from` reuses the vectors' buffers: `eval` copies the registered state into
+// the next state every cycle, and a derived `clone_from` would allocate each entry's
+// `seq` anew (half the OQ co-simulation's time went to the allocator). The
+// destructuring makes a new field a compile error here, not a silently stale copy.
+impl Clone for Entry {
+    fn clone(&self) -> Self {
+        let mut e = Entry::default();
+        e.clone_from(self);
+        e
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let Entry { state, wid, seq, ld, ld_addr, ld_dst, mask, dst_last, movi } = src;
+        self.seq.clone_from(seq);
+        (self.state, self.wid, self.ld, self.ld_addr, self.ld_dst, self.mask, self.dst_last, self.movi) = (*state, *wid, *ld, *ld_addr, *ld_dst, *mask, *dst_last, *movi);
+    }
+}
+
+impl Clone for Cpgu {
+    fn clone(&self) -> Self {
+        let mut g = Cpgu::default();
+        g.clone_from(self);
+        g
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let Cpgu { ent, ops, dtype, ld_mc, addr_c, mc_c, imm, divergent, complete } = src;
+        self.ops.clone_from(ops);
+        (self.ent, self.dtype, self.ld_mc, self.addr_c, self.mc_c, self.imm, self.divergent, self.complete) = (*ent, *dtype, *ld_mc, *addr_c, *mc_c, *imm, *divergent, *complete);
+    }
+}
+
+impl Clone for OqState {
+    fn clone(&self) -> Self {
+        let mut s = OqState { ents: Vec::new(), cpgu: None, cp: None, flush: None };
+        s.clone_from(self);
+        s
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let OqState { ents, cpgu, cp, flush } = src;
+        self.ents.clone_from(ents);
+        self.cpgu.clone_from(cpgu);
+        (self.cp, self.flush) = (*cp, *flush);
+    }
 }
 
 /// The OQ of the core at node `self_node`.
@@ -236,6 +283,8 @@ pub struct Oq {
     pub llc_nodes: Vec<u32>,
     pub state: OqState,
     next: Option<OqState>,
+    /// The state register's previous value, reused as the next `eval`'s buffer.
+    spare: Option<OqState>,
     /// Planted bug for checker tests: allocate on a `01` even when the OQSR is full
     /// (overwriting entry 0).
     pub plant_alloc_when_full: bool,
@@ -255,6 +304,7 @@ impl Oq {
             llc_nodes: p.mcs.iter().map(|m| p.id(*m)).collect(),
             state: Self::reset_state(c.oq.entries as usize),
             next: None,
+            spare: None,
             plant_alloc_when_full: false,
         }
     }
@@ -391,10 +441,13 @@ impl Model for Oq {
     }
 
     fn eval(&mut self, i: &OqIn, o: &mut OqOut) {
+        let mut n = self.spare.take().unwrap_or_else(|| self.state.clone());
+        n.clone_from(&self.state);
         let s = &self.state;
-        let mut n = s.clone();
-        let lanes = self.lanes;
-        *o = OqOut { evr_data: vec![0; lanes], ..Default::default() };
+        let mut evr_data = std::mem::take(&mut o.evr_data);
+        evr_data.clear();
+        evr_data.resize(self.lanes, 0);
+        *o = OqOut { evr_data, ..Default::default() };
         // registered outputs
         o.st_count = s.ents.iter().filter(|e| e.state != EntState::Free).count() as u32;
         o.st_full = o.st_count as usize == self.n_ent;
@@ -615,7 +668,7 @@ impl Model for Oq {
 
     fn commit(&mut self, _i: &OqIn) {
         if let Some(n) = self.next.take() {
-            self.state = n;
+            self.spare = Some(std::mem::replace(&mut self.state, n));
         }
     }
 }
