@@ -93,13 +93,12 @@ impl PortMap<RateMonitor> for Ports {
         f.set(&self.rst, i.rst as u64);
         f.set(&self.kbegin, i.kbegin as u64);
         f.set(&self.kend, i.kend as u64);
-        for b in 0..self.nbanks {
-            f.set_bool(&self.ev_prod, b, i.ev_prod >> b & 1 == 1);
-            f.set_bool(&self.ev_cons, b, i.ev_cons >> b & 1 == 1);
-            f.set_bool(&self.ev_spill, b, i.ev_spill >> b & 1 == 1);
-            f.set_field(&self.ev_prod_dom, b, i.ev_prod_dom[b] as u64);
-            f.set_field(&self.ev_cons_dom, b, i.ev_cons_dom[b] as u64);
-        }
+        let banks = self.ev_prod.last_mask();
+        f.set_flags(&self.ev_prod, i.ev_prod & banks);
+        f.set_flags(&self.ev_cons, i.ev_cons & banks);
+        f.set_flags(&self.ev_spill, i.ev_spill & banks);
+        f.set_fields(&self.ev_prod_dom, i.ev_prod_dom[..self.nbanks].iter().map(|d| u64::from(*d)));
+        f.set_fields(&self.ev_cons_dom, i.ev_cons_dom[..self.nbanks].iter().map(|d| u64::from(*d)));
         f.set(&self.req_ready, i.req_ready as u64);
         f.set(&self.rsp_v, i.rsp_valid as u64);
         f.set(&self.rsp_ack, i.rsp_ack as u64);
