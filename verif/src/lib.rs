@@ -2,7 +2,7 @@
 //! library with an askama-rendered shim, run in lockstep with a golden model.
 //!
 //! The framework, knowing no block: [`verilator`] (tool discovery, build and
-//! content-hash cache), [`rtl`] (the model behind the shim's one-call-per-cycle C ABI),
+//! content-hash cache, keyed by [`cache_key`]), [`rtl`] (the model behind the shim's one-call-per-cycle C ABI),
 //! [`frame`] (packed port frames laid out from the manifest), [`lockstep`] (the runner,
 //! mismatch reports, VCD on failure), [`bench`] (the one generic bench: a golden model,
 //! its stimulus and scoreboard, and a port map), [`run`] (the [`run::Cosim`] trait a
@@ -12,6 +12,7 @@
 //! [`gpucc`], [`noc`].
 
 pub mod bench;
+pub mod cache_key;
 pub mod frame;
 pub mod gpucc;
 pub mod lint;

@@ -115,11 +115,7 @@ fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<
 /// synthesize the same router many times; `gpuforge synth` always runs yosys.
 pub fn synth_cached(design: &Design) -> Result<(SynthReport, bool), BuildError> {
     let yosys = yosys_version()?;
-    let key: String = {
-        use sha2::{Digest, Sha256};
-        let h = Sha256::digest(format!("script {SCRIPT_VERSION}\nyosys {yosys}\ndesign {}\n", design.manifest.content_hash).as_bytes());
-        h.iter().map(|b| format!("{b:02x}")).collect()
-    };
+    let key = crate::cache_key::digest([SCRIPT_VERSION.to_string().as_str(), yosys.as_str(), design.manifest.content_hash.as_str()].map(str::as_bytes), 8);
     let top = &design.manifest.top;
     let file = work_dir(top).with_file_name("cache").join(format!("{top}-{}.json", &key[..16]));
     if let Some(r) = std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str::<SynthReport>(&t).ok()) {

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use askama::Template;
 use hdl_gen::design::Design;
-use sha2::{Digest, Sha256};
 
+use crate::cache_key::digest;
 use crate::frame::{Layout, Slot};
 
 /// Bump when the shim's C ABI changes.
@@ -276,11 +276,7 @@ fn run_logged(mut cmd: Command, what: &str, log: &Path) -> Result<(), BuildError
 const MODEL_FLAGS: [&str; 5] = ["--x-assign", "fast", "--x-initial", "fast", "--noassert"];
 
 fn runtime_dir(root: &Path, v: &Verilator, flags: &str) -> PathBuf {
-    let mut h = Sha256::new();
-    h.update(v.version.as_bytes());
-    h.update(flags.as_bytes());
-    h.update(SHIM_ABI.to_le_bytes());
-    let hex: String = h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let hex = digest([v.version.as_bytes(), flags.as_bytes(), &SHIM_ABI.to_le_bytes()], 8);
     root.join(format!("runtime-{hex}"))
 }
 
@@ -325,12 +321,7 @@ fn build_key(design: &Design, opts: BuildOpts) -> Result<BuildKey, BuildError> {
     let layout = Layout::from_manifest(manifest).map_err(BuildError::Design)?;
     let shim = shim_source(&layout, &manifest.content_hash, opts.threads)?;
     let flags = opts.flags();
-    let mut h = Sha256::new();
-    for part in [manifest.content_hash.as_str(), shim.as_str(), v.version.as_str(), flags.as_str()] {
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
-    }
-    let hex: String = h.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let hex = digest([manifest.content_hash.as_str(), shim.as_str(), v.version.as_str(), flags.as_str()].map(str::as_bytes), 12);
     let key = format!("{}-{hex}", manifest.top);
     Ok(BuildKey { v, layout, shim, flags, key })
 }
