@@ -60,14 +60,24 @@ impl MonitorChecker {
         let hi = if lhs > rhs { lhs } else { rhs };
         let lo = if lhs > rhs { rhs } else { lhs };
         let tol = hi >> c.eq_tol_shift;
-        let gt = lhs > rhs && lhs - rhs > tol;
-        let lt = rhs > lhs && rhs - lhs > tol;
+        // R_P = produced / cyc_p, R_C = consumed / cyc_c; a side that saw no event in
+        // the window has rate 0, whatever its (unstarted) cycle counter says
+        let (rp_zero, rc_zero) = (s.produced == 0, s.consumed == 0);
+        let both = !rp_zero && !rc_zero;
+        let gt = (rc_zero && !rp_zero) || (both && lhs > rhs && lhs - rhs > tol);
+        let lt = (rp_zero && !rc_zero) || (both && rhs > lhs && rhs - lhs > tol);
         let q_low = s.q <= c.qlow_lines;
         // spilled > produced / 2^shift (rounded down)  <=>  spilled * 2^shift > produced
         let spills_y = (s.spilled as u128) << c.spill_little_shift > s.produced as u128;
         let mut v = Vec::new();
         if gt {
-            let ratio = if hi.leading_zeros() >= 5 { Some(((hi << 4) / lo.max(1)).min(255) as u8) } else { None };
+            let ratio = if rc_zero {
+                Some(255) // R_P / 0: unbounded, the largest magnitude
+            } else if hi.leading_zeros() >= 5 {
+                Some(((hi << 4) / lo.max(1)).min(255) as u8)
+            } else {
+                None
+            };
             match ratio {
                 Some(r) => {
                     v.push((true, true, r, "row 1"));
