@@ -104,7 +104,7 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
 
 #[test]
 fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
-    // reduce_rw2 with its `flags` buffer renamed `signals` (a valid launch, the kernel
+    // reduce_rw2 with its `flags` buffer renamed `published` (a valid launch, the kernel
     // gets the same memory): the CPU consumers cannot find the queue's publish flags;
     // before, they stayed idle silently
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -112,8 +112,8 @@ fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
     assert!(text.contains("name = \"flags\"") && text.contains("\"flags\", "));
     let ptx = root.join("workloads/qcache/producer.ptx");
     let launch = text
-        .replace("name = \"flags\"", "name = \"signals\"")
-        .replace("\"flags\", ", "\"signals\", ")
+        .replace("name = \"flags\"", "name = \"published\"")
+        .replace("\"flags\", ", "\"published\", ")
         .replace("ptx = \"producer.ptx\"", &format!("ptx = {:?}", ptx.display().to_string()));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("no_flags.toml");
@@ -124,5 +124,32 @@ fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
     assert!(err.contains("no_flags.toml") && err.contains("buffer") && err.contains("`flags`") && err.contains("out, flags, sums and qctl"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn fine_grained_mode_without_a_signals_buffer_is_refused_naming_it() {
+    // reduce_rw2 with its `signals` buffer renamed (the kernel gets the same memory) and
+    // the config's mode fine_grained: the consumers would have no signals to wait on
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("workloads/qcache/reduce_rw2.toml")).unwrap();
+    assert!(text.contains("name = \"signals\"") && text.contains("\"signals\"]"));
+    let ptx = root.join("workloads/qcache/producer.ptx");
+    let launch = text
+        .replace("name = \"signals\"", "name = \"words\"")
+        .replace("\"signals\"]", "\"words\"]")
+        .replace("ptx = \"producer.ptx\"", &format!("ptx = {:?}", ptx.display().to_string()));
+    let cfg = std::fs::read_to_string(root.join("configs/gpu/qcache_hetero.toml")).unwrap();
+    assert!(cfg.contains("mode = \"qcache\""));
+    let dir = tempfile::tempdir().unwrap();
+    let (file, cfg_file) = (dir.path().join("no_signals.toml"), dir.path().join("fine.toml"));
+    std::fs::write(&file, launch).unwrap();
+    std::fs::write(&cfg_file, cfg.replace("mode = \"qcache\"", "mode = \"fine_grained\"")).unwrap();
+    let out = dir.path().join("out.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).arg("sim").arg(&cfg_file).arg(&file).arg("--json").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.contains("no_signals.toml") && err.contains("buffer") && err.contains("`signals`") && err.contains("as long as `out`"), "{err}");
     assert!(!out.exists());
 }

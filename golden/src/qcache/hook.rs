@@ -39,7 +39,7 @@
 //! eval_interval = 1024
 //! [hooks.qcache.cpu] # optional: CPU consumer cores (super::cpu), any key optional
 //! cores = 2
-//! mode = "qcache"    # serial | fusion | unbounded | finite | qcache
+//! mode = "qcache"    # serial | fusion | unbounded | finite | qcache | fine_grained
 //! ```
 
 use super::actuator::{dvfs_delay_ns, Actuation, GpuActuator};
@@ -209,7 +209,15 @@ impl L2Hook for QcacheHook {
 
     fn buffers(&mut self, bufs: &[LaunchBuffer]) -> Result<(), FieldError> {
         if let Some(cpu) = self.cpu.as_mut() {
-            cpu.set_layout(Some(QueueLayout::find(bufs)?));
+            let l = QueueLayout::find(bufs)?;
+            if cpu.cfg.mode == QueueMode::FineGrained && l.signals.is_none() {
+                return Err(FieldError::new(
+                    "buffer",
+                    "mode fine_grained of [hooks.qcache.cpu] needs a buffer named `signals` (one signal word per word of `out`) and the launch has none",
+                    Some("a `signals` buffer as long as `out` (workloads/qcache/*.toml)".into()),
+                ));
+            }
+            cpu.set_layout(Some(l));
         }
         Ok(())
     }
@@ -321,6 +329,7 @@ impl L2Hook for QcacheHook {
                 ("consumed_dirty", s.consumed_dirty),
                 ("llc_hits", s.llc_hits),
                 ("dram_reads", s.dram_reads),
+                ("signal_lines", s.signal_lines),
                 ("polls", s.polls),
                 ("busy_cycles", s.busy_cycles),
                 ("done_at", s.done_at),
