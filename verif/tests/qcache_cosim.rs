@@ -79,7 +79,7 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
     let (c, d) = monitor("qcache_small");
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
-    for m in [Mutation::QWraps, Mutation::WrongRole] {
+    for m in [Mutation::QWraps, Mutation::WrongRole, Mutation::ZeroRatesEqual] {
         let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, 3, TrafficParams::for_config(&c))).unwrap().with_mutation(m).without_checker();
         match lockstep::run(&mut rtl, make, &Options::new(200_000, 3).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => {
