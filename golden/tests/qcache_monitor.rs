@@ -448,7 +448,8 @@ fn counters_saturate_instead_of_wrapping() {
 }
 
 /// The policy's invariants hold on long random streams, and the scoreboard reports
-/// planted bugs (Q wrapping below zero; Row 1 addressed to the producer).
+/// planted bugs (Q wrapping below zero; Row 1 addressed to the producer; a window
+/// without consumption read as "rates equal").
 #[test]
 fn scoreboard_holds_on_random_streams_and_catches_planted_bugs() {
     let small = golden::presets::load::<Qcache>("qcache_small").unwrap().config;
@@ -477,4 +478,7 @@ fn scoreboard_holds_on_random_streams_and_catches_planted_bugs() {
     assert_eq!(e.invariant, "2 footprint identity", "{e}");
     let e = run(Some(Mutation::WrongRole), 7, 300_000).unwrap_err();
     assert!(e.invariant.starts_with('5') || e.invariant.starts_with('9'), "{e}");
+    // the old 0-against-0 comparison: a lock (or a row-2 request) on a window without CONSUME
+    let e = run(Some(Mutation::ZeroRatesEqual), 3, 300_000).unwrap_err();
+    assert_eq!(e.invariant, "5 policy soundness", "{e}");
 }
