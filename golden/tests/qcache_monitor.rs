@@ -437,7 +437,11 @@ fn counters_saturate_instead_of_wrapping() {
     // reached first) -- use a consumer once to reach ACTIVE and stay below the window
     let o = d.steps(10, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p), (20, 20, 10));
-    let mut d = Drv::new(&cfg(&TINY.replace("cnt_w = 16", "cnt_w = 8").replace("window_cycles = 64", "window_cycles = 1000").replace("eval_interval = 4", "eval_interval = 1000").replace("min_obs_cycles = 4", "min_obs_cycles = 1000")));
+    let mut d = Drv::new(&cfg(&TINY
+        .replace("cnt_w = 16", "cnt_w = 8")
+        .replace("window_cycles = 64", "window_cycles = 1000")
+        .replace("eval_interval = 4", "eval_interval = 1000")
+        .replace("min_obs_cycles = 4", "min_obs_cycles = 1000")));
     d.enter_active(0);
     let o = d.steps(200, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p, o.cyc_c), (255, 255, 200, 0), "8-bit counters stop at 255");

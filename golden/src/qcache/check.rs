@@ -239,7 +239,11 @@ impl Scoreboard<RateMonitor> for MonitorChecker {
                 }
                 let want = if role { o.cons_mask } else { o.prod_mask };
                 if o.req.target & !want != 0 {
-                    return Self::v(cycle, "5 policy soundness", format!("fallback target {:#x} outside the {} mask {want:#x}", o.req.target, if role { "consumer" } else { "producer" }));
+                    return Self::v(
+                        cycle,
+                        "5 policy soundness",
+                        format!("fallback target {:#x} outside the {} mask {want:#x}", o.req.target, if role { "consumer" } else { "producer" }),
+                    );
                 }
                 self.fallback_used = true;
                 self.seen.fallbacks += 1;

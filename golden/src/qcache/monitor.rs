@@ -392,11 +392,7 @@ impl RateMonitor {
             Decision::GiveUp => Sched { cnt, giveup: true, req: Req::default(), fallback: None },
             Decision::Req { role, dir, ratio, fb_role, fb_dir } => {
                 let class = if (role == CONSUMER) == (dir == SPEED) { 1 } else { 2 };
-                let ratio = if self.cfg.policy == Policy::DampOnReversal && n.last_dir != 0 && n.last_dir != class {
-                    0x10 + ((ratio - 0x10) >> 1)
-                } else {
-                    ratio
-                };
+                let ratio = if self.cfg.policy == Policy::DampOnReversal && n.last_dir != 0 && n.last_dir != class { 0x10 + ((ratio - 0x10) >> 1) } else { ratio };
                 n.last_dir = class;
                 let target = |role: bool| if role == PRODUCER { n.prod_mask } else { n.cons_mask };
                 Sched {
@@ -461,9 +457,7 @@ impl RateMonitor {
                 }
             }
             // Row 2: rates match but light spilling
-            std::cmp::Ordering::Equal if spills_y && !qlow => {
-                Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fb_role: PRODUCER, fb_dir: SLOW })
-            }
+            std::cmp::Ordering::Equal if spills_y && !qlow => Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fb_role: PRODUCER, fb_dir: SLOW }),
             // Row 3: locked
             std::cmp::Ordering::Equal if n.q >= cap_ref >> c.qlock_shift => {
                 n.state = st::LOCKED;
