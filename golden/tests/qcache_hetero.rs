@@ -56,7 +56,7 @@ fn every_queue_mode_consumes_the_reference_data() {
     let host = l.materialize(1);
     let input = u32s(&host, "in");
     let want = reference_sums(&input, 256, 1024, 2, 0);
-    for mode in ["serial", "fusion", "unbounded", "finite", "qcache", "fine_grained"] {
+    for mode in ["serial", "fusion", "unbounded", "finite", "qcache", "fine_grained", "fine_grained_qcache"] {
         let (r, out) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
         assert_eq!(u32s(&out, "sums"), want, "mode {mode}");
         if mode != "fusion" {

@@ -55,10 +55,13 @@ pub enum QueueMode {
     /// consumer polls the signal line of each data line (the 32 signals of its 32 words)
     /// until every signal is set, then reads the signal line and the data line.
     FineGrained,
+    /// Fine-grained signaling with the Q-cache monitor's rate requests carried out.
+    FineGrainedQcache,
 }
 
 impl QueueMode {
-    pub const ALL: [QueueMode; 6] = [QueueMode::Serial, QueueMode::Fusion, QueueMode::Unbounded, QueueMode::Finite, QueueMode::Qcache, QueueMode::FineGrained];
+    pub const ALL: [QueueMode; 7] =
+        [QueueMode::Serial, QueueMode::Fusion, QueueMode::Unbounded, QueueMode::Finite, QueueMode::Qcache, QueueMode::FineGrained, QueueMode::FineGrainedQcache];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -68,7 +71,18 @@ impl QueueMode {
             QueueMode::Finite => "finite",
             QueueMode::Qcache => "qcache",
             QueueMode::FineGrained => "fine_grained",
+            QueueMode::FineGrainedQcache => "fine_grained_qcache",
         }
+    }
+
+    /// Fine-grained signaling (per-word signals instead of the per-chunk queue).
+    pub fn fine(self) -> bool {
+        matches!(self, QueueMode::FineGrained | QueueMode::FineGrainedQcache)
+    }
+
+    /// The monitor's rate requests are carried out (Q-cache on).
+    pub fn actuated(self) -> bool {
+        matches!(self, QueueMode::Qcache | QueueMode::FineGrainedQcache)
     }
 }
 
@@ -323,7 +337,7 @@ impl CpuCluster {
 
     /// Whether the consumers start at kernel begin (concurrent modes) or end (serial).
     pub fn concurrent(&self) -> bool {
-        matches!(self.cfg.mode, QueueMode::Unbounded | QueueMode::Finite | QueueMode::Qcache | QueueMode::FineGrained)
+        !matches!(self.cfg.mode, QueueMode::Serial | QueueMode::Fusion)
     }
 
     /// GPU cycles for `n` CPU cycles on core `c`.
@@ -341,12 +355,12 @@ impl CpuCluster {
             mem.write_word(l.qctl, cap);
             mem.write_word(l.qctl + 4, 0);
             mem.write_word(l.qctl + 8, (self.cfg.mode == QueueMode::Fusion) as u32);
-            mem.write_word(l.qctl + 12, (self.cfg.mode == QueueMode::FineGrained) as u32);
+            mem.write_word(l.qctl + 12, self.cfg.mode.fine() as u32);
             self.initialized = true;
         }
         let line_words = 32u32;
         let lines = l.chunk_words.div_ceil(line_words);
-        let fine = self.cfg.mode == QueueMode::FineGrained;
+        let fine = self.cfg.mode.fine();
         for c in 0..self.cores.len() {
             while self.cores[c].ready_at < (now + 1) as f64 {
                 let llc = self.cycles(c, self.cfg.llc_latency as f64);
