@@ -102,27 +102,44 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
     }
 }
 
-#[test]
-fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
-    // reduce_rw2 with its `flags` buffer renamed `signals` (a valid launch, the kernel
-    // gets the same memory): the CPU consumers cannot find the queue's publish flags;
-    // before, they stayed idle silently
+/// reduce_rw2 with its buffer `buffer` renamed `renamed` (a valid launch: the kernel gets
+/// the same memory), run on the hetero config in mode `mode`: the one-line refusal, which
+/// must name `launch_file` and contain every `want`; exit 2 and nothing written.
+fn refused_launch(buffer: &str, renamed: &str, mode: &str, launch_file: &str, want: &[&str]) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(root.join("workloads/qcache/reduce_rw2.toml")).unwrap();
-    assert!(text.contains("name = \"flags\"") && text.contains("\"flags\", "));
+    let (decl, arg) = (format!("name = \"{buffer}\""), format!("\"{buffer}\""));
+    assert!(text.contains(&decl) && (text.contains(&format!("{arg},")) || text.contains(&format!("{arg}]"))));
     let ptx = root.join("workloads/qcache/producer.ptx");
     let launch = text
-        .replace("name = \"flags\"", "name = \"signals\"")
-        .replace("\"flags\", ", "\"signals\", ")
+        .replace(&decl, &format!("name = \"{renamed}\""))
+        .replace(&format!("{arg},"), &format!("\"{renamed}\","))
+        .replace(&format!("{arg}]"), &format!("\"{renamed}\"]"))
         .replace("ptx = \"producer.ptx\"", &format!("ptx = {:?}", ptx.display().to_string()));
+    let cfg = std::fs::read_to_string(root.join("configs/gpu/qcache_hetero.toml")).unwrap();
+    assert!(cfg.contains("mode = \"qcache\""));
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("no_flags.toml");
+    let (file, cfg_file) = (dir.path().join(launch_file), dir.path().join("hetero.toml"));
     std::fs::write(&file, launch).unwrap();
+    std::fs::write(&cfg_file, cfg.replace("mode = \"qcache\"", &format!("mode = \"{mode}\""))).unwrap();
     let out = dir.path().join("out.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).args(["sim", "configs/gpu/qcache_hetero.toml"]).arg(&file).arg("--json").arg(&out).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).arg("sim").arg(&cfg_file).arg(&file).arg("--json").arg(&out).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
-    assert!(err.contains("no_flags.toml") && err.contains("buffer") && err.contains("`flags`") && err.contains("out, flags, sums and qctl"), "{err}");
+    assert!(err.contains(launch_file) && want.iter().all(|w| err.contains(w)), "{err}");
     assert!(!out.exists());
+}
+
+#[test]
+fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
+    // the CPU consumers cannot find the queue's publish flags; before, they stayed idle
+    // silently
+    refused_launch("flags", "published", "qcache", "no_flags.toml", &["buffer", "`flags`", "out, flags, sums and qctl"]);
+}
+
+#[test]
+fn fine_grained_mode_without_a_signals_buffer_is_refused_naming_it() {
+    // the consumers of mode fine_grained would have no signals to wait on
+    refused_launch("signals", "words", "fine_grained", "no_signals.toml", &["buffer", "`signals`", "as long as `out`"]);
 }

@@ -56,7 +56,7 @@ fn every_queue_mode_consumes_the_reference_data() {
     let host = l.materialize(1);
     let input = u32s(&host, "in");
     let want = reference_sums(&input, 256, 1024, 2, 0);
-    for mode in ["serial", "fusion", "unbounded", "finite", "qcache"] {
+    for mode in ["serial", "fusion", "unbounded", "finite", "qcache", "fine_grained", "fine_grained_qcache"] {
         let (r, out) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
         assert_eq!(u32s(&out, "sums"), want, "mode {mode}");
         if mode != "fusion" {
@@ -93,6 +93,27 @@ fn cpu_reads_of_dirty_lines_reach_the_monitor_as_consumes() {
         assert_eq!(h(&r, "spilled"), r.llc.writebacks, "{mode}");
         assert!(h(&r, "cpu.dram_reads") <= r.llc.writebacks, "{mode}");
     }
+}
+
+/// Fine-grained signaling (spec §2.2): one signal per output word, no per-chunk flag.
+/// Every data line is preceded by exactly one read of its signal line (32 signals of
+/// 4 B mirror the 32 words of a 128 B line: 8192 of each on reduce_rw2), the per-chunk
+/// flags stay 0, and the GPU writes twice the dirty lines (data and signals), which the
+/// monitor counts as PRODUCEs; every dirty line a CPU reads, data or signal, is a CONSUME.
+#[test]
+fn fine_grained_signals_every_line_and_the_monitor_sees_both_kinds() {
+    let (r, out) = run_mode("fine_grained", "qcache/reduce_rw2.toml", &[]);
+    let lines = 256 * 1024 / 32;
+    assert_eq!(h(&r, "cpu.lines"), lines);
+    assert_eq!(h(&r, "cpu.signal_lines"), lines);
+    assert_eq!(h(&r, "cpu.llc_hits") + h(&r, "cpu.dram_reads"), 2 * lines, "each data and signal line read once");
+    assert!(u32s(&out, "flags").iter().all(|&f| f == 0), "no per-CTA publish");
+    assert!(u32s(&out, "signals").iter().all(|&f| f == 1), "every output word signalled");
+    assert_eq!(h(&r, "consumed"), h(&r, "cpu.consumed_dirty"));
+    assert!(h(&r, "produced") >= 2 * lines, "data and signal lines made dirty: {}", h(&r, "produced"));
+    // the per-word fence and signal make the producer slower than the unbounded queue's
+    let (unb, _) = run_mode("unbounded", "qcache/reduce_rw2.toml", &[]);
+    assert!(h(&r, "produced") > h(&unb, "produced"));
 }
 
 #[test]

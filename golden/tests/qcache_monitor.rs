@@ -280,6 +280,103 @@ fn row4_starving_consumer_speeds_the_producer_and_ack_timeout_returns() {
     assert_eq!((o.state, o.throttled), (st::ACTIVE, 0));
 }
 
+/// A window with production and spills but no CONSUME: R_C = 0, so R_P > R_C (row 1)
+/// with the largest magnitude, not the 0-against-0 "equal" of the bare products
+/// (`produced*cyc_c` = `consumed*cyc_p` = 0 while `cyc_c` has not started), which asked
+/// for row 2's 1.125 step. And a window with consumption but no PRODUCE is R_P < R_C
+/// (the queue drains): nothing to do, not row 2. Planted: the old comparison.
+#[test]
+fn a_window_without_consumption_is_row1_at_the_largest_magnitude() {
+    // hand, tiny config: after enter_active(0) the window is empty and q = 0.
+    // Cycles 1-4: 2 produced each. Evaluation at cycle 4 (eval_t = 4, win_t = 4 >= MIN_OBS
+    // 4, produced 8 >= MIN_LINES 4): consumed + spilled = 0 < 4, no give-up streak;
+    // R_C = 0 < R_P: GT, but no spill yet and no q_max: warm-up, no request.
+    // Cycle 5: 2 produced, 1 spill: onset (q_max = q = 8), forced evaluation: win_t 5,
+    // produced 10, consumed 0, spilled 1 (1 + 0 < 4: no give-up streak), q = 9.
+    // GT with a spill: row 1, speed the consumer (mask 0b00001) by 0xff (R_P / 0),
+    // fallback slow the producer (0b10000) by 0xff. Emitted RC_LAT = 10 cycles later.
+    let run = |mutation: Option<Mutation>| {
+        let mut d = Drv::new(&tiny());
+        d.m.mutation = mutation;
+        d.enter_active(0);
+        let o = d.steps(4, ev(2, 0, 0));
+        assert_eq!((o.state, o.produced, o.consumed, o.cyc_p, o.cyc_c, o.q), (st::ACTIVE, 8, 0, 4, 0, 8));
+        assert!(!o.req_valid && !o.qmax_valid);
+        let o = d.step(ev(2, 0, 1));
+        assert_eq!((o.produced, o.consumed, o.spilled, o.q, o.q_max, o.qmax_valid), (10, 0, 1, 9, 8, true));
+        let o = d.steps(8, ev(2, 0, 0));
+        assert!(!o.req_valid && o.state == st::ACTIVE);
+        let o = d.step(ev(2, 0, 0));
+        assert!(o.req_valid && o.state == st::PENDING, "{o:?}");
+        (d, o.req)
+    };
+    let (mut d, req) = run(None);
+    assert_eq!((req.target, req.role, req.dir, req.ratio_q44, req.restore), (0b00001, CONSUMER, SPEED, 0xff, false));
+    d.step(ev(0, 0, 0));
+    let o = d.rsp(false);
+    assert!(o.req_valid);
+    assert_eq!((o.req.target, o.req.role, o.req.dir, o.req.ratio_q44), (0b10000, PRODUCER, SLOW, 0xff), "the fallback slows the producer 15.94x");
+    // the old comparison: 10*0 against 0*5 is EQ; spilled 1 > 10 >> 5 = 0 and q 9 > 2:
+    // row 2, MIN_STEP 0x12
+    let (_, req) = run(Some(Mutation::ZeroRatesEqual));
+    assert_eq!((req.role, req.dir, req.ratio_q44), (CONSUMER, SPEED, 0x12));
+
+    // No production: enter_active(30) (q = 30). Cycle 1: 1 consumed, 1 spill: onset
+    // (q_max 30), forced evaluation at win_t 1 < MIN_OBS: nothing, eval_t restarts.
+    // Cycles 2-5: 1 consumed each; evaluation at cycle 5: produced 0, consumed 5,
+    // spilled 1 (1 < 5: no give-up streak), q = 24 > QLOW 2: R_P = 0 < R_C: LT with the
+    // queue not low: no request, ACTIVE. The old comparison saw EQ with spilled 1 >
+    // 0 >> 5: row 2 (speed the consumer), emitted at cycle 15.
+    let drain = |mutation: Option<Mutation>| {
+        let mut d = Drv::new(&tiny());
+        d.m.mutation = mutation;
+        d.enter_active(30);
+        d.step(ev(0, 1, 1));
+        let o = d.steps(4, ev(0, 1, 0));
+        assert_eq!((o.produced, o.consumed, o.spilled, o.q, o.cyc_p), (0, 5, 1, 24, 0));
+        // the outputs after the step of cycle 14 are those of cycle 15
+        let o = d.steps(9, ev(0, 1, 0));
+        (o.state, o.req_valid)
+    };
+    assert_eq!(drain(None), (st::ACTIVE, false), "a draining queue asks for nothing");
+    assert_eq!(drain(Some(Mutation::ZeroRatesEqual)), (st::PENDING, true));
+}
+
+/// The scoreboard's Table 6.1 (written apart from the model) rejects the old
+/// comparison's row-2 request for a window without consumption.
+#[test]
+fn scoreboard_rejects_min_step_for_a_window_without_consumption() {
+    let c = tiny();
+    let run = |mutation: Option<Mutation>| {
+        let mut d = Drv::new(&c);
+        d.m.mutation = mutation;
+        let mut sb = MonitorChecker::new(&c);
+        // reset, kbegin, 8 lines produced in DETECT, one consumed (-> ACTIVE), then the
+        // first test's window: 4 cycles of 2 produced, 2 produced + 1 spill, 12 more
+        let mut script = vec![(ev(0, 0, 0), false), (ev(0, 0, 0), true)];
+        script.extend((0..4).map(|_| (ev(2, 0, 0), false)));
+        script.push((ev(0, 1, 0), false));
+        script.extend((0..4).map(|_| (ev(2, 0, 0), false)));
+        script.push((ev(2, 0, 1), false));
+        script.extend((0..12).map(|_| (ev(2, 0, 0), false)));
+        let mut o = d.m.new_outputs();
+        for (cyc, (e, kbegin)) in script.into_iter().enumerate() {
+            let mut i = d.inputs(e);
+            i.kbegin = kbegin;
+            i.rst = cyc == 0;
+            i.req_ready = true;
+            d.m.eval(&i, &mut o);
+            sb.observe(cyc as u64, &i, &o)?;
+            d.m.commit(&i);
+        }
+        Ok::<_, golden::invariant::Violation>(sb.seen)
+    };
+    let seen = run(None).unwrap_or_else(|v| panic!("{v}"));
+    assert_eq!(seen.rows, [1, 0, 0], "one row-1 request");
+    let e = run(Some(Mutation::ZeroRatesEqual)).unwrap_err();
+    assert_eq!(e.invariant, "5 policy soundness", "{e}");
+}
+
 /// Fail-safe: spilled >= consumed (with consumed + spilled >= MIN_LINES) at two
 /// evaluations in a row -> give up: RESTORE the throttled domains, OFF.
 #[test]
@@ -340,7 +437,11 @@ fn counters_saturate_instead_of_wrapping() {
     // reached first) -- use a consumer once to reach ACTIVE and stay below the window
     let o = d.steps(10, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p), (20, 20, 10));
-    let mut d = Drv::new(&cfg(&TINY.replace("cnt_w = 16", "cnt_w = 8").replace("window_cycles = 64", "window_cycles = 1000").replace("eval_interval = 4", "eval_interval = 1000").replace("min_obs_cycles = 4", "min_obs_cycles = 1000")));
+    let mut d = Drv::new(&cfg(&TINY
+        .replace("cnt_w = 16", "cnt_w = 8")
+        .replace("window_cycles = 64", "window_cycles = 1000")
+        .replace("eval_interval = 4", "eval_interval = 1000")
+        .replace("min_obs_cycles = 4", "min_obs_cycles = 1000")));
     d.enter_active(0);
     let o = d.steps(200, ev(2, 0, 0));
     assert_eq!((o.produced, o.q, o.cyc_p, o.cyc_c), (255, 255, 200, 0), "8-bit counters stop at 255");
@@ -351,7 +452,8 @@ fn counters_saturate_instead_of_wrapping() {
 }
 
 /// The policy's invariants hold on long random streams, and the scoreboard reports
-/// planted bugs (Q wrapping below zero; Row 1 addressed to the producer).
+/// planted bugs (Q wrapping below zero; Row 1 addressed to the producer; a window
+/// without consumption read as "rates equal").
 #[test]
 fn scoreboard_holds_on_random_streams_and_catches_planted_bugs() {
     let small = golden::presets::load::<Qcache>("qcache_small").unwrap().config;
@@ -380,4 +482,7 @@ fn scoreboard_holds_on_random_streams_and_catches_planted_bugs() {
     assert_eq!(e.invariant, "2 footprint identity", "{e}");
     let e = run(Some(Mutation::WrongRole), 7, 300_000).unwrap_err();
     assert!(e.invariant.starts_with('5') || e.invariant.starts_with('9'), "{e}");
+    // the old 0-against-0 comparison: a lock (or a row-2 request) on a window without CONSUME
+    let e = run(Some(Mutation::ZeroRatesEqual), 3, 300_000).unwrap_err();
+    assert_eq!(e.invariant, "5 policy soundness", "{e}");
 }

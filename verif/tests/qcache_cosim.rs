@@ -79,14 +79,20 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
     let (c, d) = monitor("qcache_small");
     let mut rtl = common::rtl(&d);
     let layout = rtl.layout.clone();
-    for m in [Mutation::QWraps, Mutation::WrongRole] {
+    for m in [Mutation::QWraps, Mutation::WrongRole, Mutation::ZeroRatesEqual] {
         let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, 3, TrafficParams::for_config(&c))).unwrap().with_mutation(m).without_checker();
         match lockstep::run(&mut rtl, make, &Options::new(200_000, 3).without_waveform()) {
             Err(CosimError::Mismatch(mm)) => {
                 assert!(mm.cycle > 0 && !mm.diffs.is_empty(), "{m:?}: {mm}");
                 let port = &mm.diffs[0].port;
-                let want = if m == Mutation::QWraps { "q_o" } else { "req_" };
-                assert!(mm.diffs.iter().any(|x| x.port.starts_with(want)), "{m:?}: {port} ({mm})");
+                // the old comparison reads a window without CONSUME as "equal": it locks
+                // (state_o) or asks for row 2 (req_) where the RTL does not
+                let want: &[&str] = match m {
+                    Mutation::QWraps => &["q_o"],
+                    Mutation::WrongRole => &["req_"],
+                    Mutation::ZeroRatesEqual => &["state_o", "req_"],
+                };
+                assert!(mm.diffs.iter().any(|x| want.iter().any(|w| x.port.starts_with(w))), "{m:?}: {port} ({mm})");
             }
             other => panic!("{m:?} was not caught: {other:?}"),
         }

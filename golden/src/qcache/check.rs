@@ -52,22 +52,40 @@ impl MonitorChecker {
         Err(Violation { cycle, invariant: inv, detail })
     }
 
-    /// Table 6.1 from a snapshot: the (role, dir, ratio) pairs a request may carry.
-    fn allowed(&self, s: &MonitorOutputs) -> Vec<(bool, bool, u8, &'static str)> {
-        let c = &self.c;
+    /// R_P against R_C from the window counts: (R_P > R_C, R_P < R_C, the faster
+    /// side's product, the slower side's), beyond the `EQ_TOL_SHIFT` tolerance.
+    fn rates(&self, s: &MonitorOutputs) -> (bool, bool, u128, u128) {
         let lhs = s.produced as u128 * s.cyc_c as u128;
         let rhs = s.consumed as u128 * s.cyc_p as u128;
         let hi = if lhs > rhs { lhs } else { rhs };
         let lo = if lhs > rhs { rhs } else { lhs };
-        let tol = hi >> c.eq_tol_shift;
-        let gt = lhs > rhs && lhs - rhs > tol;
-        let lt = rhs > lhs && rhs - lhs > tol;
+        let tol = hi >> self.c.eq_tol_shift;
+        // R_P = produced / cyc_p, R_C = consumed / cyc_c; a side that saw no event in
+        // the window has rate 0, whatever its (unstarted) cycle counter says
+        let (rp_zero, rc_zero) = (s.produced == 0, s.consumed == 0);
+        let both = !rp_zero && !rc_zero;
+        let gt = (rc_zero && !rp_zero) || (both && lhs > rhs && lhs - rhs > tol);
+        let lt = (rp_zero && !rc_zero) || (both && rhs > lhs && rhs - lhs > tol);
+        (gt, lt, hi, lo)
+    }
+
+    /// Table 6.1 from a snapshot: the (role, dir, ratio) pairs a request may carry.
+    fn allowed(&self, s: &MonitorOutputs) -> Vec<(bool, bool, u8, &'static str)> {
+        let c = &self.c;
+        let (gt, lt, hi, lo) = self.rates(s);
+        let rc_zero = s.consumed == 0 && s.produced != 0;
         let q_low = s.q <= c.qlow_lines;
         // spilled > produced / 2^shift (rounded down)  <=>  spilled * 2^shift > produced
         let spills_y = (s.spilled as u128) << c.spill_little_shift > s.produced as u128;
         let mut v = Vec::new();
         if gt {
-            let ratio = if hi.leading_zeros() >= 5 { Some(((hi << 4) / lo.max(1)).min(255) as u8) } else { None };
+            let ratio = if rc_zero {
+                Some(255) // R_P / 0: unbounded, the largest magnitude
+            } else if hi.leading_zeros() >= 5 {
+                Some(((hi << 4) / lo.max(1)).min(255) as u8)
+            } else {
+                None
+            };
             match ratio {
                 Some(r) => {
                     v.push((true, true, r, "row 1"));
@@ -184,6 +202,13 @@ impl Scoreboard<RateMonitor> for MonitorChecker {
             }
         }
         if o.state == st::LOCKED && po.state != st::LOCKED {
+            // 5, Table 6.1 row 3: the evaluation that locks saw matched rates and a
+            // reasonably large Q (its counts are the registers of this cycle)
+            let (gt, lt, _, _) = self.rates(o);
+            let cap_ref = if o.qmax_valid { o.q_max } else { c.cap_lines };
+            if gt || lt || o.q < cap_ref >> c.qlock_shift {
+                return Self::v(cycle, "5 policy soundness", format!("LOCKED without matched rates and a large Q: {o:?}"));
+            }
             self.seen.locks += 1;
         }
         // a request leaves the register only when accepted
@@ -214,7 +239,11 @@ impl Scoreboard<RateMonitor> for MonitorChecker {
                 }
                 let want = if role { o.cons_mask } else { o.prod_mask };
                 if o.req.target & !want != 0 {
-                    return Self::v(cycle, "5 policy soundness", format!("fallback target {:#x} outside the {} mask {want:#x}", o.req.target, if role { "consumer" } else { "producer" }));
+                    return Self::v(
+                        cycle,
+                        "5 policy soundness",
+                        format!("fallback target {:#x} outside the {} mask {want:#x}", o.req.target, if role { "consumer" } else { "producer" }),
+                    );
                 }
                 self.fallback_used = true;
                 self.seen.fallbacks += 1;

@@ -21,6 +21,10 @@
 //!   `q_next`), spin until `flags[task]` is published, read the chunk line by line and
 //!   sum its words (`ops_per_word` instructions per word), store the sum in
 //!   `sums[task]`, free the slot (`q_tail += 1`, which wakes finite-queue producers).
+//!   With fine-grained signaling (`fine_grained`) there is no per-chunk flag: before
+//!   each line (group) the consumer polls its signal line (one L2 round trip a poll)
+//!   until the 32 signals of its words are set, then reads the signal line (a dirty
+//!   one is a CONSUME, as the data line) and the data line.
 //!
 //! Data move functionally through the GPU's device memory: the consumers read exactly
 //! what the producer kernel wrote, so the sums prove what was consumed.
@@ -46,10 +50,18 @@ pub enum QueueMode {
     Finite,
     /// The unbounded queue with the Q-cache monitor's rate requests carried out.
     Qcache,
+    /// Concurrent, fine-grained signaling (spec §2.2): every producer thread fences and
+    /// sets the signal word of its own output (`signals[idx]`, no per-CTA publish); a
+    /// consumer polls the signal line of each data line (the 32 signals of its 32 words)
+    /// until every signal is set, then reads the signal line and the data line.
+    FineGrained,
+    /// Fine-grained signaling with the Q-cache monitor's rate requests carried out.
+    FineGrainedQcache,
 }
 
 impl QueueMode {
-    pub const ALL: [QueueMode; 5] = [QueueMode::Serial, QueueMode::Fusion, QueueMode::Unbounded, QueueMode::Finite, QueueMode::Qcache];
+    pub const ALL: [QueueMode; 7] =
+        [QueueMode::Serial, QueueMode::Fusion, QueueMode::Unbounded, QueueMode::Finite, QueueMode::Qcache, QueueMode::FineGrained, QueueMode::FineGrainedQcache];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -58,7 +70,19 @@ impl QueueMode {
             QueueMode::Unbounded => "unbounded",
             QueueMode::Finite => "finite",
             QueueMode::Qcache => "qcache",
+            QueueMode::FineGrained => "fine_grained",
+            QueueMode::FineGrainedQcache => "fine_grained_qcache",
         }
+    }
+
+    /// Fine-grained signaling (per-word signals instead of the per-chunk queue).
+    pub fn fine(self) -> bool {
+        matches!(self, QueueMode::FineGrained | QueueMode::FineGrainedQcache)
+    }
+
+    /// The monitor's rate requests are carried out (Q-cache on).
+    pub fn actuated(self) -> bool {
+        matches!(self, QueueMode::Qcache | QueueMode::FineGrainedQcache)
     }
 }
 
@@ -182,8 +206,10 @@ pub struct QueueLayout {
     pub out: u64,
     pub flags: u64,
     pub sums: u64,
-    /// `[cap_tasks, q_tail, fuse, 0]`.
+    /// `[cap_tasks, q_tail, fuse, fine]`.
     pub qctl: u64,
+    /// Fine-grained signaling: one signal word per word of `out` (optional buffer).
+    pub signals: Option<u64>,
     pub tasks: u32,
     pub chunk_words: u32,
 }
@@ -208,7 +234,8 @@ impl QueueLayout {
         };
         let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
         let tasks = (flags.bytes / 4) as u32;
-        Ok(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
+        let signals = bufs.iter().find(|b| b.name == "signals").map(|b| b.addr);
+        Ok(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, signals, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
     }
 }
 
@@ -221,6 +248,8 @@ enum Step {
     Pull,
     /// Spin on `flags[task]`.
     Wait(u32),
+    /// Fine-grained: poll the signal lines of lines `line..` of chunk `task` (one group).
+    Signal(u32, u32),
     /// Read line `line` of chunk `task`.
     Read(u32, u32),
     /// No tasks left.
@@ -256,6 +285,9 @@ pub struct CpuStats {
     pub llc_hits: u64,
     /// Lines read from DRAM (off-chip: spilled or never cached).
     pub dram_reads: u64,
+    /// Fine-grained signaling: signal lines read once complete (their dirty ones are
+    /// CONSUMEs too, counted in `consumed_dirty`; their DRAM reads in `dram_reads`).
+    pub signal_lines: u64,
     pub polls: u64,
     /// GPU cycles the cores spent busy (not spinning, not idle), summed over cores.
     pub busy_cycles: u64,
@@ -305,7 +337,7 @@ impl CpuCluster {
 
     /// Whether the consumers start at kernel begin (concurrent modes) or end (serial).
     pub fn concurrent(&self) -> bool {
-        matches!(self.cfg.mode, QueueMode::Unbounded | QueueMode::Finite | QueueMode::Qcache)
+        !matches!(self.cfg.mode, QueueMode::Serial | QueueMode::Fusion)
     }
 
     /// GPU cycles for `n` CPU cycles on core `c`.
@@ -323,10 +355,12 @@ impl CpuCluster {
             mem.write_word(l.qctl, cap);
             mem.write_word(l.qctl + 4, 0);
             mem.write_word(l.qctl + 8, (self.cfg.mode == QueueMode::Fusion) as u32);
+            mem.write_word(l.qctl + 12, self.cfg.mode.fine() as u32);
             self.initialized = true;
         }
         let line_words = 32u32;
         let lines = l.chunk_words.div_ceil(line_words);
+        let fine = self.cfg.mode.fine();
         for c in 0..self.cores.len() {
             while self.cores[c].ready_at < (now + 1) as f64 {
                 let llc = self.cycles(c, self.cfg.llc_latency as f64);
@@ -334,7 +368,8 @@ impl CpuCluster {
                     Step::Idle | Step::Done => break,
                     Step::Pull => {
                         if self.q_next < l.tasks {
-                            self.cores[c].step = Step::Wait(self.q_next);
+                            self.cores[c].acc = 0;
+                            self.cores[c].step = if fine { Step::Signal(self.q_next, 0) } else { Step::Wait(self.q_next) };
                             self.q_next += 1;
                         } else {
                             self.cores[c].step = Step::Done;
@@ -352,6 +387,28 @@ impl CpuCluster {
                             (llc, false)
                         }
                     }
+                    Step::Signal(t, li) => {
+                        // the signal words of the group's data words, in signal lines
+                        // that mirror the data lines; all set: read each signal line
+                        // (a dirty one is forwarded: a CONSUME), then the data lines
+                        let group = self.cfg.mlp.min(lines - li);
+                        let sig = l.signals.expect("fine-grained mode checks the signals buffer");
+                        let first = t as u64 * l.chunk_words as u64 + (li * line_words) as u64;
+                        let words = (group * line_words).min(l.chunk_words - li * line_words) as u64;
+                        self.stats.polls += 1;
+                        if (0..words).all(|w| mem.read_word(sig + 4 * (first + w)).unwrap_or(0) != 0) {
+                            let mut lat = 0u32;
+                            for g in 0..group as u64 {
+                                let addr = sig + 4 * (first + g * line_words as u64);
+                                self.stats.signal_lines += 1;
+                                lat = lat.max(self.fetch(c, addr, mem, consumed));
+                            }
+                            self.cores[c].step = Step::Read(t, li);
+                            (self.cycles(c, lat as f64), true)
+                        } else {
+                            (llc, false)
+                        }
+                    }
                     Step::Read(t, li) => {
                         // up to `mlp` lines of the chunk in flight together: the group
                         // waits for its slowest line, then its words are summed in order
@@ -362,20 +419,7 @@ impl CpuCluster {
                             let first = t as u64 * l.chunk_words as u64 + (g * line_words) as u64;
                             let addr = l.out + 4 * first;
                             self.stats.lines += 1;
-                            lat = lat.max(match mem.l2_snoop(addr, true) {
-                                Some(dirty) => {
-                                    if dirty {
-                                        self.stats.consumed_dirty += 1;
-                                        consumed.push(Consume { slice: mem.l2_slice(addr), core: c as u8 });
-                                    }
-                                    self.stats.llc_hits += 1;
-                                    self.cfg.llc_latency
-                                }
-                                None => {
-                                    self.stats.dram_reads += 1;
-                                    self.cfg.dram_latency
-                                }
-                            });
+                            lat = lat.max(self.fetch(c, addr, mem, consumed));
                             let words = line_words.min(l.chunk_words - g * line_words);
                             for w in 0..words as u64 {
                                 acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
@@ -385,7 +429,7 @@ impl CpuCluster {
                         self.cores[c].acc = acc;
                         let mut delay = self.cycles(c, lat as f64 + compute);
                         if li + group < lines {
-                            self.cores[c].step = Step::Read(t, li + group);
+                            self.cores[c].step = if fine { Step::Signal(t, li + group) } else { Step::Read(t, li + group) };
                         } else {
                             // store the chunk's result, free the slot (q_tail += 1)
                             mem.write_word(l.sums + 4 * t as u64, acc);
@@ -403,6 +447,25 @@ impl CpuCluster {
                 if busy {
                     self.stats.busy_cycles += delay.round() as u64;
                 }
+            }
+        }
+    }
+
+    /// Core `c` reads the line holding `addr`: from the L2 (a dirty line is forwarded
+    /// with its write-back duty: a CONSUME) or from DRAM. Returns its latency in CPU cycles.
+    fn fetch(&mut self, c: usize, addr: u64, mem: &mut dyn CoreControl, consumed: &mut Vec<Consume>) -> u32 {
+        match mem.l2_snoop(addr, true) {
+            Some(dirty) => {
+                if dirty {
+                    self.stats.consumed_dirty += 1;
+                    consumed.push(Consume { slice: mem.l2_slice(addr), core: c as u8 });
+                }
+                self.stats.llc_hits += 1;
+                self.cfg.llc_latency
+            }
+            None => {
+                self.stats.dram_reads += 1;
+                self.cfg.dram_latency
             }
         }
     }

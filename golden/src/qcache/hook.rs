@@ -28,8 +28,9 @@
 //! P-state or more toward `clock / ratio` (slow) or `clock · ratio` (speed), after the
 //! same transition, NACKed at the limit (spec §1.8, CPU actuator). A request that comes
 //! while a reconfiguration is under way is NACKed; RESTORE replaces it. Requests are
-//! carried out only in queue mode `qcache`; in the other modes (the software
-//! techniques without Q-cache) the monitor runs and counts, and every request is NACKed.
+//! carried out only in queue modes `qcache` and `fine_grained_qcache`; in the other
+//! modes (the software techniques without Q-cache) the monitor runs and counts, and
+//! every request is NACKed.
 //! `trace = N` in `[hooks.qcache.cpu]` prints a timeline line every N cycles and every
 //! request on stderr.
 //!
@@ -39,12 +40,12 @@
 //! eval_interval = 1024
 //! [hooks.qcache.cpu] # optional: CPU consumer cores (super::cpu), any key optional
 //! cores = 2
-//! mode = "qcache"    # serial | fusion | unbounded | finite | qcache
+//! mode = "qcache"    # serial | fusion | unbounded | finite | qcache | fine_grained | fine_grained_qcache
 //! ```
 
 use super::actuator::{dvfs_delay_ns, Actuation, GpuActuator};
 use super::config::{QcacheConfig, RawQcache};
-use super::cpu::{Consume, CpuCluster, CpuConfig, QueueLayout, QueueMode, RawCpu};
+use super::cpu::{Consume, CpuCluster, CpuConfig, QueueLayout, RawCpu};
 use super::monitor::{MonitorInputs, RateMonitor, SLOW};
 use crate::config::FieldError;
 use crate::gpu::config::GpuConfig;
@@ -104,7 +105,7 @@ impl QcacheHook {
     }
 
     fn actuating(&self) -> bool {
-        self.cpu.as_ref().is_some_and(|c| c.cfg.mode == QueueMode::Qcache)
+        self.cpu.as_ref().is_some_and(|c| c.cfg.mode.actuated())
     }
 
     fn bank(&self, part: usize) -> usize {
@@ -209,7 +210,15 @@ impl L2Hook for QcacheHook {
 
     fn buffers(&mut self, bufs: &[LaunchBuffer]) -> Result<(), FieldError> {
         if let Some(cpu) = self.cpu.as_mut() {
-            cpu.set_layout(Some(QueueLayout::find(bufs)?));
+            let l = QueueLayout::find(bufs)?;
+            if cpu.cfg.mode.fine() && l.signals.is_none() {
+                return Err(FieldError::new(
+                    "buffer",
+                    "the fine-grained modes of [hooks.qcache.cpu] need a buffer named `signals` (one signal word per word of `out`) and the launch has none",
+                    Some("a `signals` buffer as long as `out` (workloads/qcache/*.toml)".into()),
+                ));
+            }
+            cpu.set_layout(Some(l));
         }
         Ok(())
     }
@@ -321,6 +330,7 @@ impl L2Hook for QcacheHook {
                 ("consumed_dirty", s.consumed_dirty),
                 ("llc_hits", s.llc_hits),
                 ("dram_reads", s.dram_reads),
+                ("signal_lines", s.signal_lines),
                 ("polls", s.polls),
                 ("busy_cycles", s.busy_cycles),
                 ("done_at", s.done_at),

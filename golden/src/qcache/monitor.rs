@@ -152,6 +152,9 @@ pub enum Mutation {
     QWraps,
     /// Row 1 asks the producer to speed up instead of the consumer.
     WrongRole,
+    /// The earlier comparison: a window with no CONSUME (or no PRODUCE) compares 0
+    /// against 0 and reads as "rates equal".
+    ZeroRatesEqual,
 }
 
 /// What an evaluation decided (spec §1.6 `evaluate`).
@@ -389,11 +392,7 @@ impl RateMonitor {
             Decision::GiveUp => Sched { cnt, giveup: true, req: Req::default(), fallback: None },
             Decision::Req { role, dir, ratio, fb_role, fb_dir } => {
                 let class = if (role == CONSUMER) == (dir == SPEED) { 1 } else { 2 };
-                let ratio = if self.cfg.policy == Policy::DampOnReversal && n.last_dir != 0 && n.last_dir != class {
-                    0x10 + ((ratio - 0x10) >> 1)
-                } else {
-                    ratio
-                };
+                let ratio = if self.cfg.policy == Policy::DampOnReversal && n.last_dir != 0 && n.last_dir != class { 0x10 + ((ratio - 0x10) >> 1) } else { ratio };
                 n.last_dir = class;
                 let target = |role: bool| if role == PRODUCER { n.prod_mask } else { n.cons_mask };
                 Sched {
@@ -424,9 +423,13 @@ impl RateMonitor {
         let (lhs, rhs) = (n.produced as u128 * n.cyc_c as u128, n.consumed as u128 * n.cyc_p as u128);
         let (big, small) = (lhs.max(rhs), lhs.min(rhs));
         let tol = big >> c.eq_tol_shift;
-        let cmp = if lhs > rhs && lhs - rhs > tol {
+        // A side with no event in the window has rate 0, and its cycle counter has not
+        // started: both products are then 0, which must not read as "equal" (our choice,
+        // README "Q-cache design notes"). MIN_LINES >= 1 rules out both sides at 0.
+        let (no_cons, no_prod) = if self.mutation == Some(Mutation::ZeroRatesEqual) { (false, false) } else { (n.consumed == 0, n.produced == 0) };
+        let cmp = if no_cons || (lhs > rhs && lhs - rhs > tol) {
             std::cmp::Ordering::Greater
-        } else if rhs > lhs && rhs - lhs > tol {
+        } else if no_prod || (rhs > lhs && rhs - lhs > tol) {
             std::cmp::Ordering::Less
         } else {
             std::cmp::Ordering::Equal
@@ -445,16 +448,16 @@ impl RateMonitor {
                 let near_full = n.qmax_valid && n.q as u128 * c.qpre_den as u128 >= n.q_max as u128 * c.qpre_num as u128;
                 if n.spilled > 0 || near_full {
                     let role = if self.mutation == Some(Mutation::WrongRole) { PRODUCER } else { CONSUMER };
-                    Some(Decision::Req { role, dir: SPEED, ratio: q44(big, small), fb_role: PRODUCER, fb_dir: SLOW })
+                    // R_C = 0: the asymmetry is unbounded, the largest 4.4 magnitude
+                    let ratio = if no_cons { 0xff } else { q44(big, small) };
+                    Some(Decision::Req { role, dir: SPEED, ratio, fb_role: PRODUCER, fb_dir: SLOW })
                 } else {
                     n.state = st::ACTIVE;
                     None
                 }
             }
             // Row 2: rates match but light spilling
-            std::cmp::Ordering::Equal if spills_y && !qlow => {
-                Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fb_role: PRODUCER, fb_dir: SLOW })
-            }
+            std::cmp::Ordering::Equal if spills_y && !qlow => Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fb_role: PRODUCER, fb_dir: SLOW }),
             // Row 3: locked
             std::cmp::Ordering::Equal if n.q >= cap_ref >> c.qlock_shift => {
                 n.state = st::LOCKED;
