@@ -57,10 +57,9 @@ module {{ top }} (
   reg [NB*TW-1:0] be_r, be_n;          // its entry
   reg [NB-1:0]   bh0_r, bh0_n, bh1_r, bh1_n; // operand a / b arrived
   reg [NB*W-1:0] bd0_r, bd0_n, bd1_r, bd1_n; // operand data
-  // the entry whose second operand read is still to be issued, and its slot
+  // the entry whose second operand read is still to be issued (its data finds the slot by entry)
   reg            fv_r, fv_n;
   reg [TW-1:0]   fe_r, fe_n;
-  reg [BW-1:0]   fs_r, fs_n;
   // ALU pipeline: delay lines of entries (copy 1 cycle, one op LAT, two ops 2*LAT)
   reg            p1v_r, p1v_n;
   reg [TW-1:0]   p1e_r, p1e_n;
@@ -73,12 +72,12 @@ module {{ top }} (
     if (rst_i) begin
       iss_r <= {(N*2){1'b0}}; pres_r <= {(N*2){1'b0}};
       bv_r <= {NB{1'b0}}; bh0_r <= {NB{1'b0}}; bh1_r <= {NB{1'b0}};
-      fv_r <= 1'b0; fe_r <= {TW{1'b0}}; fs_r <= {BW{1'b0}};
+      fv_r <= 1'b0; fe_r <= {TW{1'b0}};
       p1v_r <= 1'b0; p2v_r <= {LAT{1'b0}}; p3v_r <= {(2*LAT){1'b0}};
     end else begin
       iss_r <= iss_n; pres_r <= pres_n;
       bv_r <= bv_n; bh0_r <= bh0_n; bh1_r <= bh1_n;
-      fv_r <= fv_n; fe_r <= fe_n; fs_r <= fs_n;
+      fv_r <= fv_n; fe_r <= fe_n;
       p1v_r <= p1v_n; p2v_r <= p2v_n; p3v_r <= p3v_n;
     end
     // payload registers (read only under a valid bit)
@@ -133,19 +132,17 @@ module {{ top }} (
   // ---------------------------------------------------------------------------
   integer se;
   reg [CW-1:0] count;
-  reg          free_found, load_found, slot_found;
+  reg          load_found, slot_found;
   reg [TW-1:0] free_idx, load_idx;
   reg          load_k;
   reg [BW-1:0] slot_idx;
   always @(*) begin
     count = {CW{1'b0}};
-    free_found = 1'b0; free_idx = {TW{1'b0}};
+    free_idx = {TW{1'b0}};
     load_found = 1'b0; load_idx = {TW{1'b0}}; load_k = 1'b0;
     for (se = N - 1; se >= 0; se = se - 1) begin
       if (busy[se]) count = count + {{ cnt_w }}'d1;
-      if (!busy[se]) begin
-        free_found = 1'b1; free_idx = se[TW-1:0];
-      end
+      if (!busy[se]) free_idx = se[TW-1:0];
       if (busy[se] && (!iss_r[se*2] || (two_loads(pat_r[se*4 +: 4]) && !iss_r[se*2+1]))) begin
         load_found = 1'b1; load_idx = se[TW-1:0]; load_k = iss_r[se*2];
       end
@@ -237,7 +234,6 @@ module {{ top }} (
   // FIFO's head when a slot is free
   wire          fill_start = !fv_r && rdy_v && slot_found;
   wire [TW-1:0] fill_e = fv_r ? fe_r : rdy_head;
-  wire [BW-1:0] fill_s = fv_r ? fs_r : slot_idx;
   assign fill_valid_o = fv_r || fill_start;
   assign fill_tag_o = fill_valid_o ? fill_e : {TW{1'b0}};
   assign fill_which_o = fv_r;
@@ -317,7 +313,7 @@ module {{ top }} (
     dt_n = dt_r; aa_n = aa_r; ab_n = ab_r; ac_n = ac_r; imm_n = imm_r; mask_n = mask_r;
     iss_n = iss_r; pres_n = pres_r; res_n = res_r; bm_n = bm_r;
     bv_n = bv_r; be_n = be_r; bh0_n = bh0_r; bh1_n = bh1_r; bd0_n = bd0_r; bd1_n = bd1_r;
-    fv_n = fv_r; fe_n = fe_r; fs_n = fs_r;
+    fv_n = fv_r; fe_n = fe_r;
     rdy_push = 1'b0; rdy_in = {TW{1'b0}}; rdy_pop = 1'b0;
     stq_push = 3'd0; stq_in = {(3*TW){1'b0}};
     rsq_push = 4'd0; rsq_in = {(4*TW){1'b0}};
@@ -336,7 +332,7 @@ module {{ top }} (
         ord_push = 1'b1; ord_in = slot_idx;
       end
       fv_n = !fv_r && two_loads(pat_r[fill_e*4 +: 4]);
-      fe_n = fill_e; fs_n = fill_s;
+      fe_n = fill_e;
     end
     // CP in: a free entry (the lowest), or one fallback load per memory operand when full
     if (cp_take_i) begin

@@ -444,7 +444,7 @@ pub fn storage(c: &LlcComputeConfig) -> serde_json::Value {
         "result_bits": n * result,
         "queue_bits": queues,
         "buffer_bits": buffer,
-        "fill_bits": 1 + tw + u64::from(slot_w(c)),
+        "fill_bits": 1 + tw,
         "alu_pipe_bits": (1 + lat + 2 * lat) * (1 + tw),
     })
 }

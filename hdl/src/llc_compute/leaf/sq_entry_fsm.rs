@@ -38,13 +38,13 @@ pub struct SqEntryFsm {
     pub state_o: Signal<Out, Bits<3>>,
     pub busy_o: Signal<Out, Bit>,
     state_r: Reg<3>,
-    free: Constant<Bits<3>>,
-    wait: Constant<Bits<3>>,
-    ready: Constant<Bits<3>>,
-    buf: Constant<Bits<3>>,
-    alu: Constant<Bits<3>>,
-    store: Constant<Bits<3>>,
-    resp: Constant<Bits<3>>,
+    k_free: Constant<Bits<3>>,
+    k_wait: Constant<Bits<3>>,
+    k_ready: Constant<Bits<3>>,
+    k_buf: Constant<Bits<3>>,
+    k_alu: Constant<Bits<3>>,
+    k_store: Constant<Bits<3>>,
+    k_resp: Constant<Bits<3>>,
 }
 
 impl Default for SqEntryFsm {
@@ -63,13 +63,13 @@ impl Default for SqEntryFsm {
             state_o: Default::default(),
             busy_o: Default::default(),
             state_r: Default::default(),
-            free: Constant::new(S_FREE.to_bits()),
-            wait: Constant::new(S_WAIT.to_bits()),
-            ready: Constant::new(S_READY.to_bits()),
-            buf: Constant::new(S_BUF.to_bits()),
-            alu: Constant::new(S_ALU.to_bits()),
-            store: Constant::new(S_STORE.to_bits()),
-            resp: Constant::new(S_RESP.to_bits()),
+            k_free: Constant::new(S_FREE.to_bits()),
+            k_wait: Constant::new(S_WAIT.to_bits()),
+            k_ready: Constant::new(S_READY.to_bits()),
+            k_buf: Constant::new(S_BUF.to_bits()),
+            k_alu: Constant::new(S_ALU.to_bits()),
+            k_store: Constant::new(S_STORE.to_bits()),
+            k_resp: Constant::new(S_RESP.to_bits()),
         }
     }
 }
@@ -80,41 +80,41 @@ impl Logic for SqEntryFsm {
         self.state_r.clk_i.next = self.clk_i.val();
         self.state_r.rst_i.next = self.rst_i.val();
         self.state_r.d_i.next = self.state_r.q_o.val();
-        if self.state_r.q_o.val() == self.free.val() {
+        if self.state_r.q_o.val() == self.k_free.val() {
             if self.alloc_i.val() {
-                self.state_r.d_i.next = self.wait.val();
+                self.state_r.d_i.next = self.k_wait.val();
             }
-        } else if self.state_r.q_o.val() == self.wait.val() {
+        } else if self.state_r.q_o.val() == self.k_wait.val() {
             if self.ready_i.val() {
-                self.state_r.d_i.next = self.ready.val();
+                self.state_r.d_i.next = self.k_ready.val();
             }
-        } else if self.state_r.q_o.val() == self.ready.val() {
+        } else if self.state_r.q_o.val() == self.k_ready.val() {
             if self.fill_i.val() {
-                self.state_r.d_i.next = self.buf.val();
+                self.state_r.d_i.next = self.k_buf.val();
             }
-        } else if self.state_r.q_o.val() == self.buf.val() {
+        } else if self.state_r.q_o.val() == self.k_buf.val() {
             if self.issue_i.val() {
-                self.state_r.d_i.next = self.alu.val();
+                self.state_r.d_i.next = self.k_alu.val();
             }
-        } else if self.state_r.q_o.val() == self.alu.val() {
+        } else if self.state_r.q_o.val() == self.k_alu.val() {
             if self.done_i.val() {
                 if self.store_i.val() {
-                    self.state_r.d_i.next = self.store.val();
+                    self.state_r.d_i.next = self.k_store.val();
                 } else {
-                    self.state_r.d_i.next = self.resp.val();
+                    self.state_r.d_i.next = self.k_resp.val();
                 }
             }
-        } else if self.state_r.q_o.val() == self.store.val() {
+        } else if self.state_r.q_o.val() == self.k_store.val() {
             if self.written_i.val() {
-                self.state_r.d_i.next = self.resp.val();
+                self.state_r.d_i.next = self.k_resp.val();
             }
-        } else if self.state_r.q_o.val() == self.resp.val() {
+        } else if self.state_r.q_o.val() == self.k_resp.val() {
             if self.free_i.val() {
-                self.state_r.d_i.next = self.free.val();
+                self.state_r.d_i.next = self.k_free.val();
             }
         }
         self.state_o.next = self.state_r.q_o.val();
-        self.busy_o.next = self.state_r.q_o.val() != self.free.val();
+        self.busy_o.next = self.state_r.q_o.val() != self.k_free.val();
     }
 }
 
