@@ -19,6 +19,7 @@ module {{ top }} (
   reg [CW-1:0]  cnt_r, cnt_n;
   integer k, j;
   always @(*) begin
+    j = 0;
     q_n = q_r;
     cnt_n = cnt_r;
     if (pop_i && cnt_r != {CW{1'b0}}) begin

@@ -320,6 +320,7 @@ module {{ top }} (
     fbq_push = 2'd0; fbq_in = {(2*FW){1'b0}};
     ord_push = 1'b0; ord_in = {BW{1'b0}}; ord_pop = 1'b0;
     np = 2'd0;
+    b = 0; t = 0;
 
     // operand load taken
     if (load_take_i && load_found) iss_n[{load_idx, load_k}] = 1'b1;
