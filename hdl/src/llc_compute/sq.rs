@@ -91,13 +91,7 @@ fn fb_w() -> u32 {
 /// The five queues of the core: ready order, store, response, fallback, buffer order.
 pub fn fifos(c: &LlcComputeConfig) -> [Fifo; 5] {
     let (n, tw) = (c.sq.entries, tag_w(c));
-    [
-        Fifo { w: tw, d: n, p: 1 },
-        Fifo { w: tw, d: n, p: 3 },
-        Fifo { w: tw, d: n, p: 4 },
-        Fifo { w: fb_w(), d: 2, p: 2 },
-        Fifo { w: slot_w(c), d: c.sq.buffer, p: 1 },
-    ]
+    [Fifo { w: tw, d: n, p: 1 }, Fifo { w: tw, d: n, p: 3 }, Fifo { w: tw, d: n, p: 4 }, Fifo { w: fb_w(), d: 2, p: 2 }, Fifo { w: slot_w(c), d: c.sq.buffer, p: 1 }]
 }
 
 const PROTOCOL: &str = "\

@@ -195,16 +195,7 @@ mod tests {
         let mut r = Rng::new(7);
         let mut st = 0u128;
         for c in 0..4000 {
-            let e = Ev {
-                alloc: r.pct(30),
-                ready: r.pct(30),
-                fill: r.pct(30),
-                issue: r.pct(30),
-                done: r.pct(30),
-                store: r.pct(50),
-                written: r.pct(30),
-                free: r.pct(30),
-            };
+            let e = Ev { alloc: r.pct(30), ready: r.pct(30), fill: r.pct(30), issue: r.pct(30), done: r.pct(30), store: r.pct(50), written: r.pct(30), free: r.pct(30) };
             assert_eq!(step(&mut s, e), (st, st != 0), "cycle {c}: {e:?}");
             st = match st {
                 0 if e.alloc => 1,
