@@ -1,6 +1,6 @@
-//! LLC-Compute in lockstep: the port maps of the OQ and EMN LUT designs (golden `Oq`
-//! `EmnLut`, `ChainPrioArb`, `NiDemux` and `SimdAlu` ports to frames), the OQ bench with the OQ traffic and the spec §6.4
-//! scoreboard, the EMN LUT, arbiter, demux and SIMD ALU benches with random inputs. This file is all
+//! LLC-Compute in lockstep: the port maps of the OQ, SQ and EMN LUT designs (golden `Oq`, `Sq`,
+//! `EmnLut`, `ChainPrioArb`, `NiDemux` and `SimdAlu` ports to frames), the OQ and SQ benches with their
+//! traffic and spec §6.4 scoreboards, the EMN LUT, arbiter, demux and SIMD ALU benches with random inputs. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
 use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
@@ -8,6 +8,9 @@ use golden::llc_compute::check::OqScoreboard;
 use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
 use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
 use golden::llc_compute::simd_alu::{SimdAlu, SimdAluIn, SimdAluOut};
+use golden::llc_compute::sq::{Sq, SqIn, SqOut};
+use golden::llc_compute::sq_check::SqScoreboard;
+use golden::llc_compute::sq_traffic::SqTraffic;
 use golden::model::Stimulus;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -166,6 +169,10 @@ impl Cosim for LlcCompute {
             LlcDesign::ChainPrioArb => Ok(Box::new(arb_bench(cfg, layout, opts.seed)?)),
             LlcDesign::NiDemux { n_out } => Ok(Box::new(demux_bench(*n_out, layout, opts.seed)?)),
             LlcDesign::SimdAlu => Ok(Box::new(alu_bench(cfg, layout, opts.seed)?)),
+            LlcDesign::Sq => {
+                let b = sq_bench(cfg, layout, opts.seed)?;
+                Ok(Box::new(if opts.check { b } else { b.without_checker() }))
+            }
         }
     }
 }
@@ -601,4 +608,92 @@ pub type AluBench = ModelBench<SimdAlu, AluPorts, AluTraffic, NoScoreboard>;
 pub fn alu_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<AluBench, String> {
     expect_fields(layout, "a_i", cfg.oq.lanes as usize)?;
     Ok(ModelBench::new(SimdAlu::new(cfg), AluTraffic::new(cfg, seed), None, AluPorts::new(layout)))
+}
+
+/// Frame slots of the LLC SQ's ports.
+#[derive(Debug, Clone)]
+pub struct SqPorts {
+    i: Vec<Slot>,
+    o: Vec<Slot>,
+}
+
+/// Input ports in the order [`SqPorts::pack_inputs`] writes them.
+const SQ_IN: [&str; 12] =
+    ["rst_i", "cp_valid_i", "cp_flit_i", "lr_ready_i", "lp_valid_i", "lp_tag_i", "lp_which_i", "ld_valid_i", "ld_tag_i", "ld_which_i", "ld_data_i", "no_ready_i"];
+
+/// Output ports in the order [`SqPorts::pack_outputs`] writes them.
+const SQ_OUT: [&str; 18] = [
+    "cp_ready_o", "lr_valid_o", "lr_kind_o", "lr_addr_o", "lr_tag_o", "lr_which_o", "lr_reply_node_o", "lr_oq_tag_o", "no_valid_o", "no_dst_o", "no_kind_o",
+    "no_oq_tag_o", "st_count_o", "st_full_o", "st_buf_count_o", "lr_wdata_o", "lr_wbe_o", "no_data_o",
+];
+
+impl SqPorts {
+    pub fn new(l: &Layout) -> SqPorts {
+        SqPorts { i: SQ_IN.iter().map(|n| l.input(n)).collect(), o: SQ_OUT.iter().map(|n| l.output(n)).collect() }
+    }
+}
+
+impl PortMap<Sq> for SqPorts {
+    fn pack_inputs(&self, i: &SqIn, f: &mut Frame) {
+        let s = &self.i;
+        let scalars = [
+            (0, u64::from(i.rst)),
+            (1, u64::from(i.cp_valid)),
+            (3, u64::from(i.lr_ready)),
+            (4, u64::from(i.lp_valid)),
+            (5, u64::from(i.lp_tag)),
+            (6, u64::from(i.lp_which)),
+            (7, u64::from(i.ld_valid)),
+            (8, u64::from(i.ld_tag)),
+            (9, u64::from(i.ld_which)),
+            (11, u64::from(i.no_ready)),
+        ];
+        for (k, v) in scalars {
+            f.set(&s[k], v);
+        }
+        f.slice_mut(&s[2]).copy_from_slice(&i.cp_flit);
+        words(f, &s[10], &i.ld_data);
+    }
+
+    fn pack_outputs(&self, o: &SqOut, f: &mut Frame) {
+        let s = &self.o;
+        let scalars = [
+            u64::from(o.cp_ready),
+            u64::from(o.lr_valid),
+            u64::from(o.lr_kind),
+            o.lr_addr,
+            u64::from(o.lr_tag),
+            u64::from(o.lr_which),
+            u64::from(o.lr_reply_node),
+            u64::from(o.lr_oq_tag),
+            u64::from(o.no_valid),
+            u64::from(o.no_dst),
+            u64::from(o.no_kind),
+            u64::from(o.no_oq_tag),
+            u64::from(o.st_count),
+            u64::from(o.st_full),
+            u64::from(o.st_buf_count),
+        ];
+        for (k, v) in scalars.iter().enumerate() {
+            f.set(&s[k], *v);
+        }
+        words(f, &s[15], &o.lr_wdata);
+        for k in 0..o.lr_wdata.len() {
+            f.set_field(&s[16], k, ((o.lr_wbe >> (4 * k)) & 0xf) as u64);
+        }
+        words(f, &s[17], &o.no_data);
+    }
+}
+
+/// Golden LLC SQ driven by its random legal traffic, optionally watched by the scoreboard.
+pub type SqBench = ModelBench<Sq, SqPorts, SqTraffic, SqScoreboard>;
+
+/// The LLC SQ bench for `cfg` with the traffic of seed `seed`, scoreboard on.
+pub fn sq_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<SqBench, String> {
+    expect_fields(layout, "ld_data_i", cfg.oq.lanes as usize)?;
+    expect_width(layout, "lp_tag_i", golden::bits::clog2(u64::from(cfg.sq.entries)))?;
+    let m = Sq::new(cfg);
+    let stim = SqTraffic::new(cfg, &m, seed);
+    let sb = SqScoreboard::new(cfg, &m);
+    Ok(ModelBench::new(m, stim, Some(sb), SqPorts::new(layout)))
 }

@@ -1,6 +1,6 @@
-//! Lockstep co-simulation of the LLC-Compute OQ under random legal chain traffic (the
-//! golden `OqTraffic`) with the spec §6.4 OQ scoreboard on the golden side; a planted
-//! bug caught by lockstep; the EMN LUT and the chain-priority arbiter under random inputs. One
+//! Lockstep co-simulation of the LLC-Compute OQ and the SQ at an LLC partition under
+//! random legal traffic (the golden `OqTraffic`, `SqTraffic`) with the spec §6.4 OQ and
+//! SQ scoreboards on the golden side; planted bugs caught by lockstep; the EMN LUT and the chain-priority arbiter under random inputs. One
 //! Verilator build per preset and design (build cache).
 
 mod common;
@@ -12,7 +12,7 @@ use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOu
 use verif::bench::{ModelBench, NoScoreboard, PortMap};
 use verif::frame::{Frame, Slot};
 use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
-use verif::llc_compute::{alu_bench, arb_bench, demux_bench, lut_bench, oq_bench, ArbPorts, ArbTraffic, DemuxPorts, DemuxTraffic};
+use verif::llc_compute::{alu_bench, arb_bench, demux_bench, lut_bench, oq_bench, sq_bench, ArbPorts, ArbTraffic, DemuxPorts, DemuxTraffic};
 
 /// The demux's port map with in_tail_i held high on the RTL side.
 struct TailToRtl(DemuxPorts, Slot);
@@ -45,7 +45,7 @@ impl PortMap<ChainPrioArb> for DropAbort {
 fn oq_node(d: &hdl_gen::design::Design) -> u32 {
     match d.kind::<LlcDesign>().unwrap() {
         LlcDesign::Oq { self_node } | LlcDesign::EmnLut { self_node } => self_node,
-        LlcDesign::ChainPrioArb | LlcDesign::NiDemux { .. } | LlcDesign::SimdAlu => 0,
+        LlcDesign::ChainPrioArb | LlcDesign::NiDemux { .. } | LlcDesign::SimdAlu | LlcDesign::Sq => 0,
     }
 }
 
@@ -200,5 +200,31 @@ fn simd_alu_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
             Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "out_valid_o"), "{name}: {mm}"),
             other => panic!("{name}: the planted bug was not caught: {other:?}"),
         }
+    }
+}
+
+/// The SQ at an LLC partition on the small preset (6 entries, 2 buffer slots, 8 lanes,
+/// ALU latency 2): 100,000 cycles of the golden `SqTraffic` (random CPs of all nine
+/// patterns, SQSR-full fallbacks, random present/read delays and back-pressure) with the
+/// SQ scoreboard attached, every output compared every cycle. Then the golden model's
+/// planted bug (a WRITE byte-enabling every lane) is caught as a mismatch on `lr_wbe_o`.
+#[test]
+fn small_sq_100k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_small");
+    let mut rtl = common::rtl_opt(common::design(&g, "sq"), verif::verilator::Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_bench(c, &layout, 21).unwrap(), &Options::new(100_000, 21)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cycles, 100_000);
+    assert!(r.checked, "the scoreboard ran");
+    rtl.renew();
+    let planted = || {
+        let mut b = sq_bench(c, &layout, 22).unwrap().without_checker();
+        b.model.plant_full_wbe = true;
+        b
+    };
+    match lockstep::run(&mut rtl, planted, &Options::new(50_000, 22).without_waveform()) {
+        Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "lr_wbe_o"), "{mm}"),
+        other => panic!("the planted bug was not caught: {other:?}"),
     }
 }

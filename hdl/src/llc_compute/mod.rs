@@ -4,7 +4,8 @@
 //! writable EMN table of §6.3 for the same core) and `chain_prio_arb/` (§1.2's
 //! chain-aware warp priority), `ni_demux_core/` and `ni_demux_llc/` (§1.5's ejection
 //! demux with 3 and 2 outputs), `simd_alu/` (the LLC partition's pipelined 32-bit int/fp
-//! ALU of §1.1 item 7 and §6.3).
+//! ALU of §1.1 item 7 and §6.3), `sq/` (§1.6's Service Queue at an LLC partition: the
+//! SQ core both variants share, the chain ALU, the LLC request and response ports).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
@@ -16,6 +17,7 @@ pub mod leaf;
 pub mod ni_demux;
 pub mod oq;
 pub mod simd_alu;
+pub mod sq;
 
 use std::collections::BTreeMap;
 
@@ -42,6 +44,9 @@ pub enum LlcDesign {
     NiDemux { n_out: u32 },
     /// `llc_simd_alu_<preset>`: the LLC partition's pipelined SIMD ALU.
     SimdAlu,
+    /// `llc_sq_<preset>`: the Service Queue at an LLC partition (its shared core is the
+    /// module `llc_sqsr_<preset>`).
+    Sq,
 }
 
 /// Every module the generator writes.
@@ -56,6 +61,12 @@ pub enum LlcModule<'a> {
     SimdAlu { preset: &'a str, cfg: &'a LlcComputeConfig },
     /// One lane of the SIMD ALU.
     LaneAlu,
+    Sq { preset: &'a str, cfg: &'a LlcComputeConfig },
+    Sqsr { preset: &'a str, cfg: &'a LlcComputeConfig },
+    /// One SQSR entry's state machine.
+    SqEntryFsm,
+    SqChainAlu { lanes: u32 },
+    SqFifo(sq::Fifo),
 }
 
 impl Catalog for LlcModule<'_> {
@@ -68,6 +79,11 @@ impl Catalog for LlcModule<'_> {
             LlcModule::NiDemux { n_out } => ni_demux::top_name(*n_out),
             LlcModule::SimdAlu { preset, .. } => simd_alu::top_name(preset),
             LlcModule::LaneAlu => simd_alu::LANE.into(),
+            LlcModule::Sq { preset, .. } => sq::top_name(preset),
+            LlcModule::Sqsr { preset, .. } => sq::core_name(preset),
+            LlcModule::SqEntryFsm => "llc_sq_entry_fsm".into(),
+            LlcModule::SqChainAlu { lanes } => sq::chain_alu_name(*lanes),
+            LlcModule::SqFifo(f) => f.name(),
         }
     }
 
@@ -79,6 +95,16 @@ impl Catalog for LlcModule<'_> {
             LlcModule::NiDemux { n_out } => ni_demux::doc(*n_out),
             LlcModule::SimdAlu { cfg, .. } => simd_alu::doc(cfg),
             LlcModule::LaneAlu => simd_alu::lane_doc(),
+            LlcModule::Sq { cfg, .. } => sq::doc(cfg),
+            LlcModule::Sqsr { cfg, .. } => sq::core_doc(cfg),
+            LlcModule::SqChainAlu { lanes } => sq::chain_alu_doc(*lanes),
+            LlcModule::SqFifo(f) => f.doc(),
+            LlcModule::SqEntryFsm => ModuleDoc::new(
+                "LLC-Compute SQSR entry state machine (spec 1.6.2): FREE 0, WAIT 1, READY 2, BUF 3, ALU 4, STORE 5, RESP 6",
+                "No handshake. At the edge only these transitions are taken: FREE -alloc_i-> WAIT -ready_i-> READY -fill_i-> BUF\n\
+                 -issue_i-> ALU -done_i-> STORE (store_i) or RESP; STORE -written_i-> RESP -free_i-> FREE. rst_i returns to FREE.\n\
+                 state_o and busy_o (not FREE) come from the register.",
+            ),
             LlcModule::EntryFsm => ModuleDoc::new(
                 "LLC-Compute OQSR entry state machine (spec 1.3.4): FREE 0, FORMING 1, SENT 2, FALLBACK 3, FLUSH 4",
                 "No handshake. At the edge only the FSM's transitions are taken: FREE -alloc_i-> FORMING; FORMING -send_i-> SENT,\n\
@@ -128,6 +154,20 @@ impl Generate for LlcCompute {
                 .param("FDIV_LAT", s.fdiv_latency)
                 .no_synth(),
         );
+        let sq_fsm = lib.emit(&LlcModule::SqEntryFsm, leaf::sq_entry_fsm::SqEntryFsm::default())?;
+        for f in sq::fifos(c) {
+            lib.add_text(&LlcModule::SqFifo(f), f.render()?)?;
+        }
+        lib.add_text(&LlcModule::SqChainAlu { lanes: c.oq.lanes }, sq::render_chain_alu(c.oq.lanes)?)?;
+        let core_top = lib.add_text(&LlcModule::Sqsr { preset: &cfg.name, cfg: c }, sq::render_core(c, &cfg.name, sq_fsm)?)?;
+        let sq_top = lib.add_text(&LlcModule::Sq { preset: &cfg.name, cfg: c }, sq::render(c, &cfg.name)?)?;
+        let sq_params = |d: DesignSpec| {
+            d.param("N_ENT", s.entries).param("N_BUF", s.buffer).param("LANES", c.oq.lanes).param("ALU_LAT", s.alu_latency).table("storage", sq::storage(c))
+        };
+        // not in `make synth`: its chain ALU is two SIMD ALU lanes per lane (see simd_alu); the
+        // core `llc_sqsr_<preset>`, all of the SQ's storage, is synthesized alone by
+        // verif/tests/llc_compute_synth.rs
+        designs.push(sq_params(DesignSpec::new("sq", &LlcDesign::Sq, &sq_top, sq::ports(c)).param("AT_LLC", 1).param("CORE", &core_top)).no_synth());
         Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, designs)
     }
 }
