@@ -237,7 +237,7 @@ macro_rules! f64op {
 /// FMA is one `vfmadd213ss x, y, z` per lane (the runtime-selected path of Rust's
 /// `fmaf`). With FMA the same instruction form runs eight lanes at a time
 /// (`vfmadd213ps`, element-wise identical, NaN operand priority included).
-fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
+pub(crate) fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: the features the function enables were detected just above.
@@ -280,7 +280,7 @@ unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {
 
 /// `setp` over every lane: the lanes where `a cmp b` holds (`compare`, specialized
 /// per comparison and type outside the lane loop).
-fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
+pub(crate) fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
     if ty.is_float() {
         return match (ty, ftz) {
             (Ty::F32, false) => float_setp(cmp, a, b, |v| f32v(v) as f64),
