@@ -13,7 +13,7 @@
 //! instructions [`Fast::decode`] accepts (same formula, same destination mask); every
 //! other instruction decodes to [`Fast::Generic`] and takes the general path.
 
-use super::exec::{fma_f32, setp_lanes, WARP};
+use super::exec::{fma_f32, setp_lanes, write_lanes, WARP};
 use super::ptx::{BoolOp, Cmp, Inst, Op, Rnd, Src, Ty};
 
 type Lanes = [u64; WARP];
@@ -201,14 +201,14 @@ impl Fast {
                 // (written from here: a result passed out of the match is one more copy)
                 let mut r = [0; WARP];
                 fma_f32(reg(regs, a), reg(regs, b), reg(regs, c), &mut r);
-                return put(reg_mut(regs, d), mask, dmask, &r);
+                return write_lanes(reg_mut(regs, d), mask, dmask, &r);
             }
             Fast::Mov { a, d, dmask } => {
                 // (a register row to another: no intermediate copy)
                 if let Opnd::Reg(s) = a {
                     if s != d {
                         let (src, dst) = rows2(regs, s, d);
-                        return put(dst, mask, dmask, src);
+                        return write_lanes(dst, mask, dmask, src);
                     }
                 }
                 *row(regs, a, &mut ba)
@@ -230,7 +230,7 @@ impl Fast {
             Fast::Int { d, dmask, .. } | Fast::Mad { d, dmask, .. } | Fast::F32 { d, dmask, .. } | Fast::Mov { d, dmask, .. } => (d, dmask),
             Fast::Generic | Fast::Fma32 { .. } | Fast::Setp { .. } => unreachable!("returned above"),
         };
-        put(reg_mut(regs, d), mask, dmask, &r);
+        write_lanes(reg_mut(regs, d), mask, dmask, &r);
     }
 }
 
@@ -272,23 +272,6 @@ fn row<'a>(regs: &'a [u64], o: Opnd, buf: &'a mut Option<Lanes>) -> &'a Lanes {
 #[inline(always)]
 fn lanes2(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) -> Lanes {
     std::array::from_fn(|l| f(a[l], b[l]))
-}
-
-/// The lanes of `mask` of a destination row get `vals`, cut to the register's width.
-#[inline(always)]
-fn put(dst: &mut Lanes, mask: u32, dmask: u64, vals: &Lanes) {
-    if mask == u32::MAX {
-        for l in 0..WARP {
-            dst[l] = vals[l] & dmask;
-        }
-    } else {
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            dst[l] = vals[l] & dmask;
-            m &= m - 1;
-        }
-    }
 }
 
 #[cfg(test)]
