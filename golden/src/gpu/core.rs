@@ -62,6 +62,7 @@ use super::fu::FuPool;
 use super::hooks::{Deferred, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, SmNetHook, WarpView};
 use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
+use super::predecode::Fast;
 use super::mempart::flits_for;
 use super::memspace::DeviceMemory;
 use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
@@ -71,6 +72,17 @@ use super::shmem::conflict_degree;
 use super::simt::SimtStack;
 use super::stats::{IssueStats, ShmemStats, SmReport, SyncStats};
 use super::txn::{Txn, TxnKind, TxnTable};
+
+/// Lanes in `mask`. A full warp, the common case, without counting: the baseline
+/// x86-64 target has no `popcnt`, and `count_ones` is some twenty instructions.
+#[inline(always)]
+fn lane_count(mask: u32) -> u64 {
+    if mask == u32::MAX {
+        WARP as u64
+    } else {
+        mask.count_ones() as u64
+    }
+}
 
 /// No memory-instruction token.
 const NO_TOKEN: u32 = u32::MAX;
@@ -256,7 +268,9 @@ pub struct Sm {
     fetch_width: u32,
     int_latency: u32,
     slots: usize,
-    // per-kernel register state
+    // per-kernel state
+    /// The kernel's instructions pre-decoded ([`Fast::decode`]), by pc.
+    fast: Vec<Fast>,
     nregs: usize,
     npreds: usize,
     local_bytes: usize,
@@ -343,6 +357,7 @@ impl Sm {
             fetch_width: c.fetch_width,
             int_latency: c.units.int.latency,
             slots,
+            fast: Vec::new(),
             nregs: 0,
             npreds: 0,
             local_bytes: 0,
@@ -406,6 +421,8 @@ impl Sm {
     /// Size the register files for a kernel (between kernels; the SM must be empty).
     pub fn start_kernel(&mut self, k: &Kernel) {
         debug_assert_eq!(self.resident_ctas, 0);
+        self.fast.clear();
+        self.fast.extend(k.insts.iter().map(Fast::decode));
         self.nregs = k.nregs as usize;
         self.npreds = k.npreds as usize;
         self.local_bytes = k.local_bytes as usize;
@@ -977,7 +994,7 @@ impl Sm {
             self.issue.warp_insts += 1;
             self.issue.by_class[inst.class.index()] += 1;
             self.report.warp_insts += 1;
-            let effect = self.execute(w, inst, active, p)?;
+            let effect = self.execute(w, pc, inst, active, p)?;
             match effect {
                 Effect::Alu => {
                     let lat = self.fus.issue(inst.class, now);
@@ -1034,10 +1051,10 @@ impl Sm {
         Ok(())
     }
 
-    /// Execute `inst` for warp `w` on the lanes of `active` its guard allows (the lanes
-    /// are left in `rec_guard`); counts thread instructions.
+    /// Execute `inst` (at `pc`) for warp `w` on the lanes of `active` its guard allows
+    /// (the lanes are left in `rec_guard`); counts thread instructions.
     #[inline(always)]
-    fn execute(&mut self, w: usize, inst: &super::ptx::Inst, active: u32, p: &mut SmPorts<'_>) -> Result<Effect, CoreFault> {
+    fn execute(&mut self, w: usize, pc: u32, inst: &super::ptx::Inst, active: u32, p: &mut SmPorts<'_>) -> Result<Effect, CoreFault> {
         let run: &KernelRun = p.run;
         let pb = w * self.npreds;
         let mask = if inst.guard != NO_PRED {
@@ -1048,6 +1065,12 @@ impl Sm {
         };
         self.rec_guard = mask;
         let rb = w * self.nregs * WARP;
+        let fast = &self.fast[pc as usize];
+        if !matches!(fast, Fast::Generic) {
+            fast.run(&mut self.regs[rb..rb + self.nregs * WARP], &mut self.preds[pb..pb + self.npreds], mask);
+            self.issue.thread_insts += lane_count(mask);
+            return Ok(Effect::Alu);
+        }
         let mut ex = WarpExec { regs: &mut self.regs[rb..rb + self.nregs * WARP], preds: &mut self.preds[pb..pb + self.npreds], ids: &self.warps[w].ids, clock: p.now };
         // `vprintf` reads memory (its format and arguments) but is no access of the timing model
         let effect = if inst.is_mem() || inst.op == Op::Printf {
@@ -1065,7 +1088,7 @@ impl Sm {
             ex.execute_reg(inst, mask)
         };
         let effect = effect.map_err(|f| CoreFault { warp: w, line: inst.line, message: f.0 })?;
-        self.issue.thread_insts += mask.count_ones() as u64;
+        self.issue.thread_insts += lane_count(mask);
         Ok(effect)
     }
 
@@ -1128,7 +1151,7 @@ impl Sm {
         self.deferred_total -= 1;
         let k: &Kernel = &p.run.kernel;
         let inst = &k.insts[d.pc as usize];
-        match self.execute(w, inst, d.mask, p)? {
+        match self.execute(w, d.pc, inst, d.mask, p)? {
             Effect::Mem => {
                 self.mem_issue(w, inst, p);
                 if self.rec.mask == 0 {
@@ -1452,10 +1475,14 @@ impl Sm {
     }
 
     /// Count the cycles slept before `now` as the cycles they stand for, and stay awake.
+    #[inline]
     pub fn wake_up(&mut self, now: u64) {
-        if self.sleep_until == 0 {
-            return;
+        if self.sleep_until != 0 {
+            self.wake_from_sleep(now);
         }
+    }
+
+    fn wake_from_sleep(&mut self, now: u64) {
         debug_assert!(now >= self.slept_from && now <= self.sleep_until, "SM {}: woken at {now}, slept {}..{}", self.id, self.slept_from, self.sleep_until);
         self.sleep_until = 0;
         let n = now - self.slept_from;

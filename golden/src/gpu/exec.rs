@@ -237,7 +237,7 @@ macro_rules! f64op {
 /// FMA is one `vfmadd213ss x, y, z` per lane (the runtime-selected path of Rust's
 /// `fmaf`). With FMA the same instruction form runs eight lanes at a time
 /// (`vfmadd213ps`, element-wise identical, NaN operand priority included).
-fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
+pub(crate) fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: the features the function enables were detected just above.
@@ -278,9 +278,27 @@ unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {
     }
 }
 
+/// The lanes of `mask` of a destination row get `vals`, cut to the register's width
+/// (`dmask`).
+#[inline(always)]
+pub(crate) fn write_lanes(dst: &mut Lanes, mask: u32, dmask: u64, vals: &Lanes) {
+    if mask == u32::MAX {
+        for l in 0..WARP {
+            dst[l] = vals[l] & dmask;
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            dst[l] = vals[l] & dmask;
+            m &= m - 1;
+        }
+    }
+}
+
 /// `setp` over every lane: the lanes where `a cmp b` holds (`compare`, specialized
 /// per comparison and type outside the lane loop).
-fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
+pub(crate) fn setp_lanes(cmp: Cmp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
     if ty.is_float() {
         return match (ty, ftz) {
             (Ty::F32, false) => float_setp(cmp, a, b, |v| f32v(v) as f64),
@@ -431,19 +449,7 @@ impl<'a> WarpExec<'a> {
     #[inline]
     fn write(&mut self, d: u16, mask: u32, dmask: u64, vals: &Lanes) {
         let base = d as usize * WARP;
-        let dst: &mut Lanes = (&mut self.regs[base..base + WARP]).try_into().expect("a register is one lane row");
-        if mask == u32::MAX {
-            for l in 0..WARP {
-                dst[l] = vals[l] & dmask;
-            }
-        } else {
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                dst[l] = vals[l] & dmask;
-                m &= m - 1;
-            }
-        }
+        write_lanes((&mut self.regs[base..base + WARP]).try_into().expect("a register is one lane row"), mask, dmask, vals);
     }
 
     #[inline]

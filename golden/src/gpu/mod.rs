@@ -24,6 +24,7 @@ pub mod launch;
 pub mod llc;
 pub mod mapping;
 pub mod mempart;
+pub mod predecode;
 pub mod printf;
 pub mod memspace;
 pub mod net;

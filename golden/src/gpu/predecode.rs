@@ -1,0 +1,407 @@
+//! Register-only instructions decoded once per kernel into operation handlers with
+//! their operands resolved (the interpreter's fast path).
+//!
+//! [`super::exec::WarpExec::execute_reg`] decides per warp instruction what to do: a
+//! chain of `match`es over the operation, the type, the rounding and saturation flags,
+//! operands materialized into lane arrays, then a masked write. For the common forms —
+//! integer add/sub/mul/mad and bitwise logic, unmodified `add`/`sub`/`mul`/`fma.f32`,
+//! `mov` and `setp` without a combining predicate, each on registers and immediates —
+//! that decision is the same on every execution, so it is taken once here
+//! ([`Fast::decode`]) and [`Fast::run`] is one plain loop over the 32 lanes.
+//!
+//! Exact by construction: each handler computes what `execute_reg` computes for the
+//! instructions [`Fast::decode`] accepts (same formula, same destination mask); every
+//! other instruction decodes to [`Fast::Generic`] and takes the general path.
+
+use super::exec::{fma_f32, setp_lanes, write_lanes, WARP};
+use super::ptx::{BoolOp, Cmp, Inst, Op, Rnd, Src, Ty};
+
+type Lanes = [u64; WARP];
+
+/// A source operand the fast path reads: a register row or an immediate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opnd {
+    Reg(u16),
+    Imm(u64),
+}
+
+/// An integer (or bitwise) two-operand operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+/// An unmodified (round-to-nearest, no `.ftz`, no `.sat`) f32 two-operand operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum F32Op {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// How an instruction executes (one per instruction of the kernel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fast {
+    /// Not on the fast path: [`super::exec::WarpExec::execute`].
+    Generic,
+    /// `d = a op b` on integers, masked to the type's width (`tm`); `dmask` is the
+    /// destination register's width.
+    Int {
+        op: IntOp,
+        d: u16,
+        a: Opnd,
+        b: Opnd,
+        tm: u64,
+        dmask: u64,
+    },
+    /// `mad.lo`: `d = a * b + c`, masked to the type's width.
+    Mad {
+        d: u16,
+        a: Opnd,
+        b: Opnd,
+        c: Opnd,
+        tm: u64,
+        dmask: u64,
+    },
+    F32 {
+        op: F32Op,
+        d: u16,
+        a: Opnd,
+        b: Opnd,
+        dmask: u64,
+    },
+    /// `fma.rn.f32` on three registers.
+    Fma32 {
+        d: u16,
+        a: u16,
+        b: u16,
+        c: u16,
+        dmask: u64,
+    },
+    Mov {
+        d: u16,
+        a: Opnd,
+        dmask: u64,
+    },
+    /// `setp` without a combining predicate: `p` gets the lanes where it holds, `q`
+    /// (if any) the others.
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        ftz: bool,
+        p: u16,
+        q: Option<u16>,
+        a: Opnd,
+        b: Opnd,
+    },
+}
+
+fn opnd(s: Src) -> Option<Opnd> {
+    match s {
+        Src::Reg(r) => Some(Opnd::Reg(r)),
+        Src::Imm(v) => Some(Opnd::Imm(v)),
+        _ => None,
+    }
+}
+
+impl Fast {
+    /// The handler for `inst` ([`Fast::Generic`] unless one of the forms above).
+    pub fn decode(inst: &Inst) -> Fast {
+        Self::try_decode(inst).unwrap_or(Fast::Generic)
+    }
+
+    fn try_decode(inst: &Inst) -> Option<Fast> {
+        let ty = inst.ty;
+        if ty == Ty::Pred || inst.is_mem() {
+            return None;
+        }
+        let src = |k: usize| if k < inst.na as usize { opnd(inst.a[k]) } else { None };
+        let (d, dmask, tm) = (inst.d[0], inst.dmask, ty.mask());
+        let plain_f32 = ty == Ty::F32 && !inst.ftz && !inst.sat && matches!(inst.rnd, Rnd::Default | Rnd::Rn);
+        let int = !ty.is_float();
+        Some(match inst.op {
+            Op::Add | Op::Sub | Op::Mul if int && !(inst.sat && ty == Ty::S32) => {
+                let op = match inst.op {
+                    Op::Add => IntOp::Add,
+                    Op::Sub => IntOp::Sub,
+                    _ => IntOp::Mul,
+                };
+                Fast::Int { op, d, a: src(0)?, b: src(1)?, tm, dmask }
+            }
+            Op::And | Op::Or | Op::Xor => {
+                let op = match inst.op {
+                    Op::And => IntOp::And,
+                    Op::Or => IntOp::Or,
+                    _ => IntOp::Xor,
+                };
+                // (bitwise logic keeps every bit of the operands: no type mask)
+                Fast::Int { op, d, a: src(0)?, b: src(1)?, tm: u64::MAX, dmask }
+            }
+            Op::Mad if int => Fast::Mad { d, a: src(0)?, b: src(1)?, c: src(2)?, tm, dmask },
+            Op::Add | Op::Sub | Op::Mul if plain_f32 => {
+                let op = match inst.op {
+                    Op::Add => F32Op::Add,
+                    Op::Sub => F32Op::Sub,
+                    _ => F32Op::Mul,
+                };
+                Fast::F32 { op, d, a: src(0)?, b: src(1)?, dmask }
+            }
+            Op::Fma if plain_f32 => match (src(0)?, src(1)?, src(2)?) {
+                (Opnd::Reg(a), Opnd::Reg(b), Opnd::Reg(c)) => Fast::Fma32 { d, a, b, c, dmask },
+                _ => return None,
+            },
+            Op::Mov => Fast::Mov { d, a: src(0)?, dmask },
+            Op::Setp(cmp, BoolOp::None) => {
+                let q = (inst.nd == 2).then_some(inst.d[1]);
+                Fast::Setp { cmp, ty, ftz: inst.ftz, p: d, q, a: src(0)?, b: src(1)? }
+            }
+            _ => return None,
+        })
+    }
+
+    /// Execute on the lanes of `mask` of one warp's registers (`[reg][lane]`) and
+    /// predicates. Only for a handler other than [`Fast::Generic`].
+    #[inline]
+    pub fn run(&self, regs: &mut [u64], preds: &mut [u32], mask: u32) {
+        // operands are read in place (immediates through a buffer), the result is
+        // computed whole, then written: a destination may be a source
+        let (mut ba, mut bb, mut bc) = (None, None, None);
+        let r: Lanes = match *self {
+            Fast::Generic => unreachable!("the generic path executes it"),
+            Fast::Int { op, a, b, tm, .. } => {
+                let (a, b) = (row(regs, a, &mut ba), row(regs, b, &mut bb));
+                match op {
+                    IntOp::Add => lanes2(a, b, |x, y| x.wrapping_add(y) & tm),
+                    IntOp::Sub => lanes2(a, b, |x, y| x.wrapping_sub(y) & tm),
+                    IntOp::Mul => lanes2(a, b, |x, y| x.wrapping_mul(y) & tm),
+                    IntOp::And => lanes2(a, b, |x, y| x & y),
+                    IntOp::Or => lanes2(a, b, |x, y| x | y),
+                    IntOp::Xor => lanes2(a, b, |x, y| x ^ y),
+                }
+            }
+            Fast::Mad { a, b, c, tm, .. } => {
+                let (a, b, c) = (row(regs, a, &mut ba), row(regs, b, &mut bb), row(regs, c, &mut bc));
+                std::array::from_fn(|l| a[l].wrapping_mul(b[l]).wrapping_add(c[l]) & tm)
+            }
+            Fast::F32 { op, a, b, .. } => {
+                let (a, b) = (row(regs, a, &mut ba), row(regs, b, &mut bb));
+                let f = |v: u64| f32::from_bits(v as u32);
+                match op {
+                    F32Op::Add => lanes2(a, b, |x, y| (f(x) + f(y)).to_bits() as u64),
+                    F32Op::Sub => lanes2(a, b, |x, y| (f(x) - f(y)).to_bits() as u64),
+                    F32Op::Mul => lanes2(a, b, |x, y| (f(x) * f(y)).to_bits() as u64),
+                }
+            }
+            Fast::Fma32 { d, a, b, c, dmask } => {
+                // (written from here: a result passed out of the match is one more copy)
+                let mut r = [0; WARP];
+                fma_f32(reg(regs, a), reg(regs, b), reg(regs, c), &mut r);
+                return write_lanes(reg_mut(regs, d), mask, dmask, &r);
+            }
+            Fast::Mov { a, d, dmask } => {
+                // (a register row to another: no intermediate copy)
+                if let Opnd::Reg(s) = a {
+                    if s != d {
+                        let (src, dst) = rows2(regs, s, d);
+                        return write_lanes(dst, mask, dmask, src);
+                    }
+                }
+                *row(regs, a, &mut ba)
+            }
+            Fast::Setp { cmp, ty, ftz, p, q, a, b } => {
+                let res = setp_lanes(cmp, ty, ftz, row(regs, a, &mut ba), row(regs, b, &mut bb));
+                let set = |preds: &mut [u32], p: u16, v: u32| {
+                    let cur = &mut preds[p as usize];
+                    *cur = (*cur & !mask) | (v & mask);
+                };
+                set(preds, p, res);
+                if let Some(q) = q {
+                    set(preds, q, !res);
+                }
+                return;
+            }
+        };
+        let (d, dmask) = match *self {
+            Fast::Int { d, dmask, .. } | Fast::Mad { d, dmask, .. } | Fast::F32 { d, dmask, .. } | Fast::Mov { d, dmask, .. } => (d, dmask),
+            Fast::Generic | Fast::Fma32 { .. } | Fast::Setp { .. } => unreachable!("returned above"),
+        };
+        write_lanes(reg_mut(regs, d), mask, dmask, &r);
+    }
+}
+
+#[inline(always)]
+fn reg_mut(regs: &mut [u64], r: u16) -> &mut Lanes {
+    let base = r as usize * WARP;
+    (&mut regs[base..base + WARP]).try_into().expect("a register is one lane row")
+}
+
+#[inline(always)]
+fn reg(regs: &[u64], r: u16) -> &Lanes {
+    let base = r as usize * WARP;
+    regs[base..base + WARP].try_into().expect("a register is one lane row")
+}
+
+/// Register `s`'s row to read and register `d`'s row to write (`s != d`).
+#[inline(always)]
+fn rows2(regs: &mut [u64], s: u16, d: u16) -> (&Lanes, &mut Lanes) {
+    let (s, d) = (s as usize * WARP, d as usize * WARP);
+    let (src, dst) = if s < d {
+        let (lo, hi) = regs.split_at_mut(d);
+        (&lo[s..s + WARP], &mut hi[..WARP])
+    } else {
+        let (lo, hi) = regs.split_at_mut(s);
+        (&hi[..WARP], &mut lo[d..d + WARP])
+    };
+    (src.try_into().expect("a register is one lane row"), dst.try_into().expect("a register is one lane row"))
+}
+
+/// Every lane of an operand: a register's row in place, an immediate in `buf`.
+#[inline(always)]
+fn row<'a>(regs: &'a [u64], o: Opnd, buf: &'a mut Option<Lanes>) -> &'a Lanes {
+    match o {
+        Opnd::Reg(r) => reg(regs, r),
+        Opnd::Imm(v) => buf.insert([v; WARP]),
+    }
+}
+
+#[inline(always)]
+fn lanes2(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) -> Lanes {
+    std::array::from_fn(|l| f(a[l], b[l]))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::gpu::exec::{WarpExec, WarpIds};
+    use crate::gpu::ptx::parse_module;
+
+    /// Each line: an instruction and whether the fast path must take it.
+    const CASES: &[(&str, bool)] = &[
+        ("add.s32 %r1, %r2, %r3;", true),
+        ("add.s32 %r1, %r1, 7;", true),
+        ("sub.u32 %r4, %r2, %r3;", true),
+        ("mul.lo.s32 %r5, %r2, %r3;", true),
+        ("and.b32 %r6, %r2, 255;", true),
+        ("or.b64 %rd1, %rd2, %rd3;", true),
+        ("xor.b32 %r7, %r2, %r3;", true),
+        ("mad.lo.s32 %r1, %r2, %r3, %r4;", true),
+        ("mad.lo.s32 %r1, %r1, 3, %r4;", true),
+        ("add.s64 %rd1, %rd2, %rd3;", true),
+        ("sub.s16 %rs1, %rs2, %rs3;", true),
+        ("add.f32 %f1, %f2, %f3;", true),
+        ("sub.f32 %f4, %f2, %f3;", true),
+        ("mul.f32 %f5, %f2, 0f40400000;", true),
+        ("fma.rn.f32 %f1, %f1, %f2, %f3;", true),
+        ("mov.u32 %r2, %r3;", true),
+        ("mov.b32 %r5, %r5;", true),
+        ("mov.f32 %f6, 0f3F800000;", true),
+        ("setp.lt.s32 %p1, %r2, %r3;", true),
+        ("setp.ge.u32 %p2|%p3, %r2, 100;", true),
+        ("setp.lt.f32 %p1, %f2, %f3;", true),
+        ("setp.neu.f32 %p1, %f2, %f3;", true),
+        // the general path
+        ("add.sat.s32 %r1, %r2, %r3;", false),
+        ("add.rz.f32 %f1, %f2, %f3;", false),
+        ("add.ftz.f32 %f1, %f2, %f3;", false),
+        ("fma.rn.ftz.f32 %f1, %f2, %f3, %f4;", false),
+        ("fma.rn.f32 %f1, %f2, 0f3F800000, %f4;", false),
+        ("mov.u32 %r1, %tid.x;", false),
+        ("setp.lt.and.s32 %p1, %r2, %r3, %p2;", false),
+        ("mul.wide.s32 %rd1, %r2, %r3;", false),
+        ("add.f64 %fd1, %fd2, %fd3;", false),
+    ];
+
+    fn kernel() -> crate::gpu::ptx::Kernel {
+        let body: String = CASES.iter().map(|(i, _)| format!("  {i}\n")).collect();
+        let text = format!(
+            ".version 8.0\n.target sm_52\n.address_size 64\n.visible .entry k(.param .u64 k_p)\n{{\n  .reg .pred %p<4>;\n  .reg .b16 %rs<4>;\n  .reg .f32 %f<8>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .f64 %fd<4>;\n{body}  ret;\n}}\n"
+        );
+        let m = parse_module(Path::new("predecode_test.ptx"), &text).unwrap_or_else(|e| panic!("{e}"));
+        m.kernel("k").expect("kernel k").clone()
+    }
+
+    #[test]
+    fn decodes_the_common_forms_and_leaves_the_rest() {
+        let k = kernel();
+        for (i, &(text, fast)) in CASES.iter().enumerate() {
+            let f = Fast::decode(&k.insts[i]);
+            assert_eq!(f != Fast::Generic, fast, "{text}: decoded {f:?}");
+        }
+    }
+
+    /// A hand-computed case: fma.rn.f32 of 1.5 * 2 + 0.25 is 3.25 on every active lane;
+    /// inactive lanes keep their value.
+    #[test]
+    fn fma_by_hand() {
+        let k = kernel();
+        let i = CASES.iter().position(|c| c.0.starts_with("fma.rn.f32 %f1, %f1")).unwrap();
+        let inst = &k.insts[i];
+        let Fast::Fma32 { d, a, b, c, .. } = Fast::decode(inst) else { panic!("not an fma handler") };
+        let mut regs = vec![0u64; k.nregs as usize * WARP];
+        for (r, v) in [(a, 1.5f32), (b, 2.0), (c, 0.25)] {
+            regs[r as usize * WARP..][..WARP].fill(v.to_bits() as u64);
+        }
+        let mask = 0x0000_ffff;
+        let before = regs[d as usize * WARP + 16];
+        Fast::decode(inst).run(&mut regs, &mut [0; 4], mask);
+        assert_eq!(regs[d as usize * WARP], 3.25f32.to_bits() as u64);
+        assert_eq!(regs[d as usize * WARP + 15], 3.25f32.to_bits() as u64);
+        assert_eq!(regs[d as usize * WARP + 16], before);
+    }
+
+    /// Every fast handler against the general interpreter (`execute_reg`), on random
+    /// registers with the float values that differ between formulas (NaN, -0, infinity,
+    /// subnormals), full and partial masks.
+    #[test]
+    fn matches_the_general_path() {
+        let k = kernel();
+        let specials = [0x7fc0_0000u64, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 1, 0x8000_0001, 0x3f80_0000, 0x7fff_ffff, 0xffff_ffff];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let ids = WarpIds::default();
+        let mut checked = 0;
+        for round in 0..64 {
+            let mut regs: Vec<u64> = (0..k.nregs as usize * WARP)
+                .map(|i| {
+                    let v = next();
+                    let v = if v % 4 == 0 { specials[(v >> 8) as usize % specials.len()] } else { v };
+                    v & k.reg_types[i / WARP].mask()
+                })
+                .collect();
+            let mut preds: Vec<u32> = (0..k.npreds).map(|_| next() as u32).collect();
+            let mask = match round % 3 {
+                0 => u32::MAX,
+                1 => next() as u32,
+                _ => 1 << (round % 32),
+            };
+            for (i, &(text, fast)) in CASES.iter().enumerate() {
+                if !fast {
+                    continue;
+                }
+                let inst = &k.insts[i];
+                let (mut r1, mut p1) = (regs.clone(), preds.clone());
+                Fast::decode(inst).run(&mut r1, &mut p1, mask);
+                let (mut r2, mut p2) = (regs.clone(), preds.clone());
+                let mut ex = WarpExec { regs: &mut r2, preds: &mut p2, ids: &ids, clock: 0 };
+                ex.execute_reg(inst, mask).unwrap();
+                assert!(r1 == r2 && p1 == p2, "{text}, mask {mask:#x}: the fast path differs from execute_reg");
+                checked += 1;
+                // the next instruction sees this one's result, as in a kernel
+                (regs, preds) = (r1, p1);
+            }
+        }
+        assert_eq!(checked, 64 * CASES.iter().filter(|c| c.1).count());
+    }
+}
