@@ -358,8 +358,10 @@ module qc_rate_monitor_qcache_small (
                 rmax = (lhs > rhs) ? lhs : rhs;
                 rmin = (lhs > rhs) ? rhs : lhs;
                 tol = rmax >> EQ_TOL_SHIFT;
-                gt = lhs > rhs && (lhs - rhs) > tol;
-                lt = rhs > lhs && (rhs - lhs) > tol;
+                // a side with no event in the window has rate 0 (its cycle counter has
+                // not started, both products are 0): not "equal"
+                gt = cons == {W{1'b0}} || (lhs > rhs && (lhs - rhs) > tol);
+                lt = prod == {W{1'b0}} || (rhs > lhs && (rhs - lhs) > tol);
                 spills_y = spil > (prod >> SPILL_LITTLE_SHIFT);
                 qlow = q <= QLOW_LINES;
                 lows = qlow ? sat3(lows) : 2'd0;
@@ -396,8 +398,8 @@ module qc_rate_monitor_qcache_small (
                   sfbt = d_role ? pm : cm;
                   srat = d_ratio;
                   if (d_div) begin
-                    if ({4'd0, rmax} >= {(rmin == {W2{1'b0}}) ? {{(W2-1){1'b0}}, 1'b1} : rmin, 4'd0}) begin
-                      srat = 8'hff;  // 16.0 or more saturates
+                    if (cons == {W{1'b0}} || {4'd0, rmax} >= {(rmin == {W2{1'b0}}) ? {{(W2-1){1'b0}}, 1'b1} : rmin, 4'd0}) begin
+                      srat = 8'hff;  // 16.0 or more saturates; R_C = 0 is unbounded
                     end else begin
                       srat = 8'd0;
                       drem = rmax >> 4;
