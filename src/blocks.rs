@@ -40,4 +40,3 @@ pub fn load_text(path: &Path, text: &str) -> Result<Box<dyn Loaded>, ConfigError
 pub fn rtl_tables() -> String {
     BLOCKS.iter().filter(|b| b.rtl).map(|b| format!("[{}]", b.table)).collect::<Vec<_>>().join(", ")
 }
-

@@ -9,8 +9,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use golden::block::{SimArgs, SimError};
 use gpuforge::blocks::{load, rtl_tables};
 use gpuforge::outcome::{io_fail, Fail, Res};
-use gpuforge::study::cli::StudyCmd;
 use gpuforge::registry::Loaded;
+use gpuforge::study::cli::StudyCmd;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{CosimFailure, CosimRequest};
 use verif::verilator::{BuildOpts, Opt};
@@ -136,14 +136,12 @@ enum Cmd {
     },
 }
 
-
 #[derive(Clone, Copy, ValueEnum)]
 enum OptArg {
     Debug,
     Quick,
     Fast,
 }
-
 
 fn main() -> ExitCode {
     // a closed pipe (`gpuforge gen ... | head`) ends the program quietly
@@ -199,12 +197,7 @@ fn reset_sigpipe() {}
 /// the generator cannot build).
 fn generate(cfg: &dyn Loaded) -> Result<Generated, Fail> {
     match cfg.generate() {
-        None => Err(Fail::Input(format!(
-            "{}: {} has no RTL to generate (configs with RTL: {})",
-            cfg.path().display(),
-            cfg.title(),
-            rtl_tables()
-        ))),
+        None => Err(Fail::Input(format!("{}: {} has no RTL to generate (configs with RTL: {})", cfg.path().display(), cfg.title(), rtl_tables()))),
         Some(Ok(g)) => Ok(g),
         Some(Err(e @ GenError::Unsupported { .. })) => Err(Fail::Input(format!("{}: {e}", cfg.path().display()))),
         Some(Err(e)) => Err(Fail::Check(e.to_string())),
@@ -346,10 +339,7 @@ fn synth(target: &Path, report: Option<PathBuf>) -> Res {
         let path = report.clone().unwrap_or_else(|| work.join("report.json"));
         let json = serde_json::to_string_pretty(&r).expect("report serializes");
         std::fs::write(&path, json + "\n").map_err(|e| io_fail(&path, e))?;
-        println!(
-            "synth {}: {} cells ({} flip-flops, {} latches), ~{} transistors (yosys cmos estimate), {:.1}s",
-            r.top, r.cells, r.flops, r.latches, r.transistors, r.seconds
-        );
+        println!("synth {}: {} cells ({} flip-flops, {} latches), ~{} transistors (yosys cmos estimate), {:.1}s", r.top, r.cells, r.flops, r.latches, r.transistors, r.seconds);
         let mut by: Vec<_> = r.cells_by_type.iter().collect();
         by.sort_by(|a, b| b.1.cmp(a.1));
         for (t, n) in by {
@@ -377,33 +367,14 @@ fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Opt
         }
     }
     for d in designs {
-        let trace = trace.as_ref().map(|t| {
-            if t.as_os_str().is_empty() {
-                Path::new("cosim_out").join(format!("{}-seed{seed}.vcd", d.manifest.top))
-            } else {
-                t.clone()
-            }
-        });
-        let req = CosimRequest {
-            cycles,
-            seed,
-            trace: trace.clone(),
-            build,
-            check,
-        };
+        let trace = trace.as_ref().map(|t| if t.as_os_str().is_empty() { Path::new("cosim_out").join(format!("{}-seed{seed}.vcd", d.manifest.top)) } else { t.clone() });
+        let req = CosimRequest { cycles, seed, trace: trace.clone(), build, check };
         let threads = if build.threads > 1 { format!(", Verilated with {} threads", build.threads) } else { String::new() };
         println!("co-simulating {} ({}) for {cycles} cycles (seed {seed}{threads})", d.manifest.top, d.dir);
         build_model(d, req.build_opts())?;
         match cfg.cosim(d, &req) {
             Ok(s) => {
-                println!(
-                    "PASS {}: {} cycles in {:.2}s ({:.0} cycles/s; scoreboard {})",
-                    s.top,
-                    s.cycles,
-                    s.seconds,
-                    s.cycles_per_second(),
-                    if s.checked { "on" } else { "off" }
-                );
+                println!("PASS {}: {} cycles in {:.2}s ({:.0} cycles/s; scoreboard {})", s.top, s.cycles, s.seconds, s.cycles_per_second(), if s.checked { "on" } else { "off" });
                 if let Some(t) = trace {
                     println!("waveform: {}", t.display());
                 }

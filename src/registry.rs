@@ -9,7 +9,6 @@ use golden::config::ConfigError;
 use hdl_gen::design::{Design, GenError, Generated};
 use verif::run::{Cosim, CosimFailure, CosimRequest, CosimSummary};
 
-
 /// One registered block: its config table and how to load a file of it.
 pub struct BlockEntry {
     pub table: &'static str,

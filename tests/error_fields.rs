@@ -65,7 +65,10 @@ fn check(e: &ConfigError, what: &str, line: usize, key: &str, path: &str, bad: &
         if e.field != want || !(e.allowed.is_some() || listed) {
             bad.push(format!("{what}: want field `{want}` with an allowed type/range: {msg}"));
         }
-    } else if e.field == "<file>" || e.field.is_empty() || !(e.field.ends_with(key) || e.field.contains(&format!("{key}.")) || e.field.contains(&format!("{key}["))) && e.allowed.is_none() {
+    } else if e.field == "<file>"
+        || e.field.is_empty()
+        || !(e.field.ends_with(key) || e.field.contains(&format!("{key}.")) || e.field.contains(&format!("{key}["))) && e.allowed.is_none()
+    {
         // a validator's error: a field path, and the allowed range when it is not the key's own
         bad.push(format!("{what}: no field or allowed range: {msg}"));
     }

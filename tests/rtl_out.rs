@@ -74,11 +74,8 @@ fn every_committed_design_lints_clean_through_its_filelist() {
 fn lint_catches_a_planted_warning() {
     let dir = std::env::temp_dir().join(format!("gpuforge-lint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("planted.v"),
-        "module planted (input wire [3:0] a_i, output wire [3:0] b_o);\n  wire [7:0] wide = a_i;\n  assign b_o = wide[3:0];\nendmodule\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("planted.v"), "module planted (input wire [3:0] a_i, output wire [3:0] b_o);\n  wire [7:0] wide = a_i;\n  assign b_o = wide[3:0];\nendmodule\n")
+        .unwrap();
     let r = lint_files(&dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(!r.clean(), "a width mismatch and unused bits went unnoticed");
@@ -101,11 +98,8 @@ fn a_planted_warning_in_a_library_module_fails_the_designs_filelist_lint() {
     std::fs::write(&p, text).unwrap();
     let mpath = dir.join("net/manifest.json");
     let mut m: hdl_gen::manifest::Manifest = serde_json::from_str(&std::fs::read_to_string(&mpath).unwrap()).unwrap();
-    let files: Vec<(String, String)> = m
-        .files
-        .iter()
-        .map(|f| (Path::new(f).file_name().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(dir.join("net").join(f)).unwrap()))
-        .collect();
+    let files: Vec<(String, String)> =
+        m.files.iter().map(|f| (Path::new(f).file_name().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(dir.join("net").join(f)).unwrap())).collect();
     m.content_hash = hdl_gen::manifest::content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str())));
     std::fs::write(&mpath, serde_json::to_string_pretty(&m).unwrap()).unwrap();
     let r = lint_design(&dir.join("net")).unwrap();

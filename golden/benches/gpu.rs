@@ -66,11 +66,7 @@ fn tfb(mode: Option<&str>, sched: SchedulerPolicy) -> GpuConfig {
 fn gpu(c: &mut Criterion) {
     group(c, "gpu_vecadd", "bench/vecadd_1m.toml");
     group(c, "gpu_compute", "bench/compute_big.toml");
-    let barriers = [
-        ("baseline_drain", tfb(None, SchedulerPolicy::Gto)),
-        ("f_tfb", tfb(Some("f"), SchedulerPolicy::Gto)),
-        ("f_tfb_fmwf", tfb(Some("f"), SchedulerPolicy::Fmwf)),
-    ];
+    let barriers = [("baseline_drain", tfb(None, SchedulerPolicy::Gto)), ("f_tfb", tfb(Some("f"), SchedulerPolicy::Gto)), ("f_tfb_fmwf", tfb(Some("f"), SchedulerPolicy::Fmwf))];
     variants(c, "gpu_barriers", "stencil/stencil.toml", &barriers);
 }
 

@@ -69,10 +69,7 @@ criterion_group!(benches, net, sim);
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
-    bench_ratio::report(&[
-        ("gpucc_net", "paper_sm_random_traffic", "baseline_traffic_only"),
-        ("gpucc_sim", "conv3x3_512_14sm", "baseline_conv3x3_128"),
-    ]);
+    bench_ratio::report(&[("gpucc_net", "paper_sm_random_traffic", "baseline_traffic_only"), ("gpucc_sim", "conv3x3_512_14sm", "baseline_conv3x3_128")]);
 }
 
 #[path = "../../verif/benches/support/bench_ratio.rs"]

@@ -13,11 +13,11 @@
 //!   planes) and the baseline mesh of the same placement.
 
 use criterion::{criterion_group, Criterion, Throughput};
-use golden::noc::Noc;
 use golden::network::{IdealNetwork, Network};
 use golden::noc::config::{NocConfig, Pattern};
 use golden::noc::mesh::{BaselineNetwork, MacroNetwork};
 use golden::noc::traffic::{Delivery, Traffic};
+use golden::noc::Noc;
 
 const CYCLES: u64 = 10_000;
 

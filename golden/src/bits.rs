@@ -97,14 +97,7 @@ impl Field {
     /// Set the field to `v` in a little-endian word slice; bits of `v` above the
     /// field's width are dropped. Panics if the slice is too short for the field.
     pub fn write(self, words: &mut [u64], v: u128) {
-        assert!(
-            words.len() * 64 >= self.end() as usize,
-            "field {} (bits {}..={}) does not fit {} words",
-            self.name,
-            self.lsb,
-            self.msb(),
-            words.len()
-        );
+        assert!(words.len() * 64 >= self.end() as usize, "field {} (bits {}..={}) does not fit {} words", self.name, self.lsb, self.msb(), words.len());
         let mut put = 0;
         while put < self.width {
             let bit = self.lsb + put;

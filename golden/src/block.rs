@@ -83,12 +83,7 @@ pub fn detect<'t>(path: &Path, text: &str, tables: &[&'t str]) -> Result<&'t str
     let allowed = tables.iter().map(|t| format!("[{t}]")).collect::<Vec<_>>().join(", ");
     match present.as_slice() {
         [one] => Ok(one),
-        [] => Err(ConfigError {
-            file: path.to_path_buf(),
-            field: "<file>".into(),
-            message: "no block table found".into(),
-            allowed: Some(format!("exactly one of {allowed}")),
-        }),
+        [] => Err(ConfigError { file: path.to_path_buf(), field: "<file>".into(), message: "no block table found".into(), allowed: Some(format!("exactly one of {allowed}")) }),
         more => Err(ConfigError {
             file: path.to_path_buf(),
             field: "<file>".into(),

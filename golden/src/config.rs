@@ -8,7 +8,6 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-
 /// A bad configuration: which file, which field, what is wrong, what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
@@ -95,11 +94,7 @@ pub fn check_name(field: &str, name: &str) -> Result<(), FieldError> {
     if ok {
         Ok(())
     } else {
-        Err(FieldError::new(
-            field,
-            format!("`{name}` is not a usable preset name"),
-            Some("1..=48 chars of [a-z0-9_], starting with a letter".into()),
-        ))
+        Err(FieldError::new(field, format!("`{name}` is not a usable preset name"), Some("1..=48 chars of [a-z0-9_], starting with a letter".into())))
     }
 }
 
@@ -366,12 +361,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// A config file's text, or an error naming the file.
 pub fn read_text(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|e| ConfigError {
-        file: path.to_path_buf(),
-        field: "<file>".into(),
-        message: format!("cannot read: {e}"),
-        allowed: None,
-    })
+    std::fs::read_to_string(path).map_err(|e| ConfigError { file: path.to_path_buf(), field: "<file>".into(), message: format!("cannot read: {e}"), allowed: None })
 }
 
 #[cfg(test)]

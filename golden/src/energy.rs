@@ -201,7 +201,18 @@ pub fn account(events: &[Event], static_w: f64, seconds: f64) -> EnergyReport {
 impl EnergyReport {
     /// One line for a run summary: total, dynamic and static, mean power, parts' shares.
     pub fn summary(&self) -> String {
-        let shares = self.parts.iter().map(|(p, nj)| format!("{} {:.1}%", serde_json::to_value(p).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), 100.0 * nj / self.total_nj.max(f64::MIN_POSITIVE))).collect::<Vec<_>>().join(", ");
+        let shares = self
+            .parts
+            .iter()
+            .map(|(p, nj)| {
+                format!(
+                    "{} {:.1}%",
+                    serde_json::to_value(p).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                    100.0 * nj / self.total_nj.max(f64::MIN_POSITIVE)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         format!(
             "{:.3} uJ ({:.3} dynamic, {:.3} static), mean power {:.2} W; {shares}, static {:.1}%",
             self.total_nj / 1000.0,

@@ -29,10 +29,7 @@ pub fn all() -> Vec<PathBuf> {
 
 /// Every preset of block `B` (the files whose block table is `B::TABLE`).
 pub fn of<B: Block>() -> Vec<PathBuf> {
-    all()
-        .into_iter()
-        .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| block::detect(p, &t, &[B::TABLE]).is_ok()))
-        .collect()
+    all().into_iter().filter(|p| std::fs::read_to_string(p).is_ok_and(|t| block::detect(p, &t, &[B::TABLE]).is_ok())).collect()
 }
 
 /// The file of preset `name` (`gpucc_small`, `noc_macro_4x4`, `tiny`, ...).

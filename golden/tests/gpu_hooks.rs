@@ -79,7 +79,10 @@ impl L2Hook for L2Counter {
     }
 
     fn counters(&self, out: &mut HookCounters) {
-        count(out, "l2_counter.accesses", { let s = self.0.borrow(); s.reads + s.writes + s.atomics });
+        count(out, "l2_counter.accesses", {
+            let s = self.0.borrow();
+            s.reads + s.writes + s.atomics
+        });
     }
 }
 
@@ -248,7 +251,14 @@ fn an_issue_hook_can_see_every_instruction_and_reorder_the_schedulers() {
         assert!(h["picky.decided"] >= r.warp_insts, "{w}: every issued instruction was decided: {h:?}");
         assert!(h["picky.ordered"] > 0 && h["picky.held"] > 0, "{w}: {h:?}");
         assert_ne!(r.cycles, plain.cycles, "{w}: a different order and held warps change timing");
-        assert_eq!(r.issue.issue_slots, r.warp_insts + { let s = &r.issue.stalls; s.mem_data + s.alu_data + s.fu_busy + s.lsu_busy + s.barrier + s.fence + s.fetch + s.other }, "{w}: every slot accounted for");
+        assert_eq!(
+            r.issue.issue_slots,
+            r.warp_insts + {
+                let s = &r.issue.stalls;
+                s.mem_data + s.alu_data + s.fu_busy + s.lsu_busy + s.barrier + s.fence + s.fetch + s.other
+            },
+            "{w}: every slot accounted for"
+        );
     }
 }
 
@@ -324,7 +334,8 @@ impl IssueHook for ToyBdib {
             return None;
         }
         let ready = |w: &u16, q: &VecDeque<(Deferred, Vec<u16>)>| !q.is_empty() && self.in_bar_until.get(w).is_none_or(|&t| now >= t);
-        let w = *self.q.iter().filter(|(w, q)| ready(w, q)).map(|(w, _)| w).find(|&&w| w >= self.rr).or_else(|| self.q.iter().filter(|(w, q)| ready(w, q)).map(|(w, _)| w).next())?;
+        let w =
+            *self.q.iter().filter(|(w, q)| ready(w, q)).map(|(w, _)| w).find(|&&w| w >= self.rr).or_else(|| self.q.iter().filter(|(w, q)| ready(w, q)).map(|(w, _)| w).next())?;
         self.rr = w + 1;
         self.drained += 1;
         self.q.get_mut(&w).and_then(VecDeque::pop_front).map(|(d, _)| d)

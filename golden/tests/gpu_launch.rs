@@ -7,10 +7,10 @@ mod gpu_common;
 
 use std::path::{Path, PathBuf};
 
-use gpu_common::config;
 use golden::gpu::launch::Arg;
 use golden::gpu::sim::{run_capture, Gpu, SimError};
 use golden::gpu::{Launch, LaunchError, RunOptions};
+use gpu_common::config;
 
 /// Kernels for these tests: `store_u32(out, v)` writes v to out[0]; `store_struct(out, s)`
 /// copies the fields of `struct { u32 a; f32 b; u64 p; u16 c; }` (offsets 0, 4, 8, 16) and
@@ -379,7 +379,14 @@ fn huge_register_and_storage_declarations_are_ptx_errors() {
         (".shared .align 4 .b8 a[2147483000];\n\t.shared .align 4 .b8 b[1000];", "`.shared` storage up to `b` exceeds"),
         (".local .align 8 .b64 deep[536870912];", "`.local` storage up to `deep` exceeds 2147483648 bytes per thread"),
     ] {
-        std::fs::write(d.join("k.ptx"), PTX.replace(".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];", &format!("{decl}\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];"))).unwrap();
+        std::fs::write(
+            d.join("k.ptx"),
+            PTX.replace(
+                ".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];",
+                &format!("{decl}\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];"),
+            ),
+        )
+        .unwrap();
         match parse(&d, &store("1")) {
             Err(LaunchError::Ptx(p)) => assert!(p.message.contains(want), "{p}"),
             other => panic!("{:?}", other.map(|_| ())),
@@ -407,7 +414,14 @@ fn every_kernel_must_fit_before_any_runs() {
 #[test]
 fn local_storage_beyond_the_device_memory_is_bad_input() {
     let d = scratch("local");
-    std::fs::write(d.join("k.ptx"), PTX.replace(".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];", ".local .align 4 .b8 big[100000000];\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];")).unwrap();
+    std::fs::write(
+        d.join("k.ptx"),
+        PTX.replace(
+            ".reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];",
+            ".local .align 4 .b8 big[100000000];\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];",
+        ),
+    )
+    .unwrap();
     let l = parse(&d, &store("1")).unwrap();
     assert_eq!(l.kernels[0].kernel.local_bytes, 100_000_000);
     match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()) {

@@ -66,7 +66,8 @@ fn err_of(src: &str) -> String {
     parse_module(Path::new("bad.ptx"), src).unwrap_err().to_string()
 }
 
-const HEAD: &str = ".version 8.0\n.target sm_52\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<3>;\n\t.reg .s32 %s<2>;\n";
+const HEAD: &str =
+    ".version 8.0\n.target sm_52\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<3>;\n\t.reg .s32 %s<2>;\n";
 
 #[test]
 fn unsupported_instruction_names_file_line_column_and_instruction() {
@@ -100,7 +101,10 @@ fn other_malformed_input_is_reported() {
         (format!("{HEAD}\tadd.rz.f64 %f1, %f2, %f2;\n\tret;\n}}\n"), "bad.ptx:10:2: a rounding mode other than .rn in `add.rz.f64` is not in the supported PTX subset"),
         (format!("{HEAD}\tld.global.cs.bf16 %f1, [%r1];\n}}\n"), "bad.ptx:10:2: unsupported modifier `.bf16` in `ld.global.cs.bf16` (not in the supported PTX subset)"),
         (format!("{HEAD}\tbar.sync 16;\n}}\n"), "bad.ptx:10:11: `bar.sync`: the barrier id must be an immediate in 0..=15"),
-        (".version 8.0\n.func f()\n{ call.uni f; ret; }\n.entry k()\n{ call.uni f;\n ret; }\n".to_string(), "bad.ptx:3:3: recursive call of `f`: recursion is not supported (calls are inlined)"),
+        (
+            ".version 8.0\n.func f()\n{ call.uni f; ret; }\n.entry k()\n{ call.uni f;\n ret; }\n".to_string(),
+            "bad.ptx:3:3: recursive call of `f`: recursion is not supported (calls are inlined)",
+        ),
         (format!("{HEAD}\tret;\n"), "bad.ptx:11:1: unexpected end of file inside an entry body (missing `}`)"),
         (format!("{HEAD}\tld.global.u32 %r1, [%r2];\n}}\n"), "bad.ptx:10:21: type mismatch: `%r2` is 32-bit but global/generic addresses are 64-bit"),
     ];
@@ -122,9 +126,20 @@ fn malformed_launch_files_name_the_field() {
         format!("{p}: kernel[0].args: 3 arguments for 4 parameters (allowed: _Z6vecaddPKfS0_Pfi_param_0 .u64, _Z6vecaddPKfS0_Pfi_param_1 .u64, _Z6vecaddPKfS0_Pfi_param_2 .u64, _Z6vecaddPKfS0_Pfi_param_3 .u32)")
     );
     assert_eq!(e(&base.replace("\"a\", \"b\", \"c\", 10000", "\"a\", \"bb\", \"c\", 10000")), format!("{p}: kernel[0].args[1]: no buffer named `bb` (allowed: a, b, c)"));
-    assert_eq!(e(&base.replace("10000]", "-2147483649]")), format!("{p}: kernel[0].args[3]: -2147483649 does not fit .u32 parameter `_Z6vecaddPKfS0_Pfi_param_3` (allowed: -2147483648..=4294967295)"));
-    assert!(e(&base.replace("len = 10000\ninit = { kind = \"zeros\" }", "len = 10000\ninit = { kind = \"zeroes\" }")).contains("buffer[2].init.kind (line 20): unknown variant `zeroes`, expected one of `zeros`,"), "{}", e(&base.replace("kind = \"zeros\"", "kind = \"zeroes\"")));
-    assert_eq!(e(&base.replace("[check]", "[check]\nbogus = 1")), format!("{p}: check.bogus (line 29): unknown field `bogus`, expected one of `reference`, `outputs`, `rtol`, `atol`, `params`, `expect`"));
+    assert_eq!(
+        e(&base.replace("10000]", "-2147483649]")),
+        format!("{p}: kernel[0].args[3]: -2147483649 does not fit .u32 parameter `_Z6vecaddPKfS0_Pfi_param_3` (allowed: -2147483648..=4294967295)")
+    );
+    assert!(
+        e(&base.replace("len = 10000\ninit = { kind = \"zeros\" }", "len = 10000\ninit = { kind = \"zeroes\" }"))
+            .contains("buffer[2].init.kind (line 20): unknown variant `zeroes`, expected one of `zeros`,"),
+        "{}",
+        e(&base.replace("kind = \"zeros\"", "kind = \"zeroes\""))
+    );
+    assert_eq!(
+        e(&base.replace("[check]", "[check]\nbogus = 1")),
+        format!("{p}: check.bogus (line 29): unknown field `bogus`, expected one of `reference`, `outputs`, `rtol`, `atol`, `params`, `expect`")
+    );
     assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, bpnn_layerforward, stencil, prodcons, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw)"));
     assert!(e("name = \"x\"\n[[kernel]\n").contains("line 2"), "{}", e("name = \"x\"\n[[kernel]\n"));
     // a PTX error surfaces through the launch with its own position
@@ -261,7 +276,8 @@ fn instruction_subset_executes_as_documented() {
 fn out_of_bounds_access_is_a_fault_with_its_line() {
     let tmp = std::env::temp_dir().join(format!("gpuforge_oob_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    let ptx = format!("{HEAD}\tld.param.u64 %rd1, [k_param_0];\n\tld.global.u32 %r1, [%rd1+4096];\n\tret;\n}}\n").replace(".reg .s32 %s<2>;", ".reg .s32 %s<2>;\n\t.reg .b64 %rd<2>;");
+    let ptx =
+        format!("{HEAD}\tld.param.u64 %rd1, [k_param_0];\n\tld.global.u32 %r1, [%rd1+4096];\n\tret;\n}}\n").replace(".reg .s32 %s<2>;", ".reg .s32 %s<2>;\n\t.reg .b64 %rd<2>;");
     std::fs::write(tmp.join("k.ptx"), ptx).unwrap();
     let text = "name = \"oob\"\n[[buffer]]\nname = \"a\"\ntype = \"u32\"\nlen = 4\ninit = { kind = \"zeros\" }\n[[kernel]]\nptx = \"k.ptx\"\ngrid = 1\nblock = 1\nargs = [\"a\"]\n";
     let l = Launch::parse(&tmp.join("oob.toml"), text).unwrap();

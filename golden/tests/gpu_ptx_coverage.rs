@@ -88,10 +88,7 @@ fn module_const_and_global_variables_are_initialized_and_addressable() {
 
 #[test]
 fn module_variable_errors_name_the_variable() {
-    assert_eq!(
-        err_of(&format!("{HEAD}.global .u32 x[2] = {{1, 2, 3}};\n")),
-        "bad.ptx:4:1: `x` has 3 initializers for 2 elements"
-    );
+    assert_eq!(err_of(&format!("{HEAD}.global .u32 x[2] = {{1, 2, 3}};\n")), "bad.ptx:4:1: `x` has 3 initializers for 2 elements");
     assert_eq!(err_of(&format!("{HEAD}.const .u8 x = 300;\n")), "bad.ptx:4:1: initializer 0 of `x` does not fit .u8");
     let e = err_of(&format!("{HEAD}.const .u32 c = 1;\n{}", entry("", "\tst.const.u32 [c], %t;")));
     assert!(e.ends_with("`st.const.u32`: constant memory is read-only"), "{e}");
@@ -114,33 +111,33 @@ fn debug_sections_and_line_directives_are_skipped() {
 /// (instruction, expected) pairs; the inputs are immediates, the results derived by
 /// hand from the PTX ISA definitions of each instruction.
 const BIT_CASES: &[(&str, u32)] = &[
-        // bits 4..11 of 0xF0F01234
-        ("bfe.u32 %r1, %r9, 4, 8;", 0x23),
-        // field past bit 31 reads zeros (unsigned): bits 28..31 = 0xF
-        ("bfe.u32 %r1, %r9, 28, 8;", 0xF),
-        ("bfe.u32 %r1, %r9, 4, 0;", 0),
-        // signed: field 0xF at bits 8..11 of 0x00000F00, sign bit 1
-        ("bfe.s32 %r1, 0x00000F00, 8, 4;", 0xFFFF_FFFF),
-        ("bfe.s32 %r1, 0x00000700, 8, 4;", 7),
-        // past the msb the sign is bit min(pos+len-1, 31) = 31 of 0x80000000
-        ("bfe.s32 %r1, 0x80000000, 28, 8;", 0xFFFF_FFF8),
-        // insert 8 bits of 0xAB at bit 8 of all-ones
-        ("bfi.b32 %r1, 0xAB, 0xFFFFFFFF, 8, 8;", 0xFFFF_ABFF),
-        // only bits 28..31 fit
-        ("bfi.b32 %r1, 0xFF, 0, 28, 8;", 0xF000_0000),
-        // prmt: bytes of {b = 0x77665544, a = 0x33221180}, selector nibbles low first
-        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x3210;", 0x3322_1180),
-        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x7654;", 0x7766_5544),
-        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x0123;", 0x8011_2233),
-        // nibble 0 = 8: sign of byte 0 (0x80) replicated; the others pick byte 1
-        ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x1118;", 0x1111_11FF),
-        // funnel shifts of {b = 0x01234567, a = 0x89ABCDEF}
-        ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x1234_5678),
-        ("shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x789A_BCDE),
-        ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x2345_6789),
-        ("shf.l.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x89AB_CDEF),
-        ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x0123_4567),
-        ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 0;", 0x89AB_CDEF),
+    // bits 4..11 of 0xF0F01234
+    ("bfe.u32 %r1, %r9, 4, 8;", 0x23),
+    // field past bit 31 reads zeros (unsigned): bits 28..31 = 0xF
+    ("bfe.u32 %r1, %r9, 28, 8;", 0xF),
+    ("bfe.u32 %r1, %r9, 4, 0;", 0),
+    // signed: field 0xF at bits 8..11 of 0x00000F00, sign bit 1
+    ("bfe.s32 %r1, 0x00000F00, 8, 4;", 0xFFFF_FFFF),
+    ("bfe.s32 %r1, 0x00000700, 8, 4;", 7),
+    // past the msb the sign is bit min(pos+len-1, 31) = 31 of 0x80000000
+    ("bfe.s32 %r1, 0x80000000, 28, 8;", 0xFFFF_FFF8),
+    // insert 8 bits of 0xAB at bit 8 of all-ones
+    ("bfi.b32 %r1, 0xAB, 0xFFFFFFFF, 8, 8;", 0xFFFF_ABFF),
+    // only bits 28..31 fit
+    ("bfi.b32 %r1, 0xFF, 0, 28, 8;", 0xF000_0000),
+    // prmt: bytes of {b = 0x77665544, a = 0x33221180}, selector nibbles low first
+    ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x3210;", 0x3322_1180),
+    ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x7654;", 0x7766_5544),
+    ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x0123;", 0x8011_2233),
+    // nibble 0 = 8: sign of byte 0 (0x80) replicated; the others pick byte 1
+    ("prmt.b32 %r1, 0x33221180, 0x77665544, 0x1118;", 0x1111_11FF),
+    // funnel shifts of {b = 0x01234567, a = 0x89ABCDEF}
+    ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x1234_5678),
+    ("shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;", 0x789A_BCDE),
+    ("shf.l.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x2345_6789),
+    ("shf.l.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x89AB_CDEF),
+    ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 40;", 0x0123_4567),
+    ("shf.r.clamp.b32 %r1, 0x89ABCDEF, 0x01234567, 0;", 0x89AB_CDEF),
 ];
 
 /// Run every case (one kernel) and list the ones whose result differs.
@@ -171,7 +168,6 @@ fn a_planted_wrong_bit_result_is_caught() {
     let bad = bit_case_mismatches(&planted);
     assert_eq!(bad, vec!["shf.r.wrap.b32 %r1, 0x89ABCDEF, 0x01234567, 4;: got 0x789abcde, want 0x12345678".to_string()]);
 }
-
 
 #[test]
 fn bfe_64_bit_extracts_across_words() {
@@ -599,25 +595,25 @@ fn half_arithmetic_rounds_once_to_nearest_even() {
     // (instruction, a, b, c, expected bits), every expected value derived by hand from
     // binary16 (1 sign, 5 exponent bits with bias 15, 10 mantissa bits)
     let scalar: &[(&str, u32, u32, u32, u32)] = &[
-        ("add.f16", 0x3C00, 0x1000, 0, 0x3C00),          // 1 + 2^-11: a tie, even mantissa 0
-        ("add.f16", 0x3C00, 0x1200, 0, 0x3C01),          // 1 + 0.75 x 2^-10: up to 1 + 2^-10
-        ("sub.f16", 0x3C00, 0x3C00, 0, 0x0000),          // 1 - 1 = +0
-        ("mul.f16", 0x3E00, 0x3E00, 0, 0x4080),          // 1.5 x 1.5 = 2.25
-        ("mul.f16", 0x7BFF, 0x4000, 0, 0x7C00),          // 65504 x 2 overflows to +inf
-        ("mul.f16", 0x0400, 0x3800, 0, 0x0200),          // 2^-14 x 0.5 = 2^-15, a subnormal
-        ("mul.ftz.f16", 0x0400, 0x3800, 0, 0x0000),      // ... flushed to +0
-        ("add.sat.f16", 0x3A00, 0x3800, 0, 0x3C00),      // 0.75 + 0.5 = 1.25, saturated to 1
-        ("fma.rn.f16", 0x3E00, 0x3E00, 0xC000, 0x3400),  // 1.5 x 1.5 - 2 = 0.25
-        ("fma.rn.f16", 0x0001, 0x0001, 0x7800, 0x7800),  // 2^-48 + 2^15 rounds to 2^15
+        ("add.f16", 0x3C00, 0x1000, 0, 0x3C00),         // 1 + 2^-11: a tie, even mantissa 0
+        ("add.f16", 0x3C00, 0x1200, 0, 0x3C01),         // 1 + 0.75 x 2^-10: up to 1 + 2^-10
+        ("sub.f16", 0x3C00, 0x3C00, 0, 0x0000),         // 1 - 1 = +0
+        ("mul.f16", 0x3E00, 0x3E00, 0, 0x4080),         // 1.5 x 1.5 = 2.25
+        ("mul.f16", 0x7BFF, 0x4000, 0, 0x7C00),         // 65504 x 2 overflows to +inf
+        ("mul.f16", 0x0400, 0x3800, 0, 0x0200),         // 2^-14 x 0.5 = 2^-15, a subnormal
+        ("mul.ftz.f16", 0x0400, 0x3800, 0, 0x0000),     // ... flushed to +0
+        ("add.sat.f16", 0x3A00, 0x3800, 0, 0x3C00),     // 0.75 + 0.5 = 1.25, saturated to 1
+        ("fma.rn.f16", 0x3E00, 0x3E00, 0xC000, 0x3400), // 1.5 x 1.5 - 2 = 0.25
+        ("fma.rn.f16", 0x0001, 0x0001, 0x7800, 0x7800), // 2^-48 + 2^15 rounds to 2^15
         // (1 + 3 x 2^-10)^2 - 1 = 3 x 2^-9 + 9 x 2^-20: fused 2^-8 (1.5 + 2^-9); a rounded
         // square first would give 1.5 x 2^-8 (0x1E00)
         ("fma.rn.f16", 0x3C03, 0x3C03, 0xBC00, 0x1E02),
-        ("min.f16", 0x7E00, 0x3C00, 0, 0x3C00),          // NaN and 1: the number
-        ("min.f16", 0x0000, 0x8000, 0, 0x8000),          // min(+0, -0) = -0
-        ("max.f16", 0x8000, 0x0000, 0, 0x0000),          // max(-0, +0) = +0
-        ("max.f16", 0xC000, 0x3800, 0, 0x3800),          // max(-2, 0.5)
-        ("abs.f16", 0xC000, 0, 0, 0x4000),               // |-2|
-        ("neg.f16", 0x3C00, 0, 0, 0xBC00),               // -1
+        ("min.f16", 0x7E00, 0x3C00, 0, 0x3C00), // NaN and 1: the number
+        ("min.f16", 0x0000, 0x8000, 0, 0x8000), // min(+0, -0) = -0
+        ("max.f16", 0x8000, 0x0000, 0, 0x0000), // max(-0, +0) = +0
+        ("max.f16", 0xC000, 0x3800, 0, 0x3800), // max(-2, 0.5)
+        ("abs.f16", 0xC000, 0, 0, 0x4000),      // |-2|
+        ("neg.f16", 0x3C00, 0, 0, 0xBC00),      // -1
     ];
     // packed pairs, low half first: {1, 2} + {0.5, -2} = {1.5, +0}; the fused case above
     // in the low half beside 1.5 x 1.5 - 2 in the high half
@@ -629,7 +625,13 @@ fn half_arithmetic_rounds_once_to_nearest_even() {
     // setp: 1 < 1 + 2^-10; NaN > 1 is false, NaN <u 1 is true
     let setp: &[(&str, u32, u32, u32)] = &[("setp.lt.f16", 0x3C00, 0x3C01, 1), ("setp.gt.f16", 0x7E00, 0x3C00, 0), ("setp.ltu.f16", 0x7E00, 0x3C00, 1)];
     let operands = |op: &str, d: &str, r: [&str; 3]| {
-        let n = if op.starts_with("fma") { 3 } else if op.starts_with("abs") || op.starts_with("neg") { 1 } else { 2 };
+        let n = if op.starts_with("fma") {
+            3
+        } else if op.starts_with("abs") || op.starts_with("neg") {
+            1
+        } else {
+            2
+        };
         format!("\t{op} {d}, {};\n", r[..n].join(", "))
     };
     let mut body = String::new();
@@ -647,10 +649,7 @@ fn half_arithmetic_rounds_once_to_nearest_even() {
         k += 1;
     }
     for (op, a, b, _) in setp {
-        body.push_str(&format!(
-            "\tmov.b16 %h1, {a:#06x};\n\tmov.b16 %h2, {b:#06x};\n\t{op} %p, %h1, %h2;\n\tselp.u32 %r, 1, 0, %p;\n\tst.global.u32 [%rd1+{}], %r;\n",
-            4 * k
-        ));
+        body.push_str(&format!("\tmov.b16 %h1, {a:#06x};\n\tmov.b16 %h2, {b:#06x};\n\t{op} %p, %h1, %h2;\n\tselp.u32 %r, 1, 0, %p;\n\tst.global.u32 [%rd1+{}], %r;\n", 4 * k));
         k += 1;
     }
     let ptx = format!("{HEAD}{}", entry("\t.reg .b16 %h<4>;\n\t.reg .b32 %r, %x<4>;\n\t.reg .pred %p;", &body));

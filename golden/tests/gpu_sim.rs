@@ -94,7 +94,9 @@ fn unsupported_router_knobs_are_config_errors() {
     assert!(GpuConfig::parse(&path, &set(&text, "network.router", "vcs", "9")).is_ok());
     // unknown keys are refused for every network kind
     let unknown = text.replace("vcs = 3 ", "virtual_channels = 3 ");
-    assert!(e(unknown).starts_with(&format!("{p}: network.router.virtual_channels (line 92): unknown field `virtual_channels`, expected one of `routing`, `vcs`, `buf_depth`, `planes`, `pipeline_stages`")));
+    assert!(e(unknown).starts_with(&format!(
+        "{p}: network.router.virtual_channels (line 92): unknown field `virtual_channels`, expected one of `routing`, `vcs`, `buf_depth`, `planes`, `pipeline_stages`"
+    )));
     // the old vocabulary is gone
     assert!(e(text.replace("flit_width = 128", "flit_bytes = 16")).starts_with(&format!("{p}: network.flit_bytes (line 85): unknown field `flit_bytes`")));
     assert!(e(text.replace("buf_depth = 4 ", "vc_buffers = 4 ")).starts_with(&format!("{p}: network.router.vc_buffers (line 93): unknown field `vc_buffers`")));
@@ -131,13 +133,19 @@ fn config_errors_name_file_field_and_allowed_range() {
     assert_eq!(e(set(&text, "l1", "line_bytes", "96")), format!("{p}: l1.line_bytes: 96 is not a power of two (allowed: a power of two in 32..=128)"));
     assert_eq!(e(set(&text, "dram", "bus_bytes", "48")), format!("{p}: dram.bus_bytes: 48 does not divide the 128-byte line (allowed: a divisor of 128)"));
     assert_eq!(e(set(&text, "core", "scheduler", "\"fifo\"")).split(": unknown variant").next().unwrap(), format!("{p}: core.scheduler (line 17)"));
-    assert_eq!(e(text.replace("[l1]", "[l1]\nsize = 3")), format!("{p}: l1.size (line 39): unknown field `size`, expected one of `size_bytes`, `ways`, `line_bytes`, `hit_latency`, `mshrs`, `mshr_merge`, `miss_queue`"));
+    assert_eq!(
+        e(text.replace("[l1]", "[l1]\nsize = 3")),
+        format!("{p}: l1.size (line 39): unknown field `size`, expected one of `size_bytes`, `ways`, `line_bytes`, `hit_latency`, `mshrs`, `mshr_merge`, `miss_queue`")
+    );
     let mesh = std::fs::read_to_string(config_path("macro_16")).unwrap();
     let mp = config_path("macro_16").display().to_string();
     let em = |t: String| GpuConfig::parse(&config_path("macro_16"), &t).unwrap_err().to_string();
     assert_eq!(em(mesh.replace("[[2, 3], [0, 2]", "[[2, 4], [0, 2]")), format!("{mp}: network.mem_nodes[0]: (2,4) is outside the 4x4 mesh (allowed: x in 0..4, y in 0..4)"));
     assert_eq!(em(mesh.replace("[[2, 3], [0, 2]", "[[0, 2], [0, 2]")), format!("{mp}: network.mem_nodes[1]: (0,2) is used twice (allowed: distinct mesh nodes)"));
-    assert_eq!(em(set(&mesh, "gpu", "sms", "13")), format!("{mp}: network.mesh: a 4x4 mesh has room for 12 SMs besides the memory nodes, the GPU has 13 (allowed: at least 17 nodes)"));
+    assert_eq!(
+        em(set(&mesh, "gpu", "sms", "13")),
+        format!("{mp}: network.mesh: a 4x4 mesh has room for 12 SMs besides the memory nodes, the GPU has 13 (allowed: at least 17 nodes)")
+    );
 }
 
 #[test]

@@ -56,7 +56,10 @@ fn a_wrong_radius_leaves_the_output_unwritten_and_the_check_fails() {
     // the planted bug: By line (R) is written for r = 1; launched with r = 2 every thread
     // returns at once, so the 5x5 reference finds the zeros
     let text = std::fs::read_to_string(root().join("workloads").join(SIMT[2])).unwrap();
-    let bad = text.replace("[\"image\", \"weights\", \"out\", 512, 512, 1]", "[\"image\", \"weights\", \"out\", 512, 512, 2]").replace("radius = 1", "radius = 2").replace("len = 9\n", "len = 25\n");
+    let bad = text
+        .replace("[\"image\", \"weights\", \"out\", 512, 512, 1]", "[\"image\", \"weights\", \"out\", 512, 512, 2]")
+        .replace("radius = 1", "radius = 2")
+        .replace("len = 9\n", "len = 25\n");
     assert_ne!(bad, text);
     let r = run(&config("gtx470"), &launch_text(SIMT[2], &bad), RunOptions::default()).unwrap();
     assert!(!r.checks_passed(), "the check must catch an unwritten output");

@@ -282,7 +282,8 @@ fn nw_matches_reference_and_scores_a_hand_aligned_pair() {
     //   - 1 2 3 4 5
     // four matches and two gaps: 4 * 5 - 2 * 2 = 16 (no mismatch can beat a gap here:
     // the diagonal alignment scores 5 * -3 = -15)
-    let text = std::fs::read_to_string(root().join("workloads/nw/nw.toml")).unwrap()
+    let text = std::fs::read_to_string(root().join("workloads/nw/nw.toml"))
+        .unwrap()
         .replace("len = 50\ninit = { kind = \"randint\", lo = 0, hi = 3, seed = 101 }", "len = 5\ninit = { kind = \"iota\", start = 0 }")
         .replace("len = 50\ninit = { kind = \"randint\", lo = 0, hi = 3, seed = 102 }", "len = 5\ninit = { kind = \"iota\", start = 1 }")
         .replace("len = 2601", "len = 36")

@@ -290,10 +290,7 @@ fn bandwidth_and_issue_checks_catch_a_planted_bottleneck() {
     assert!(r.dram_bandwidth_gbps / r.dram_peak_gbps < 0.85, "{r}");
     // A 4-cycle initiation interval on the fp32 pipes makes the compute kernel FU-bound.
     let planted = config_with("tiny", &[]);
-    let text = std::fs::read_to_string(config_path("tiny")).unwrap().replace(
-        "fp32 = { count = 2, latency = 4, interval = 1 }",
-        "fp32 = { count = 2, latency = 4, interval = 4 }",
-    );
+    let text = std::fs::read_to_string(config_path("tiny")).unwrap().replace("fp32 = { count = 2, latency = 4, interval = 1 }", "fp32 = { count = 2, latency = 4, interval = 4 }");
     let planted_fu = GpuConfig::parse(&config_path("tiny"), &text).unwrap();
     assert_ne!(planted_fu, planted);
     let r = compute(&planted_fu, 16);

@@ -76,7 +76,8 @@ fn all_workloads_match_with_lrr_dual_issue_shared_alu_and_starved_queues() {
     // scheduler policy, issue width, a shared ALU, tiny caches and 1-entry queues change
     // timing only
     let path = root().join("configs/gpu/tiny.toml");
-    let text = std::fs::read_to_string(&path).unwrap()
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
         .replace("scheduler = \"gto\"", "scheduler = \"lrr\"")
         .replace("issue_width = 1", "issue_width = 2")
         .replace("[core.units]", "[core.units]\nalu_shared = true")

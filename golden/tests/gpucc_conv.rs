@@ -5,7 +5,6 @@
 
 mod gpucc_common;
 
-
 use golden::gpucc::apps::ConvKernel;
 use golden::gpucc::run::{run_app, run_app_with, GraphMutation, Outcome, RunOptions, RunOutput};
 use golden::gpucc::GpuccConfig;

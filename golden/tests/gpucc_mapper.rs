@@ -14,7 +14,6 @@ use golden::gpucc::mapper::{self, AppGraph, MapError, Node, Operand};
 use golden::gpucc::{Gpucc, GpuccConfig};
 use proptest::prelude::*;
 
-
 fn cfg(text: &str) -> GpuccConfig {
     gpucc_common::parse_gpucc(text)
 }

@@ -3,7 +3,6 @@
 
 mod gpucc_common;
 
-
 use golden::gpucc::check::NetChecker;
 use golden::gpucc::net::{CcNet, Mode, Mutation, NetInputs, NetOutputs};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
@@ -25,7 +24,6 @@ lsu_addr_depth = 5
 lsu_data_depth = 2
 watchdog = 40
 "#;
-
 
 #[derive(Default, Debug)]
 struct Coverage {

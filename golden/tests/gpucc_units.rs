@@ -5,7 +5,6 @@
 
 mod gpucc_common;
 
-
 use golden::gpucc::check::Violation;
 use golden::gpucc::config::UnitKind;
 use golden::gpucc::cr::op;
@@ -64,9 +63,7 @@ fn run_graphs(c: &GpuccConfig, graphs: &[AppGraph], mem: Backing) -> (CcSm, Back
 /// mem[a] = a for `n` words from `base`.
 fn counter_store(base: u32, n: u32) -> AppGraph {
     let mut g = AppGraph::new("counter");
-    let a = g.add(
-        Node::new("CNT", UnitKind::Core, op::IADD).imm(4).input(0, Operand::SelfLoop).input(1, Operand::Imm).init(0, 1, base - 4).fire_count(n),
-    );
+    let a = g.add(Node::new("CNT", UnitKind::Core, op::IADD).imm(4).input(0, Operand::SelfLoop).input(1, Operand::Imm).init(0, 1, base - 4).fire_count(n));
     g.add(Node::new("ST", UnitKind::Lsu, op::ST).input(0, Operand::Node(a)).input(1, Operand::Node(a)).fire_count(n));
     g
 }

@@ -3,21 +3,21 @@
 //! pair (acceptance 4), and the Network interface.
 
 use golden::block;
-use golden::noc::Noc;
+use golden::model::{Model, Scoreboard, Stimulus};
 use golden::network::{Class, Network, Packet};
+use golden::noc::check::{HingeChecker, VcRouterChecker};
 use golden::noc::check::{ReplyChecker, VcChecker};
 use golden::noc::config::NocConfig;
 use golden::noc::gom::GomMutation;
+use golden::noc::hinge_router::HingeTop;
 use golden::noc::hinge_router::RouterMutation;
 use golden::noc::mesh::{build_network, BaselineNetwork, NetKind};
 use golden::noc::overlay_ctrl::CtrlMutation;
-use golden::model::{Model, Scoreboard, Stimulus};
-use golden::noc::check::{HingeChecker, VcRouterChecker};
-use golden::noc::hinge_router::HingeTop;
 use golden::noc::reply_mesh::ReplyMesh;
 use golden::noc::traffic::{HingeStimulus, ReplyStimulus, VcRouterStimulus, VcStimulus};
 use golden::noc::vc_mesh::VcMesh;
 use golden::noc::vc_router::{VcMutation, VcRouter};
+use golden::noc::Noc;
 
 fn preset(name: &str) -> NocConfig {
     golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config

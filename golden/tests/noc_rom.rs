@@ -1,9 +1,9 @@
 //! Route ROM generator against the seed's Fig. 5 and spec Appendix A (transcribed
 //! by hand: independent truth), plus the compatibility results of spec §1.8/§2.3.
 
-use golden::noc::Noc;
 use golden::noc::config::NocConfig;
 use golden::noc::route_rom::{self, RomRow, Source};
+use golden::noc::Noc;
 
 fn cfg(name: &str) -> NocConfig {
     golden::presets::load::<Noc>(name).unwrap_or_else(|e| panic!("{e}")).config
@@ -104,8 +104,7 @@ fn full_overlays_compatible_iff_top_and_bottom_rows() {
     // spec 1.8 [D]: for MCs in different columns and rows, compatible iff one is at y=0 and the other at y=N-1
     for n in 3..=6u32 {
         for (a, b) in [((0, 0), (1, n - 1)), ((0, 1), (2, n - 1)), ((1, 0), (0, 2))] {
-            let roms: Vec<Vec<RomRow>> =
-                (0..n * n).map(|id| vec![route_rom::row(n, (id % n, id / n), a), route_rom::row(n, (id % n, id / n), b)]).collect();
+            let roms: Vec<Vec<RomRow>> = (0..n * n).map(|id| vec![route_rom::row(n, (id % n, id / n), a), route_rom::row(n, (id % n, id / n), b)]).collect();
             let want = (a.1 == 0 && b.1 == n - 1) || (b.1 == 0 && a.1 == n - 1);
             assert_eq!(route_rom::compatible(&roms, 0, 1), want, "n={n} {a:?} {b:?}");
         }

@@ -3,10 +3,10 @@
 //! with the slot arithmetic of spec §1.5 (⌊T/2⌋-1 pipelined slots per window).
 
 use golden::block;
-use golden::noc::Noc;
 use golden::noc::config::NocConfig;
 use golden::noc::link::{Flit, LinkFmt, T_DATA};
 use golden::noc::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
+use golden::noc::Noc;
 
 fn cfg_text(name: &str, extra: &str) -> NocConfig {
     let p = golden::presets::path(name);

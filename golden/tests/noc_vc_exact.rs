@@ -17,13 +17,13 @@
 //! the zero-load formula (`noc_mesh.rs`), which the rewrite passes as well.
 
 use golden::model::{Model, Stimulus};
+use golden::network::{Class, Network};
 use golden::noc::config::{NocConfig, Pattern, Routing, VcParams};
 use golden::noc::mesh::{BaselineNetwork, MacroNetwork, NocStats};
 use golden::noc::traffic::{Delivery, Traffic, VcRouterStimulus, VcStimulus};
 use golden::noc::vc_mesh::{VcMesh, VcMeshOutputs};
 use golden::noc::vc_router::{VcLink, VcMutation, VcRouter, VcRouterOutputs};
 use golden::noc::Noc;
-use golden::network::{Class, Network};
 
 /// FNV-1a, 64 bit.
 struct Fnv(u64);
@@ -219,12 +219,8 @@ const EXPECTED: &[(&str, u64)] = &[
 #[test]
 fn vc_models_match_the_first_model_cycle_for_cycle() {
     let got = digests();
-    let bad: Vec<String> = got
-        .iter()
-        .zip(EXPECTED)
-        .filter(|((n, d), (en, ed))| n != en || d != ed)
-        .map(|((n, d), (_, ed))| format!("{n}: {d:#018x}, first model {ed:#018x}"))
-        .collect();
+    let bad: Vec<String> =
+        got.iter().zip(EXPECTED).filter(|((n, d), (en, ed))| n != en || d != ed).map(|((n, d), (_, ed))| format!("{n}: {d:#018x}, first model {ed:#018x}")).collect();
     // after an intended change of behaviour, the failure message is the new table
     let table: String = got.iter().map(|(n, d)| format!("    (\"{n}\", {d:#018x}),\n")).collect();
     assert_eq!(got.len(), EXPECTED.len(), "digest table out of date; today's:\n{table}");

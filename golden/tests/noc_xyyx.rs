@@ -162,7 +162,11 @@ fn the_router_checker_holds_xy_yx_and_catches_a_class_blind_allocator() {
 
 #[test]
 fn xy_yx_needs_an_even_vc_count_and_one_plane() {
-    let bad = |body: &str| block::parse::<Noc>(Path::new("x.toml"), &format!("name = \"t\"\n[noc]\nkind = \"baseline\"\nmesh = 4\nmcs = [[0, 3]]\n[noc.baseline]\nrouting = \"xy_yx\"\n{body}")).err().map(|e| e.to_string());
+    let bad = |body: &str| {
+        block::parse::<Noc>(Path::new("x.toml"), &format!("name = \"t\"\n[noc]\nkind = \"baseline\"\nmesh = 4\nmcs = [[0, 3]]\n[noc.baseline]\nrouting = \"xy_yx\"\n{body}"))
+            .err()
+            .map(|e| e.to_string())
+    };
     let e = bad("vcs = 3\nplanes = 1\n").expect("odd VC count refused");
     assert!(e.contains("x.toml") && e.contains("noc.baseline.vcs") && e.contains("2 or 4 with xy_yx"), "{e}");
     let e = bad("vcs = 4\nplanes = 2\n").expect("two planes refused");

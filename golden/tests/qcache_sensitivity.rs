@@ -163,8 +163,8 @@ fn a10_bursts_amortize_to_10_25_percent_after_3_to_5_bursts() {
 }
 
 fn config_text() -> impl Strategy<Value = String> {
-    (1u32..=8, 2u32..=8, prop_oneof![Just(8u32), Just(16), Just(32)], 32u64..=512, 4u32..=64, 1u32..=4, 10u32..=24, any::<bool>())
-        .prop_map(|(nb, nd, w, cap, eval, mult, rc, damp)| {
+    (1u32..=8, 2u32..=8, prop_oneof![Just(8u32), Just(16), Just(32)], 32u64..=512, 4u32..=64, 1u32..=4, 10u32..=24, any::<bool>()).prop_map(
+        |(nb, nd, w, cap, eval, mult, rc, damp)| {
             let cap = if w == 8 { cap.min(250) } else { cap };
             let window = eval * 8 * mult;
             format!(
@@ -177,7 +177,8 @@ fn config_text() -> impl Strategy<Value = String> {
                 window / 2,
                 if damp { "damp_on_reversal" } else { "table_6_1" }
             )
-        })
+        },
+    )
 }
 
 proptest! {

@@ -157,7 +157,13 @@ fn fig_5_11(taken: bool) -> Vec<Fig> {
         f('e', None, &[P0][..], None),
     ];
     if taken {
-        v.extend([f('i', None, &[R4][..], Some(R4)), f('j', None, &[R4][..], Some(P0)), f('k', None, &[P0][..], None), f('l', Some(Cls::Global), &[R0][..], None), f('m', None, &[R4][..], Some(R4))]);
+        v.extend([
+            f('i', None, &[R4][..], Some(R4)),
+            f('j', None, &[R4][..], Some(P0)),
+            f('k', None, &[P0][..], None),
+            f('l', Some(Cls::Global), &[R0][..], None),
+            f('m', None, &[R4][..], Some(R4)),
+        ]);
     } else {
         v.extend([f('f', Some(Cls::Scratch), &[R2][..], Some(R3)), f('g', None, &[R3, R0][..], Some(R0)), f('h', Some(Cls::Scratch), &[R0][..], None)]);
     }

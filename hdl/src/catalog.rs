@@ -69,11 +69,8 @@ pub fn prim_entry(text: &str) -> Option<(String, Result<ModuleDoc, MissingDoc>)>
     let name = text.lines().find_map(|l| l.trim().strip_prefix(PRIM_MODULE))?.trim().to_string();
     let what: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix(PRIM_DOC)).collect();
     let protocol: Vec<&str> = text.lines().filter_map(|l| l.trim().strip_prefix(PRIM_PROTOCOL)).collect();
-    let params = text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix(PRIM_PARAM))
-        .filter_map(|p| p.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())))
-        .collect();
+    let params =
+        text.lines().filter_map(|l| l.trim().strip_prefix(PRIM_PARAM)).filter_map(|p| p.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))).collect();
     let doc = ModuleDoc { what: what.join(" "), params, protocol: protocol.join("\n") };
     let checked = doc.check(&name).map(|_| doc);
     Some((name, checked))

@@ -122,13 +122,8 @@ impl Design {
         let text = std::fs::read_to_string(&mpath).map_err(|e| err(&mpath, e.to_string()))?;
         let manifest: Manifest = serde_json::from_str(&text).map_err(|e| err(&mpath, format!("not a gpuforge manifest: {e}")))?;
         let fpath = dir.join(&manifest.filelist);
-        let listed: Vec<String> = std::fs::read_to_string(&fpath)
-            .map_err(|e| err(&fpath, e.to_string()))?
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
+        let listed: Vec<String> =
+            std::fs::read_to_string(&fpath).map_err(|e| err(&fpath, e.to_string()))?.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
         if listed != manifest.files {
             return Err(err(&fpath, "the filelist differs from the manifest's file list (edited by hand?); regenerate with `gpuforge gen`".into()));
         }
@@ -191,8 +186,7 @@ impl Generated {
         if !unused.is_empty() {
             return Err(GenError::Bug(format!("modules no design uses: {}", unused.join(", "))));
         }
-        let texts: BTreeMap<&str, String> =
-            lib.iter().map(|m| (m.name.as_str(), file_header(m, &from, tops.contains(m.name.as_str())) + &m.text)).collect();
+        let texts: BTreeMap<&str, String> = lib.iter().map(|m| (m.name.as_str(), file_header(m, &from, tops.contains(m.name.as_str())) + &m.text)).collect();
         let mut dirs = HashSet::new();
         let mut designs = Vec::new();
         for s in specs {
@@ -258,11 +252,7 @@ impl Generated {
     /// plus files `dir` holds that would not be. Empty when `dir` is current.
     pub fn stale_files(&self, dir: &Path) -> Vec<PathBuf> {
         let expected = self.files();
-        let mut stale: Vec<PathBuf> = expected
-            .iter()
-            .filter(|(p, t)| std::fs::read_to_string(dir.join(p)).ok().as_deref() != Some(t.as_str()))
-            .map(|(p, _)| dir.join(p))
-            .collect();
+        let mut stale: Vec<PathBuf> = expected.iter().filter(|(p, t)| std::fs::read_to_string(dir.join(p)).ok().as_deref() != Some(t.as_str())).map(|(p, _)| dir.join(p)).collect();
         let want: HashSet<PathBuf> = expected.iter().map(|(p, _)| dir.join(p)).collect();
         let mut all = Vec::new();
         list_files(dir, &mut all);
@@ -337,10 +327,7 @@ mod tests {
         lib.add(Module { name: "leaf".into(), text: "module leaf(); endmodule\n".into(), doc: doc() }).unwrap();
         lib.add(Module { name: "top_a".into(), text: "module top_a();\n  leaf u ();\nendmodule\n".into(), doc: doc() }).unwrap();
         lib.add(Module { name: "top_b".into(), text: "module top_b();\n  top_a u ();\nendmodule\n".into(), doc: doc() }).unwrap();
-        let specs = vec![
-            DesignSpec::new("a", &"kind_a", "top_a", vec![]),
-            DesignSpec::new("deep/b", &"kind_b", "top_b", vec![]).no_synth(),
-        ];
+        let specs = vec![DesignSpec::new("a", &"kind_a", "top_a", vec![]), DesignSpec::new("deep/b", &"kind_b", "top_b", vec![]).no_synth()];
         Generated::new(&cfg, "toy", lib, specs).unwrap()
     }
 

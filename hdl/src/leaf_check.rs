@@ -80,8 +80,11 @@ pub fn lint_and_synth<B: Block>(block: B, name: &str) {
     let files = write_modules(&dir, &ms);
     let result = lint(&dir, name).and_then(|_| synth(&dir, &files, name));
     if let Err(e) = result {
-        panic!("{e}
-(files kept in {})", dir.display());
+        panic!(
+            "{e}
+(files kept in {})",
+            dir.display()
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -101,10 +104,7 @@ fn lint(dir: &Path, name: &str) -> Result<(), String> {
 
 /// yosys `synth; check -assert` of module `name` from `files` in `dir`, no latch.
 fn synth(dir: &Path, files: &[String], name: &str) -> Result<(), String> {
-    let script = format!(
-        "read_verilog {}\nhierarchy -check -top {name}\nsynth -top {name}\ncheck -assert\nselect -assert-none {LATCH_CELLS}\n",
-        files.join(" ")
-    );
+    let script = format!("read_verilog {}\nhierarchy -check -top {name}\nsynth -top {name}\ncheck -assert\nselect -assert-none {LATCH_CELLS}\n", files.join(" "));
     std::fs::write(dir.join("synth.ys"), script).expect("write script");
     let o = run("yosys", &["-q", "-l", "yosys.log", "-s", "synth.ys"], dir);
     let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
@@ -293,12 +293,7 @@ pub fn rtl_run(modules: &[Module], top: &str, cycles: &[Vec<(&str, u128)>]) -> V
 /// Run `cycles` on the rust-hdl model with the protocol of [`rtl_run`]: per cycle,
 /// `drive` the named inputs, settle, `sample` the outputs, then a clock edge (if the
 /// leaf is clocked).
-pub fn sim_run<B: Block>(
-    sim: &mut LeafSim<B>,
-    cycles: &[Vec<(&str, u128)>],
-    drive: impl Fn(&mut B, &str, u128),
-    sample: impl Fn(&B) -> Outs,
-) -> Vec<Outs> {
+pub fn sim_run<B: Block>(sim: &mut LeafSim<B>, cycles: &[Vec<(&str, u128)>], drive: impl Fn(&mut B, &str, u128), sample: impl Fn(&B) -> Outs) -> Vec<Outs> {
     let mut rows = Vec::new();
     for vec in cycles {
         for (n, v) in vec {
@@ -418,9 +413,6 @@ mod tests {
     #[test]
     fn ports_are_read_from_rust_hdl_declarations() {
         let t = "module m(a,b,c);\n    input wire  clk_i;\n    input wire  [137:0] push_flit_i;\n    output reg  [2:0] count__q_o;\n    output wire  v_o;\n";
-        assert_eq!(
-            ports(t),
-            [("clk_i".into(), 1, true), ("push_flit_i".into(), 138, true), ("count__q_o".into(), 3, false), ("v_o".into(), 1, false)]
-        );
+        assert_eq!(ports(t), [("clk_i".into(), 1, true), ("push_flit_i".into(), 138, true), ("count__q_o".into(), 3, false), ("v_o".into(), 1, false)]);
     }
 }

@@ -19,10 +19,10 @@ pub mod design;
 pub mod emit;
 pub mod error;
 pub mod gpucc;
-pub mod llc_compute;
 #[cfg(test)]
 pub(crate) mod leaf_check;
 pub mod library;
+pub mod llc_compute;
 pub mod manifest;
 pub mod noc;
 pub mod ports;

@@ -78,13 +78,7 @@ impl Logic for Flag {
     }
 
     fn hdl(&self) -> Verilog {
-        body(
-            "gf_flag",
-            "one-bit register, synchronous active-high reset to 0",
-            &[],
-            REG,
-            "always @(posedge clk_i) begin\n  if (rst_i) q_o <= 1'b0;\n  else q_o <= d_i;\nend",
-        )
+        body("gf_flag", "one-bit register, synchronous active-high reset to 0", &[], REG, "always @(posedge clk_i) begin\n  if (rst_i) q_o <= 1'b0;\n  else q_o <= d_i;\nend")
     }
 }
 
@@ -284,14 +278,7 @@ pub struct CountReg<const C: usize> {
 impl<const C: usize> CountReg<C> {
     pub fn new(depth: usize) -> Self {
         assert!(depth < (1 << C));
-        Self {
-            clk_i: Default::default(),
-            rst_i: Default::default(),
-            d_i: Default::default(),
-            q_o: Default::default(),
-            status: Default::default(),
-            _depth: depth,
-        }
+        Self { clk_i: Default::default(), rst_i: Default::default(), d_i: Default::default(), q_o: Default::default(), status: Default::default(), _depth: depth }
     }
 }
 
@@ -373,13 +360,7 @@ impl<const I: usize, const O: usize> Logic for Zext<I, O> {
 
     fn hdl(&self) -> Verilog {
         assert!(O > I, "zero-extension from {I} to {O} bits");
-        body(
-            &format!("gf_zext_i{I}_o{O}"),
-            "zero-extension",
-            &[("I", I), ("O", O)],
-            "Combinational; no handshake.",
-            &format!("always @(*) o = {{{}'d0, i}};", O - I),
-        )
+        body(&format!("gf_zext_i{I}_o{O}"), "zero-extension", &[("I", I), ("O", O)], "Combinational; no handshake.", &format!("always @(*) o = {{{}'d0, i}};", O - I))
     }
 }
 
@@ -602,11 +583,13 @@ mod tests {
     #[test]
     fn count_reg_flags_full_at_depth() {
         let c = reg_cycles(60, 3, 5);
-        let want: Vec<Outs> =
-            reg_want(&c, "q_o", 0).into_iter().map(|o| {
+        let want: Vec<Outs> = reg_want(&c, "q_o", 0)
+            .into_iter()
+            .map(|o| {
                 let q = o["q_o"].unwrap();
                 outs(&[("q_o", q), ("status__full_o", (q == 5) as u128)])
-            }).collect();
+            })
+            .collect();
         assert!(want.iter().any(|o| o["status__full_o"] == Some(1)), "the vectors reach depth");
         let drive = |b: &mut CountReg<3>, n: &str, v: u128| match n {
             "rst_i" => b.rst_i.next = v == 1,
@@ -679,13 +662,7 @@ mod tests {
         (c, want)
     }
 
-    fn mem_drive<const W: usize, const C: usize>(
-        w_v: &mut Signal<In, Bit>,
-        w_addr: &mut Signal<In, Bits<C>>,
-        w_data: &mut Signal<In, Bits<W>>,
-        n: &str,
-        v: u128,
-    ) -> bool {
+    fn mem_drive<const W: usize, const C: usize>(w_v: &mut Signal<In, Bit>, w_addr: &mut Signal<In, Bits<C>>, w_data: &mut Signal<In, Bits<W>>, n: &str, v: u128) -> bool {
         match n {
             "w_v_i" => w_v.next = v == 1,
             "w_addr_i" => w_addr.next = bv(v),

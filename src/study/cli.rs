@@ -139,7 +139,14 @@ pub fn run(cmd: StudyCmd) -> Res {
                     Ok(s) => {
                         let (full, quick) = study::run_counts(&s);
                         println!("{:<22} {} runs ({quick} with --quick)  {}", s.name, full, s.title);
-                        println!("{:<22} paper: {}, seed {}{}; reproduces {}", "", s.paper, s.seed_file, s.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(), s.reproduces);
+                        println!(
+                            "{:<22} paper: {}, seed {}{}; reproduces {}",
+                            "",
+                            s.paper,
+                            s.seed_file,
+                            s.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(),
+                            s.reproduces
+                        );
                     }
                     Err(e) => bad.push(e.to_string()),
                 }
@@ -208,7 +215,10 @@ pub fn run(cmd: StudyCmd) -> Res {
         }
         StudyCmd::RunOne { study: a, index } => {
             let (p, out) = study_plan(&a)?;
-            let r = p.runs.get(index).ok_or_else(|| Fail::Input(format!("--index {index}: {} has {} runs (allowed: 0..={})", p.study.name, p.runs.len(), p.runs.len().saturating_sub(1))))?;
+            let r = p
+                .runs
+                .get(index)
+                .ok_or_else(|| Fail::Input(format!("--index {index}: {} has {} runs (allowed: 0..={})", p.study.name, p.runs.len(), p.runs.len().saturating_sub(1))))?;
             if let Some(res) = exec::cached(&out, r) {
                 println!("run {index} ({}): cached", res.label);
                 return Ok(());
@@ -244,7 +254,9 @@ fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
             return Ok(None);
         }
         let r = reports.join(b.dir_name()).join("report.md");
-        let text = std::fs::read_to_string(&r).map_err(|e| format!("{}: {e} (run `gpuforge study run {}{} --out {}` first)", r.display(), b.study, if b.quick { " --quick" } else { "" }, r.parent().unwrap_or(reports).display()))?;
+        let text = std::fs::read_to_string(&r).map_err(|e| {
+            format!("{}: {e} (run `gpuforge study run {}{} --out {}` first)", r.display(), b.study, if b.quick { " --quick" } else { "" }, r.parent().unwrap_or(reports).display())
+        })?;
         readme::excerpt(&text).map(Some).map_err(|e| format!("{}: {e}", r.display()))
     };
     let (new, changed) = readme::splice(&doc, excerpt_of).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
@@ -255,7 +267,13 @@ fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
             println!("{}: {} study blocks match their reports in {}", file.display(), blocks.iter().filter(|b| b.quick || !quick_only).count(), reports.display());
             Ok(())
         } else {
-            Err(Fail::Check(format!("{}: stale study blocks (their reports in {} differ): {}; run `gpuforge study readme {}` after the studies", file.display(), reports.display(), names(&changed), file.display())))
+            Err(Fail::Check(format!(
+                "{}: stale study blocks (their reports in {} differ): {}; run `gpuforge study readme {}` after the studies",
+                file.display(),
+                reports.display(),
+                names(&changed),
+                file.display()
+            )))
         };
     }
     if !changed.is_empty() {
@@ -263,6 +281,12 @@ fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
         std::fs::write(&tmp, &new).map_err(|e| io_fail(&tmp, e))?;
         std::fs::rename(&tmp, file).map_err(|e| io_fail(file, e))?;
     }
-    println!("{}: {} of {} study blocks rewritten{}", file.display(), changed.len(), blocks.len(), if changed.is_empty() { String::new() } else { format!(" ({})", names(&changed)) });
+    println!(
+        "{}: {} of {} study blocks rewritten{}",
+        file.display(),
+        changed.len(),
+        blocks.len(),
+        if changed.is_empty() { String::new() } else { format!(" ({})", names(&changed)) }
+    );
     Ok(())
 }

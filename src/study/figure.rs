@@ -172,11 +172,20 @@ pub fn curve(title: &str, x_label: &str, y_label: &str, series: &[Series], log_x
     let mut entries = Vec::new();
     for (i, se) in series.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
-        let p: Vec<String> = se.points.iter().filter(|(x, y)| x.is_finite() && y.is_finite() && (!log_x || *x > 0.0)).map(|(x, y)| format!("{:.1},{:.1}", f.px(*x), f.py(*y))).collect();
+        let p: Vec<String> =
+            se.points.iter().filter(|(x, y)| x.is_finite() && y.is_finite() && (!log_x || *x > 0.0)).map(|(x, y)| format!("{:.1},{:.1}", f.px(*x), f.py(*y))).collect();
         let _ = writeln!(s, "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{}\"/>", p.join(" "));
         for (x, y) in &se.points {
             if x.is_finite() && y.is_finite() && (!log_x || *x > 0.0) {
-                let _ = writeln!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{color}\"><title>{}: ({}, {})</title></circle>", f.px(*x), f.py(*y), esc(&se.name), num(*x), num(*y));
+                let _ = writeln!(
+                    s,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{color}\"><title>{}: ({}, {})</title></circle>",
+                    f.px(*x),
+                    f.py(*y),
+                    esc(&se.name),
+                    num(*x),
+                    num(*y)
+                );
             }
         }
         entries.push((se.name.clone(), color));
@@ -188,12 +197,7 @@ pub fn curve(title: &str, x_label: &str, y_label: &str, series: &[Series], log_x
 /// Grouped bars: per group the paper's value (grey, its band as a whisker) and ours
 /// (blue); a missing value is written as such under its slot.
 pub fn bars(title: &str, y_label: &str, groups: &[BarGroup]) -> String {
-    let top = groups
-        .iter()
-        .flat_map(|g| [g.paper.map(|p| p.1), g.band.map(|b| b.1), g.measured])
-        .flatten()
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
+    let top = groups.iter().flat_map(|g| [g.paper.map(|p| p.1), g.band.map(|b| b.1), g.measured]).flatten().filter(|v| v.is_finite()).fold(0.0f64, f64::max);
     let yt = ticks(0.0, if top > 0.0 { top } else { 1.0 });
     let labels: Vec<Vec<String>> = groups.iter().map(|g| wrap(&g.label, LABEL_CHARS)).collect();
     let lines = labels.iter().map(Vec::len).max().unwrap_or(1).max(1);
@@ -223,7 +227,18 @@ pub fn bars(title: &str, y_label: &str, groups: &[BarGroup]) -> String {
         bar(&mut s, c, g.measured, COLORS[0], "measured");
         if let Some((lo, hi)) = g.band {
             let x = c - slot / 2.0;
-            let _ = writeln!(s, "<path d=\"M{:.1} {:.1} H{:.1} M{x:.1} {:.1} V{:.1} M{:.1} {:.1} H{:.1}\" stroke=\"black\"/>", x - 5.0, f.py(hi), x + 5.0, f.py(hi), f.py(lo.max(f.y.0)), x - 5.0, f.py(lo.max(f.y.0)), x + 5.0);
+            let _ = writeln!(
+                s,
+                "<path d=\"M{:.1} {:.1} H{:.1} M{x:.1} {:.1} V{:.1} M{:.1} {:.1} H{:.1}\" stroke=\"black\"/>",
+                x - 5.0,
+                f.py(hi),
+                x + 5.0,
+                f.py(hi),
+                f.py(lo.max(f.y.0)),
+                x - 5.0,
+                f.py(lo.max(f.y.0)),
+                x + 5.0
+            );
         }
     }
     legend(&mut s, &f, &[("paper (band: tolerance)".into(), "#999"), ("measured".into(), COLORS[0])]);

@@ -34,9 +34,7 @@ pub fn stat(json: &serde_json::Value, path: &str) -> Result<f64, String> {
         let part = parts[i];
         i += 1;
         v = match v {
-            serde_json::Value::Object(m) => m.get(part).or_else(|| {
-                (i..parts.len()).find_map(|j| m.get(&parts[i - 1..=j].join(".")).inspect(|_| i = j + 1))
-            }),
+            serde_json::Value::Object(m) => m.get(part).or_else(|| (i..parts.len()).find_map(|j| m.get(&parts[i - 1..=j].join(".")).inspect(|_| i = j + 1))),
             serde_json::Value::Array(a) => part.parse::<usize>().ok().and_then(|i| a.get(i)),
             _ => None,
         }
@@ -140,13 +138,7 @@ fn denominator<'p>(plan: &'p Plan, r: &Run, over: &def::Select) -> Result<&'p Ru
         .collect();
     match found.as_slice() {
         [one] => Ok(one),
-        [] => Err(format!(
-            "no run to divide run {} ({}) by: none differs only in {}{}",
-            r.index,
-            r.label(),
-            show_select(over),
-            if plan.quick { " in --quick" } else { "" }
-        )),
+        [] => Err(format!("no run to divide run {} ({}) by: none differs only in {}{}", r.index, r.label(), show_select(over), if plan.quick { " in --quick" } else { "" })),
         many => Err(format!(
             "run {} ({}) has {} runs to divide by ({}...); narrow `over` or `where`",
             r.index,

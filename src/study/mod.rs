@@ -78,7 +78,15 @@ pub fn run_counts(study: &Study) -> (usize, usize) {
 /// its result is already cached in `out`.
 pub fn describe(plan: &Plan, out: &Path) -> String {
     let st = &plan.study;
-    let mut s = format!("{} — {}\n  paper: {} (seed {}{}), reproduces {}\n", st.name, st.title, st.paper, st.seed_file, st.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(), st.reproduces);
+    let mut s = format!(
+        "{} — {}\n  paper: {} (seed {}{}), reproduces {}\n",
+        st.name,
+        st.title,
+        st.paper,
+        st.seed_file,
+        st.spec.as_ref().map(|x| format!(", spec {x}")).unwrap_or_default(),
+        st.reproduces
+    );
     let cached = plan.runs.iter().filter(|r| exec::cached(out, r).is_some()).count();
     s += &format!("  {} runs{} ({cached} cached in {})\n", plan.runs.len(), if plan.quick { " (--quick)" } else { "" }, out.display());
     for r in &plan.runs {

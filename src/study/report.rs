@@ -27,12 +27,9 @@ fn rows<'a>(plan: &'a Plan, results: &[Option<RunResult>]) -> Vec<Row<'a>> {
         .iter()
         .map(|r| match &results[r.index] {
             None => Row { run: r, status: "missing", error: String::new(), stats: Vec::new() },
-            Some(res) => Row {
-                run: r,
-                status: if res.failure.is_some() { "failed" } else { "ok" },
-                error: res.failure.clone().unwrap_or_default(),
-                stats: measure::flatten(&res.json),
-            },
+            Some(res) => {
+                Row { run: r, status: if res.failure.is_some() { "failed" } else { "ok" }, error: res.failure.clone().unwrap_or_default(), stats: measure::flatten(&res.json) }
+            }
         })
         .collect()
 }
@@ -213,7 +210,13 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
         Some(r) if r.failure.is_some() => (o, f + 1, m),
         Some(_) => (o + 1, f, m),
     });
-    let _ = writeln!(s, "Runs: {} ({ok} passed, {failed} failed, {missing} not run), gpuforge {}, model version {}. Every run's statistics: `results.csv`, `results.json`.\n", plan.runs.len(), env!("CARGO_PKG_VERSION"), golden::MODEL_VERSION);
+    let _ = writeln!(
+        s,
+        "Runs: {} ({ok} passed, {failed} failed, {missing} not run), gpuforge {}, model version {}. Every run's statistics: `results.csv`, `results.json`.\n",
+        plan.runs.len(),
+        env!("CARGO_PKG_VERSION"),
+        golden::MODEL_VERSION
+    );
     for n in &st.notes {
         let _ = writeln!(s, "{n}\n");
     }
@@ -247,14 +250,7 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
             "outside" => "✗ outside".to_string(),
             v => v.to_string(),
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {measured} | {n} | {verdict} | {} |",
-            md_cell(&label),
-            show_paper(m),
-            show_band(m),
-            md_cell(m.source.as_deref().unwrap_or("—"))
-        );
+        let _ = writeln!(s, "| {} | {} | {} | {measured} | {n} | {verdict} | {} |", md_cell(&label), show_paper(m), show_band(m), md_cell(m.source.as_deref().unwrap_or("—")));
     }
     if !reasons.is_empty() {
         let _ = writeln!(s, "\n## Outside the band, and why\n");
@@ -353,11 +349,8 @@ fn curve_series(plan: &Plan, results: &[Option<RunResult>], x: &str, y: &str, se
 pub fn write_all(out: &Path, plan: &Plan, results: &[Option<RunResult>]) -> std::io::Result<Vec<PathBuf>> {
     let figs = figures(plan, results);
     let names: Vec<String> = figs.iter().map(|(n, _)| n.clone()).collect();
-    let mut files = vec![
-        ("results.csv".to_string(), csv(plan, results)),
-        ("results.json".to_string(), json(plan, results)),
-        ("report.md".to_string(), markdown(plan, results, &names)),
-    ];
+    let mut files =
+        vec![("results.csv".to_string(), csv(plan, results)), ("results.json".to_string(), json(plan, results)), ("report.md".to_string(), markdown(plan, results, &names))];
     files.extend(figs);
     std::fs::create_dir_all(out)?;
     let mut written = Vec::new();

@@ -32,10 +32,7 @@ criterion_group!(benches, cosim);
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
-    bench_ratio::report(&[
-        ("cosim_noc_macro_4x4", "lockstep", "baseline_verilator_only"),
-        ("cosim_noc_macro_4x4", "lockstep_checked", "baseline_verilator_only"),
-    ]);
+    bench_ratio::report(&[("cosim_noc_macro_4x4", "lockstep", "baseline_verilator_only"), ("cosim_noc_macro_4x4", "lockstep_checked", "baseline_verilator_only")]);
 }
 
 mod support;

@@ -84,7 +84,6 @@ impl Ports {
             push_err: l.output("dbg_push_full_err_o"),
         }
     }
-
 }
 
 impl PortMap<CcNet> for Ports {

@@ -27,11 +27,8 @@ impl LintReport {
 /// The warnings and errors of one Verilator run.
 fn findings(out: &std::process::Output, what: &str) -> Vec<String> {
     let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    let mut v: Vec<String> = text
-        .lines()
-        .filter(|l| (l.starts_with("%Warning") || l.starts_with("%Error")) && !l.starts_with("%Error: Exiting due to"))
-        .map(|l| format!("{what}: {l}"))
-        .collect();
+    let mut v: Vec<String> =
+        text.lines().filter(|l| (l.starts_with("%Warning") || l.starts_with("%Error")) && !l.starts_with("%Error: Exiting due to")).map(|l| format!("{what}: {l}")).collect();
     if !out.status.success() && v.is_empty() {
         v.push(format!("{what}: verilator exited with {:?}", out.status.code()));
     }
@@ -44,10 +41,7 @@ pub fn lint_design(dir: &Path) -> Result<LintReport, BuildError> {
     verilator()?;
     let design = Design::load(dir).map_err(|e| BuildError::Design(e.to_string()))?;
     let m = &design.manifest;
-    let out = Command::new("verilator")
-        .current_dir(dir)
-        .args(["--lint-only", "-Wall", "--top-module", &m.top, "-f", &m.filelist])
-        .output()?;
+    let out = Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", &m.top, "-f", &m.filelist]).output()?;
     Ok(LintReport { dir: dir.to_path_buf(), files: m.files.len(), findings: findings(&out, &m.filelist) })
 }
 
@@ -55,11 +49,7 @@ pub fn lint_design(dir: &Path) -> Result<LintReport, BuildError> {
 /// path): for Verilog that is not a generated design.
 pub fn lint_files(dir: &Path) -> Result<LintReport, BuildError> {
     verilator()?;
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "v"))
-        .collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "v")).collect();
     files.sort();
     let mut found = Vec::new();
     for f in &files {

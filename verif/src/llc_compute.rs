@@ -7,17 +7,17 @@ use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOu
 use golden::llc_compute::check::OqScoreboard;
 use golden::llc_compute::emn_lut::{EmnLut, EmnLutIn, EmnLutOut};
 use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
+use golden::llc_compute::oq::{Oq, OqIn, OqOut};
 use golden::llc_compute::simd_alu::{SimdAlu, SimdAluIn, SimdAluOut};
 use golden::llc_compute::sq::{Sq, SqIn, SqOut};
 use golden::llc_compute::sq_check::SqScoreboard;
 use golden::llc_compute::sq_traffic::SqTraffic;
-use golden::model::Stimulus;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-use golden::llc_compute::oq::{Oq, OqIn, OqOut};
 use golden::llc_compute::traffic::OqTraffic;
 use golden::llc_compute::{LlcCompute, LlcComputeConfig};
+use golden::model::Stimulus;
 use hdl_gen::llc_compute::LlcDesign;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::bench::{expect_fields, expect_width, ModelBench, NoScoreboard, PortMap};
 use crate::frame::{Frame, Layout, Slot};
@@ -33,17 +33,69 @@ pub struct OqPorts {
 
 /// Input ports in the order [`OqPorts::pack_inputs`] writes them.
 const OQ_IN: [&str; 25] = [
-    "rst_i", "cfg_mode_i", "cfg_capable_i", "cfg_llc_rule_i", "ci_valid_i", "ci_wid_i", "ci_tag_i", "ci_kind_i", "ci_op_i", "ci_dtype_i", "ci_addr_i",
-    "ci_mc_i", "ci_imm_i", "ci_dst_i", "ci_mask_i", "ci_unit_stride_i", "l1r_valid_i", "l1r_hit_i", "cp_ready_i", "fm_ready_i", "rsp_valid_i", "rsp_kind_i",
-    "rsp_tag_i", "rsp_data_i", "wb_busy_i",
+    "rst_i",
+    "cfg_mode_i",
+    "cfg_capable_i",
+    "cfg_llc_rule_i",
+    "ci_valid_i",
+    "ci_wid_i",
+    "ci_tag_i",
+    "ci_kind_i",
+    "ci_op_i",
+    "ci_dtype_i",
+    "ci_addr_i",
+    "ci_mc_i",
+    "ci_imm_i",
+    "ci_dst_i",
+    "ci_mask_i",
+    "ci_unit_stride_i",
+    "l1r_valid_i",
+    "l1r_hit_i",
+    "cp_ready_i",
+    "fm_ready_i",
+    "rsp_valid_i",
+    "rsp_kind_i",
+    "rsp_tag_i",
+    "rsp_data_i",
+    "wb_busy_i",
 ];
 
 /// Output ports in the order [`OqPorts::pack_outputs`] writes them.
 const OQ_OUT: [&str; 34] = [
-    "ci_ready_o", "cp_valid_o", "cp_flit_o", "fm_valid_o", "fm_wid_o", "fm_addr_o", "fm_dst_o", "fm_mask_o", "rsp_ready_o", "evc_valid_o", "evc_wid_o",
-    "evl_valid_o", "evl_wid_o", "evr_valid_o", "evr_kind_o", "evr_wid_o", "evr_reg_o", "evr_data_o", "evr_replay_idx_o", "evr_movi_valid_o",
-    "evr_movi_reg_o", "evr_movi_imm_o", "evf_valid_o", "evf_wid_o", "evf_replay_idx_o", "evf_movi_valid_o", "evf_movi_reg_o", "evf_movi_imm_o", "err_o",
-    "st_count_o", "st_full_o", "st_forming_o", "st_forming_wid_o", "st_warp_wait_o",
+    "ci_ready_o",
+    "cp_valid_o",
+    "cp_flit_o",
+    "fm_valid_o",
+    "fm_wid_o",
+    "fm_addr_o",
+    "fm_dst_o",
+    "fm_mask_o",
+    "rsp_ready_o",
+    "evc_valid_o",
+    "evc_wid_o",
+    "evl_valid_o",
+    "evl_wid_o",
+    "evr_valid_o",
+    "evr_kind_o",
+    "evr_wid_o",
+    "evr_reg_o",
+    "evr_data_o",
+    "evr_replay_idx_o",
+    "evr_movi_valid_o",
+    "evr_movi_reg_o",
+    "evr_movi_imm_o",
+    "evf_valid_o",
+    "evf_wid_o",
+    "evf_replay_idx_o",
+    "evf_movi_valid_o",
+    "evf_movi_reg_o",
+    "evf_movi_imm_o",
+    "err_o",
+    "st_count_o",
+    "st_full_o",
+    "st_forming_o",
+    "st_forming_wid_o",
+    "st_warp_wait_o",
 ];
 
 impl OqPorts {
@@ -623,8 +675,24 @@ const SQ_IN: [&str; 12] =
 
 /// Output ports in the order [`SqPorts::pack_outputs`] writes them.
 const SQ_OUT: [&str; 18] = [
-    "cp_ready_o", "lr_valid_o", "lr_kind_o", "lr_addr_o", "lr_tag_o", "lr_which_o", "lr_reply_node_o", "lr_oq_tag_o", "no_valid_o", "no_dst_o", "no_kind_o",
-    "no_oq_tag_o", "st_count_o", "st_full_o", "st_buf_count_o", "lr_wdata_o", "lr_wbe_o", "no_data_o",
+    "cp_ready_o",
+    "lr_valid_o",
+    "lr_kind_o",
+    "lr_addr_o",
+    "lr_tag_o",
+    "lr_which_o",
+    "lr_reply_node_o",
+    "lr_oq_tag_o",
+    "no_valid_o",
+    "no_dst_o",
+    "no_kind_o",
+    "no_oq_tag_o",
+    "st_count_o",
+    "st_full_o",
+    "st_buf_count_o",
+    "lr_wdata_o",
+    "lr_wbe_o",
+    "no_data_o",
 ];
 
 impl SqPorts {

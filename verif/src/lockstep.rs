@@ -91,14 +91,9 @@ pub struct PortDiff {
 impl fmt::Display for PortDiff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.field {
-            Some((i, n, of)) => write!(
-                f,
-                "{}[field {i} of {of}] RTL {} golden {}{}",
-                self.port,
-                self.rtl,
-                self.golden,
-                if n > 1 { format!(" ({n} fields differ)") } else { String::new() }
-            ),
+            Some((i, n, of)) => {
+                write!(f, "{}[field {i} of {of}] RTL {} golden {}{}", self.port, self.rtl, self.golden, if n > 1 { format!(" ({n} fields differ)") } else { String::new() })
+            }
             None => write!(f, "{} RTL {} golden {}", self.port, self.rtl, self.golden),
         }
     }
@@ -160,19 +155,9 @@ pub fn diff(layout: &Layout, rtl: &Frame, golden: &Frame) -> Vec<PortDiff> {
         if s.fields > 1 && s.field_width() <= 64 {
             let differing: Vec<usize> = (0..s.fields as usize).filter(|&i| rtl.field(s, i) != golden.field(s, i)).collect();
             let i = differing[0];
-            out.push(PortDiff {
-                port: s.name.clone(),
-                field: Some((i, differing.len(), s.fields)),
-                rtl: hex_field(rtl, s, i),
-                golden: hex_field(golden, s, i),
-            });
+            out.push(PortDiff { port: s.name.clone(), field: Some((i, differing.len(), s.fields)), rtl: hex_field(rtl, s, i), golden: hex_field(golden, s, i) });
         } else {
-            out.push(PortDiff {
-                port: s.name.clone(),
-                field: None,
-                rtl: format!("{:#x}", rtl.big(s)),
-                golden: format!("{:#x}", golden.big(s)),
-            });
+            out.push(PortDiff { port: s.name.clone(), field: None, rtl: format!("{:#x}", rtl.big(s)), golden: format!("{:#x}", golden.big(s)) });
         }
     }
     out

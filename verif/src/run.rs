@@ -104,13 +104,5 @@ pub fn cosim<B: Cosim>(cfg: &ConfigFile<B::Config>, design: &Design, req: &Cosim
     let mut opts = Options::new(req.cycles, req.seed);
     opts.vcd = req.trace.clone();
     let report = lockstep::run(&mut rtl, make, &opts)?;
-    Ok(CosimSummary {
-        top: report.top,
-        cycles: report.cycles,
-        seconds: report.seconds,
-        build_seconds,
-        compiled: built.compiled,
-        seed: req.seed,
-        checked: report.checked,
-    })
+    Ok(CosimSummary { top: report.top, cycles: report.cycles, seconds: report.seconds, build_seconds, compiled: built.compiled, seed: req.seed, checked: report.checked })
 }

@@ -2,12 +2,12 @@
 //! frames), the bench of its one design kind, and a directed driver. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
+use golden::model::Model;
 use golden::model::{Manual, Stimulus};
 use golden::tfb_bdib::bdib::{Bdib, BdibIn, BdibMutation, BdibOut, Entry};
 use golden::tfb_bdib::check::BdibChecker;
 use golden::tfb_bdib::traffic::{BdibTraffic, TrafficParams};
 use golden::tfb_bdib::{TfbBdib, TfbConfig};
-use golden::model::Model;
 use hdl_gen::tfb_bdib::TfbDesign;
 
 use crate::bench::{expect_fields, expect_width, ModelBench, PortMap};

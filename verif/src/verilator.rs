@@ -43,10 +43,7 @@ pub struct Verilator {
 
 /// Find Verilator, or fail loudly.
 pub fn verilator() -> Result<Verilator, BuildError> {
-    let out = Command::new("verilator").arg("--version").output().map_err(|e| BuildError::Missing {
-        tool: "verilator".into(),
-        detail: e.to_string(),
-    })?;
+    let out = Command::new("verilator").arg("--version").output().map_err(|e| BuildError::Missing { tool: "verilator".into(), detail: e.to_string() })?;
     if !out.status.success() {
         return Err(BuildError::Missing { tool: "verilator".into(), detail: "`verilator --version` failed".into() });
     }

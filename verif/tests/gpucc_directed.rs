@@ -174,7 +174,7 @@ fn init_preloads_initial_tokens_clamped_to_the_depth() {
     let cr = Cr {
         in_src: [SRC_SELF, LANE_A, SRC_IMM],
         init_cnt: [2, 15, 3],
-        imm: 0x1_0077,         // upper bits beyond the 16-bit data width are dropped
+        imm: 0x1_0077, // upper bits beyond the 16-bit data width are dropped
         init_val: 0x5_ABCD,
         ..unit(0, [0; 3])
     };

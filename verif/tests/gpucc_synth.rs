@@ -17,10 +17,7 @@ fn run(preset: &str) -> (golden::gpucc::GpuccConfig, SynthReport) {
 
 /// FIFO storage bits (depth x width, every FIFO) and CR bits of a config.
 fn storage(c: &golden::gpucc::GpuccConfig) -> (u64, u64) {
-    let fifo: u64 = (0..c.n_pos())
-        .flat_map(|p| (0..N_IN).filter_map(move |k| c.fifo_depth(p, k)))
-        .map(|d| d as u64 * c.data_width as u64)
-        .sum();
+    let fifo: u64 = (0..c.n_pos()).flat_map(|p| (0..N_IN).filter_map(move |k| c.fifo_depth(p, k))).map(|d| d as u64 * c.data_width as u64).sum();
     (fifo, CR_BITS as u64 * c.n_pos() as u64)
 }
 

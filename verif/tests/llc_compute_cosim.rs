@@ -5,14 +5,14 @@
 
 mod common;
 
+use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
+use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
 use golden::llc_compute::LlcCompute;
 use hdl_gen::llc_compute::LlcDesign;
-use verif::lockstep::{self, CosimError, Options};
-use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
 use verif::bench::{ModelBench, NoScoreboard, PortMap};
 use verif::frame::{Frame, Slot};
-use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};
 use verif::llc_compute::{alu_bench, arb_bench, demux_bench, lut_bench, oq_bench, sq_bench, ArbPorts, ArbTraffic, DemuxPorts, DemuxTraffic};
+use verif::lockstep::{self, CosimError, Options};
 
 /// The demux's port map with in_tail_i held high on the RTL side.
 struct TailToRtl(DemuxPorts, Slot);

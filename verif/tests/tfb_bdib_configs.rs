@@ -8,18 +8,17 @@ use golden::tfb_bdib::traffic::{BdibTraffic, TrafficParams};
 use golden::tfb_bdib::TfbBdib;
 use proptest::prelude::*;
 use verif::lockstep::{self, Options};
-use verif::verilator::Opt;
 use verif::tfb_bdib::bdib_bench;
+use verif::verilator::Opt;
 
 fn config_text() -> impl Strategy<Value = String> {
-    (1u32..=5, 1u32..=5, 2u32..=4, 1u32..=3, 0u32..=4, prop_oneof![Just("p"), Just("g"), Just("f")], 1u32..=2)
-        .prop_map(|(warps, depth, reg_w, nsrc, extra, mode, nwarq)| {
-            let instr_w = reg_w + 6 + extra;
-            format!(
-                "name = \"prop_n{warps}_d{depth}_r{reg_w}_s{nsrc}_i{instr_w}_{mode}_q{nwarq}\"\n[tfb_bdib]\nnum_warps = {warps}\ndepth = {depth}\n\
+    (1u32..=5, 1u32..=5, 2u32..=4, 1u32..=3, 0u32..=4, prop_oneof![Just("p"), Just("g"), Just("f")], 1u32..=2).prop_map(|(warps, depth, reg_w, nsrc, extra, mode, nwarq)| {
+        let instr_w = reg_w + 6 + extra;
+        format!(
+            "name = \"prop_n{warps}_d{depth}_r{reg_w}_s{nsrc}_i{instr_w}_{mode}_q{nwarq}\"\n[tfb_bdib]\nnum_warps = {warps}\ndepth = {depth}\n\
                  instr_w = {instr_w}\nreg_w = {reg_w}\nnsrc = {nsrc}\nmode = \"{mode}\"\nnwarq = {nwarq}\nschedulers = 2\n"
-            )
-        })
+        )
+    })
 }
 
 fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {

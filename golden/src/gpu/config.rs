@@ -492,7 +492,11 @@ impl GpuConfig {
         check_range("l1.ways", l1.ways, 1, 64)?;
         check_range("l1.size_bytes", l1.size_bytes, l1.line_bytes * l1.ways, 1 << 24)?;
         if !l1.size_bytes.is_multiple_of(l1.ways * l1.line_bytes) {
-            return Err(FieldError::new("l1.size_bytes", format!("{} is not a multiple of ways x line_bytes", l1.size_bytes), Some(format!("multiples of {}", l1.ways * l1.line_bytes))));
+            return Err(FieldError::new(
+                "l1.size_bytes",
+                format!("{} is not a multiple of ways x line_bytes", l1.size_bytes),
+                Some(format!("multiples of {}", l1.ways * l1.line_bytes)),
+            ));
         }
         check_range("l1.hit_latency", l1.hit_latency, 1, 10_000)?;
         check_range("l1.mshrs", l1.mshrs, 1, 4096)?;
@@ -502,7 +506,11 @@ impl GpuConfig {
         check_range("llc.ways", llc.ways, 1, 64)?;
         check_range("llc.size_bytes", llc.size_bytes, l1.line_bytes * llc.ways, 1 << 30)?;
         if !llc.size_bytes.is_multiple_of(llc.ways * l1.line_bytes) {
-            return Err(FieldError::new("llc.size_bytes", format!("{} is not a multiple of ways x line_bytes", llc.size_bytes), Some(format!("multiples of {}", llc.ways * l1.line_bytes))));
+            return Err(FieldError::new(
+                "llc.size_bytes",
+                format!("{} is not a multiple of ways x line_bytes", llc.size_bytes),
+                Some(format!("multiples of {}", llc.ways * l1.line_bytes)),
+            ));
         }
         check_range("llc.latency", llc.latency, 1, 10_000)?;
         check_range("llc.mshrs", llc.mshrs, 1, 4096)?;
@@ -513,7 +521,11 @@ impl GpuConfig {
         check_range("dram.banks", d.banks, 1, 64)?;
         check_range("dram.bus_bytes", d.bus_bytes, 1, l1.line_bytes)?;
         if !l1.line_bytes.is_multiple_of(d.bus_bytes) {
-            return Err(FieldError::new("dram.bus_bytes", format!("{} does not divide the {}-byte line", d.bus_bytes, l1.line_bytes), Some(format!("a divisor of {}", l1.line_bytes))));
+            return Err(FieldError::new(
+                "dram.bus_bytes",
+                format!("{} does not divide the {}-byte line", d.bus_bytes, l1.line_bytes),
+                Some(format!("a divisor of {}", l1.line_bytes)),
+            ));
         }
         check_range("dram.row_bytes", d.row_bytes, l1.line_bytes, 1 << 20)?;
         if !d.row_bytes.is_multiple_of(l1.line_bytes) {
@@ -528,7 +540,11 @@ impl GpuConfig {
         let m = raw.mapping;
         check_range("mapping.interleave_bytes", m.interleave_bytes, l1.line_bytes, 1 << 24)?;
         if !m.interleave_bytes.is_multiple_of(l1.line_bytes) {
-            return Err(FieldError::new("mapping.interleave_bytes", format!("{} is not a multiple of the line size", m.interleave_bytes), Some(format!("multiples of {}", l1.line_bytes))));
+            return Err(FieldError::new(
+                "mapping.interleave_bytes",
+                format!("{} is not a multiple of the line size", m.interleave_bytes),
+                Some(format!("multiples of {}", l1.line_bytes)),
+            ));
         }
         check_range("mapping.bank_interleave_bytes", m.bank_interleave_bytes, l1.line_bytes, d.row_bytes)?;
         if !m.bank_interleave_bytes.is_multiple_of(l1.line_bytes) || !d.row_bytes.is_multiple_of(m.bank_interleave_bytes) {
@@ -543,7 +559,22 @@ impl GpuConfig {
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
         raw.energy.validate("energy")?;
-        Ok(GpuConfig { name: raw.name, path: PathBuf::new(), sms, mem_nodes, clock_mhz, core: raw.core, l1, llc, dram: d, mapping: m, network, memory_bytes, hooks: raw.hooks, energy: raw.energy })
+        Ok(GpuConfig {
+            name: raw.name,
+            path: PathBuf::new(),
+            sms,
+            mem_nodes,
+            clock_mhz,
+            core: raw.core,
+            l1,
+            llc,
+            dram: d,
+            mapping: m,
+            network,
+            memory_bytes,
+            hooks: raw.hooks,
+            energy: raw.energy,
+        })
     }
 
     fn network(n: RawNetwork, sms: usize, mems: usize) -> Result<NetworkConfig, FieldError> {
@@ -576,7 +607,8 @@ impl GpuConfig {
                     }
                     Ok((y * w + x) as usize)
                 };
-                let mem_list = n.mem_nodes.ok_or_else(|| FieldError::new("network.mem_nodes", "a mesh needs memory-node positions".to_string(), Some(format!("{mems} [x, y] pairs"))))?;
+                let mem_list =
+                    n.mem_nodes.ok_or_else(|| FieldError::new("network.mem_nodes", "a mesh needs memory-node positions".to_string(), Some(format!("{mems} [x, y] pairs"))))?;
                 if mem_list.len() != mems {
                     return Err(FieldError::new("network.mem_nodes", format!("{} positions for {mems} memory nodes", mem_list.len()), Some(format!("exactly {mems}"))));
                 }
@@ -594,7 +626,11 @@ impl GpuConfig {
                 let sm_nodes: Vec<usize> = match n.sm_nodes.unwrap_or(RawPlacement::Named("row_major".into())) {
                     RawPlacement::Named(s) if s == "row_major" => (0..total).filter(|&k| !used[k]).take(sms).collect(),
                     RawPlacement::Named(s) => {
-                        return Err(FieldError::new("network.sm_nodes", format!("unknown placement `{s}`"), Some("\"row_major\" (row-major over the nodes without a memory node) or a list of [x, y]".into())))
+                        return Err(FieldError::new(
+                            "network.sm_nodes",
+                            format!("unknown placement `{s}`"),
+                            Some("\"row_major\" (row-major over the nodes without a memory node) or a list of [x, y]".into()),
+                        ))
                     }
                     RawPlacement::List(l) => {
                         if l.len() != sms {
@@ -614,22 +650,17 @@ impl GpuConfig {
                     }
                 };
                 if sm_nodes.len() != sms {
-                    return Err(FieldError::new("network.mesh", format!("a {w}x{h} mesh has room for {} SMs besides the memory nodes, the GPU has {sms}", total - mems), Some(format!("at least {} nodes", sms + mems))));
+                    return Err(FieldError::new(
+                        "network.mesh",
+                        format!("a {w}x{h} mesh has room for {} SMs besides the memory nodes, the GPU has {sms}", total - mems),
+                        Some(format!("at least {} nodes", sms + mems)),
+                    ));
                 }
                 (sm_nodes, mem_nodes, total)
             }
         };
-        let network = NetworkConfig {
-            kind: n.kind,
-            latency,
-            flit_width: n.flit_width,
-            mesh: n.mesh.map(|[w, h]| (w, h)),
-            sm_nodes,
-            mem_nodes,
-            nodes,
-            router: n.router,
-            reply: n.reply,
-        };
+        let network =
+            NetworkConfig { kind: n.kind, latency, flit_width: n.flit_width, mesh: n.mesh.map(|[w, h]| (w, h)), sm_nodes, mem_nodes, nodes, router: n.router, reply: n.reply };
         Ok(network)
     }
 

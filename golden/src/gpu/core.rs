@@ -62,9 +62,9 @@ use super::fu::FuPool;
 use super::hooks::{Deferred, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, SmNetHook, WarpView};
 use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
-use super::predecode::Fast;
 use super::mempart::flits_for;
 use super::memspace::DeviceMemory;
+use super::predecode::Fast;
 use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
 use super::scheduler::WarpScheduler;
 use super::scoreboard::{Scoreboard, PENDING};
@@ -472,16 +472,8 @@ impl Sm {
             wp.cta = slot as u16;
             wp.age = self.next_age;
             self.next_age += 1;
-            wp.ids = WarpIds {
-                first_tid: first,
-                ntid: run.block,
-                ctaid,
-                nctaid: run.grid,
-                warp_slot: w as u32,
-                nwarp_slots: self.slots as u32,
-                smid: self.id as u32,
-                nsmid: self.nsms,
-            };
+            wp.ids =
+                WarpIds { first_tid: first, ntid: run.block, ctaid, nctaid: run.grid, warp_slot: w as u32, nwarp_slots: self.slots as u32, smid: self.id as u32, nsmid: self.nsms };
             wp.simt.reset(0, mask);
             wp.ibuf_n = 0;
             wp.ibuf_pc = 0;
@@ -1552,14 +1544,7 @@ impl Sm {
     pub fn describe_waits(&self) -> String {
         let mut s = String::new();
         for (i, w) in self.warps.iter().enumerate().filter(|(_, w)| w.valid) {
-            s.push_str(&format!(
-                "warp {i}: pc {} state {:?} loads {} stores {} lsu {}; ",
-                w.simt.pc(),
-                w.state,
-                w.pending_loads,
-                w.pending_stores,
-                w.lsu_pending
-            ));
+            s.push_str(&format!("warp {i}: pc {} state {:?} loads {} stores {} lsu {}; ", w.simt.pc(), w.state, w.pending_loads, w.pending_stores, w.lsu_pending));
         }
         s
     }

@@ -56,10 +56,7 @@ pub fn occupancy(core: &CoreConfig, threads_per_cta: u32, regs_per_thread: u32, 
     if best.0 == 0 {
         let why = match best.1 {
             OccupancyLimit::Threads => format!("{threads} threads per CTA exceed the SM's {} threads", core.max_threads),
-            OccupancyLimit::Registers => format!(
-                "{regs} registers per CTA ({regs_per_thread} per thread) exceed the SM's {} registers",
-                core.registers
-            ),
+            OccupancyLimit::Registers => format!("{regs} registers per CTA ({regs_per_thread} per thread) exceed the SM's {} registers", core.registers),
             OccupancyLimit::SharedMemory => format!("{shared_bytes} B of shared memory per CTA exceed the SM's {} B", core.shared_bytes),
             OccupancyLimit::CtaSlots => "no CTA slots".to_string(),
         };

@@ -193,11 +193,7 @@ impl DramChannel {
         // first ready: the oldest row hit whose timing is met
         if col_banks != 0 {
             let banks = &self.banks;
-            let i = self
-                .queue
-                .iter()
-                .position(|r| col_banks & (1 << r.bank) != 0 && banks[r.bank as usize].open == Some(r.row))
-                .expect("a bank with a ready hit has one queued");
+            let i = self.queue.iter().position(|r| col_banks & (1 << r.bank) != 0 && banks[r.bank as usize].open == Some(r.row)).expect("a bank with a ready hit has one queued");
             let r = self.queue.remove(i).expect("index valid");
             self.reqs[r.bank as usize] -= 1;
             self.hits[r.bank as usize] -= 1;
@@ -262,21 +258,7 @@ mod tests {
     use super::*;
 
     fn cfg() -> DramConfig {
-        DramConfig {
-            clock_mhz: 1000,
-            banks: 4,
-            row_bytes: 2048,
-            bus_bytes: 32,
-            queue: 16,
-            t_rcd: 5,
-            t_rp: 6,
-            t_cl: 7,
-            t_ras: 10,
-            t_ccd: 2,
-            t_rrd: 1,
-            t_wr: 3,
-            ctrl_latency: 0,
-        }
+        DramConfig { clock_mhz: 1000, banks: 4, row_bytes: 2048, bus_bytes: 32, queue: 16, t_rcd: 5, t_rp: 6, t_cl: 7, t_ras: 10, t_ccd: 2, t_rrd: 1, t_wr: 3, ctrl_latency: 0 }
     }
 
     fn run_until_return(ch: &mut DramChannel, start: u64) -> u64 {

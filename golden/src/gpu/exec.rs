@@ -52,7 +52,9 @@ pub enum Effect {
     /// Register-only instruction.
     Alu,
     /// Branch: lanes that take it.
-    Branch { taken: u32 },
+    Branch {
+        taken: u32,
+    },
     /// Memory access described in the [`MemRecord`].
     Mem,
     Bar,
@@ -516,9 +518,27 @@ impl<'a> WarpExec<'a> {
                 let yes = (0..WARP).fold(0u32, |m, l| m | ((p[l] as u32 & 1) << l)) & mask;
                 let all = if mask == 0 { 0 } else { u32::MAX };
                 let v = match mode {
-                    VoteMode::All => if yes == mask { all } else { 0 },
-                    VoteMode::Any => if yes != 0 { all } else { 0 },
-                    VoteMode::Uni => if yes == 0 || yes == mask { all } else { 0 },
+                    VoteMode::All => {
+                        if yes == mask {
+                            all
+                        } else {
+                            0
+                        }
+                    }
+                    VoteMode::Any => {
+                        if yes != 0 {
+                            all
+                        } else {
+                            0
+                        }
+                    }
+                    VoteMode::Uni => {
+                        if yes == 0 || yes == mask {
+                            all
+                        } else {
+                            0
+                        }
+                    }
                     VoteMode::Ballot => {
                         self.write(inst.d[0], mask, inst.dmask, &[yes as u64; WARP]);
                         return Ok(Effect::Alu);
@@ -629,15 +649,11 @@ impl<'a> WarpExec<'a> {
             }
             (Op::Add, Ty::F32) => f32op!(inst, a, b, r, |x, y| x + y),
             (Op::Add, Ty::F64) => f64op!(inst, a, b, r, |x, y| x + y),
-            (Op::Add, Ty::S32) if inst.sat => {
-                map2(a, b, r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
-            }
+            (Op::Add, Ty::S32) if inst.sat => map2(a, b, r, |x, y| (sext(x, 32) + sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm),
             (Op::Add, _) => map2(a, b, r, |x, y| x.wrapping_add(y) & tm),
             (Op::Sub, Ty::F32) => f32op!(inst, a, b, r, |x, y| x - y),
             (Op::Sub, Ty::F64) => f64op!(inst, a, b, r, |x, y| x - y),
-            (Op::Sub, Ty::S32) if inst.sat => {
-                map2(a, b, r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm)
-            }
+            (Op::Sub, Ty::S32) if inst.sat => map2(a, b, r, |x, y| (sext(x, 32) - sext(y, 32)).clamp(i32::MIN as i64, i32::MAX as i64) as u64 & tm),
             (Op::Sub, _) => map2(a, b, r, |x, y| x.wrapping_sub(y) & tm),
             (Op::Mul, Ty::F32) => f32op!(inst, a, b, r, |x, y| x * y),
             (Op::Mul, Ty::F64) => f64op!(inst, a, b, r, |x, y| x * y),
@@ -816,12 +832,7 @@ impl<'a> WarpExec<'a> {
             };
             match resolved {
                 None => resolved = Some(sp),
-                Some(s) if s != sp => {
-                    return Err(Fault(format!(
-                        "generic access at line {} mixes state spaces within one warp (not supported)",
-                        inst.line
-                    )))
-                }
+                Some(s) if s != sp => return Err(Fault(format!("generic access at line {} mixes state spaces within one warp (not supported)", inst.line))),
                 _ => {}
             }
             let misaligned = if bytes.is_power_of_two() { a & (bytes as u64 - 1) } else { a % bytes as u64 };
@@ -869,10 +880,7 @@ impl<'a> WarpExec<'a> {
                 Space::Shared => {
                     let end = a + bytes as u64;
                     if end > mem.shared.len() as u64 {
-                        return Err(Fault(format!(
-                            "out-of-bounds shared access at offset {a:#x} (CTA has {} bytes, lane {l})",
-                            mem.shared.len()
-                        )));
+                        return Err(Fault(format!("out-of-bounds shared access at offset {a:#x} (CTA has {} bytes, lane {l})", mem.shared.len())));
                     }
                     &mut mem.shared[a as usize..end as usize]
                 }
@@ -905,11 +913,7 @@ impl<'a> WarpExec<'a> {
                 None if !write => {
                     for k in 0..vec as usize {
                         let s = k * esz as usize;
-                        let v = if is_global {
-                            load_le(mem.global.read(a + s as u64, esz as usize).expect("checked"))
-                        } else {
-                            load_le(&slice[s..s + esz as usize])
-                        };
+                        let v = if is_global { load_le(mem.global.read(a + s as u64, esz as usize).expect("checked")) } else { load_le(&slice[s..s + esz as usize]) };
                         self.set_loaded(inst, k, l, v, dmask);
                     }
                 }
@@ -1219,7 +1223,15 @@ pub fn permute_bytes(a: u64, b: u64, c: u64) -> u64 {
     for k in 0..4 {
         let sel = (c >> (4 * k)) & 0xf;
         let byte = (tmp >> (8 * (sel & 7))) & 0xff;
-        let v = if sel & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        let v = if sel & 8 != 0 {
+            if byte & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            }
+        } else {
+            byte
+        };
         d |= v << (8 * k);
     }
     d
@@ -1310,11 +1322,7 @@ fn space_name(s: Space) -> &'static str {
 #[cfg(test)]
 fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64, ftz: bool) -> bool {
     if ty.is_float() {
-        let (x, y) = if ty == Ty::F32 {
-            (ftz32(f32v(a), ftz) as f64, ftz32(f32v(b), ftz) as f64)
-        } else {
-            (f64v(a), f64v(b))
-        };
+        let (x, y) = if ty == Ty::F32 { (ftz32(f32v(a), ftz) as f64, ftz32(f32v(b), ftz) as f64) } else { (f64v(a), f64v(b)) };
         let un = x.is_nan() || y.is_nan();
         return match cmp {
             Cmp::Eq => x == y,
@@ -1554,11 +1562,7 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
         (false, false) => {
             let v = int_val(x, from);
             if sat {
-                let (lo, hi) = if to.is_signed() {
-                    (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1)
-                } else {
-                    (0, (1i128 << to.bits()) - 1)
-                };
+                let (lo, hi) = if to.is_signed() { (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1) } else { (0, (1i128 << to.bits()) - 1) };
                 (v.clamp(lo, hi) as u64) & tm
             } else if to.is_signed() {
                 // sign-extend from the smaller of the two widths
@@ -1596,12 +1600,14 @@ pub fn convert(x: u64, from: Ty, to: Ty, rnd: Rnd, ftz: bool, sat: bool) -> u64 
             if f.is_nan() {
                 return 0;
             }
-            let (lo, hi) = if to.is_signed() {
-                (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1)
+            let (lo, hi) = if to.is_signed() { (-(1i128 << (to.bits() - 1)), (1i128 << (to.bits() - 1)) - 1) } else { (0, (1i128 << to.bits()) - 1) };
+            let v = if f >= hi as f64 {
+                hi
+            } else if f <= lo as f64 {
+                lo
             } else {
-                (0, (1i128 << to.bits()) - 1)
+                f as i128
             };
-            let v = if f >= hi as f64 { hi } else if f <= lo as f64 { lo } else { f as i128 };
             (v.clamp(lo, hi) as u64) & tm
         }
         (true, true) => {
@@ -1720,8 +1726,24 @@ mod tests {
             vals.push(x);
         }
         let cmps = [
-            Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Lo, Cmp::Ls, Cmp::Hi, Cmp::Hs,
-            Cmp::Equ, Cmp::Neu, Cmp::Ltu, Cmp::Leu, Cmp::Gtu, Cmp::Geu, Cmp::Num, Cmp::Nan,
+            Cmp::Eq,
+            Cmp::Ne,
+            Cmp::Lt,
+            Cmp::Le,
+            Cmp::Gt,
+            Cmp::Ge,
+            Cmp::Lo,
+            Cmp::Ls,
+            Cmp::Hi,
+            Cmp::Hs,
+            Cmp::Equ,
+            Cmp::Neu,
+            Cmp::Ltu,
+            Cmp::Leu,
+            Cmp::Gtu,
+            Cmp::Geu,
+            Cmp::Num,
+            Cmp::Nan,
         ];
         let tys = [Ty::B16, Ty::B32, Ty::U8, Ty::U16, Ty::U32, Ty::U64, Ty::S8, Ty::S16, Ty::S32, Ty::S64, Ty::F32, Ty::F64];
         for shift in 0..vals.len() {
@@ -1745,7 +1767,11 @@ mod tests {
         let mut next = || {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let r = (x >> 33) as usize;
-            if r.is_multiple_of(3) { f32b(specials[r % specials.len()]) } else { (x >> 32) & 0xffff_ffff }
+            if r.is_multiple_of(3) {
+                f32b(specials[r % specials.len()])
+            } else {
+                (x >> 32) & 0xffff_ffff
+            }
         };
         for _ in 0..200 {
             let (a, b, c): (Lanes, Lanes, Lanes) = (std::array::from_fn(|_| next()), std::array::from_fn(|_| next()), std::array::from_fn(|_| next()));

@@ -67,10 +67,10 @@
 //! `$iter` is the pass index inside a loop. Loops do not overlap or nest; a run that
 //! still sees the flag set after `max_iterations` passes fails (exit 1).
 
+pub use super::host::{Elem, HostBuffer, HostBuffers};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-pub use super::host::{Elem, HostBuffer, HostBuffers};
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -78,8 +78,8 @@ use serde::Deserialize;
 
 use crate::config::ConfigError;
 
-use crate::config::toml_error;
 use super::ptx::{load_module, Kernel, PtxError, Ty};
+use crate::config::toml_error;
 
 /// A malformed launch: a field problem (file, field, message, allowed) or a PTX error.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -95,7 +95,6 @@ impl LaunchError {
         LaunchError::Field(ConfigError { file: file.to_path_buf(), field: field.into(), message: message.into(), allowed })
     }
 }
-
 
 /// How a buffer is filled.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -233,7 +232,6 @@ pub struct Launch {
     /// vector), for the report's throughput (`giga_items_per_s`); optional.
     pub items: Option<u64>,
 }
-
 
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -388,7 +386,11 @@ impl Launch {
             match &b.init {
                 Init::GraphRowOffsets { nodes, degree, .. } | Init::GraphColumns { nodes, degree, .. } => {
                     if *nodes == 0 || *nodes > MAX_GRAPH_NODES || *degree == 0 || *degree > 1024 || *nodes as u64 * *degree as u64 > MAX_GRAPH_NODES as u64 * 4 {
-                        return Err(ferr(format!("{f}.init"), format!("a graph of {nodes} nodes and degree {degree}"), Some(format!("nodes 1..={MAX_GRAPH_NODES}, degree 1..=1024, nodes x degree <= {}", MAX_GRAPH_NODES as u64 * 4))));
+                        return Err(ferr(
+                            format!("{f}.init"),
+                            format!("a graph of {nodes} nodes and degree {degree}"),
+                            Some(format!("nodes 1..={MAX_GRAPH_NODES}, degree 1..=1024, nodes x degree <= {}", MAX_GRAPH_NODES as u64 * 4)),
+                        ));
                     }
                     if !matches!(b.elem, Elem::U32 | Elem::I32) {
                         return Err(ferr(format!("{f}.type"), "graph buffers hold u32 indices".into(), Some("u32".into())));
@@ -413,7 +415,8 @@ impl Launch {
                 Init::File { path: p } => {
                     let fp = dir.join(p);
                     let max = super::config::MAX_MEMORY_BYTES;
-                    let data = super::host::read_input_file(&fp, max).map_err(|m| ferr(format!("{f}.init.path"), m, Some(format!("a regular file of at most {max} bytes (the largest device memory)"))))?;
+                    let data = super::host::read_input_file(&fp, max)
+                        .map_err(|m| ferr(format!("{f}.init.path"), m, Some(format!("a regular file of at most {max} bytes (the largest device memory)"))))?;
                     if data.len() % b.elem.bytes() != 0 {
                         return Err(ferr(format!("{f}.init.path"), format!("{} bytes is not a whole number of {:?} elements", data.len(), b.elem), None));
                     }
@@ -450,7 +453,13 @@ impl Launch {
             let ptx_path = dir.join(&k.ptx);
             if !modules.contains_key(&ptx_path) {
                 if !ptx_path.is_file() {
-                    let what = if k.ptx.is_empty() { "empty".to_string() } else if ptx_path.exists() { format!("{} is not a file", ptx_path.display()) } else { format!("{} does not exist", ptx_path.display()) };
+                    let what = if k.ptx.is_empty() {
+                        "empty".to_string()
+                    } else if ptx_path.exists() {
+                        format!("{} is not a file", ptx_path.display())
+                    } else {
+                        format!("{} does not exist", ptx_path.display())
+                    };
                     return Err(ferr(format!("{f}.ptx"), what, Some("a PTX file, relative to the launch file".into())));
                 }
                 let m = load_module(&ptx_path).map_err(LaunchError::Ptx)?;
@@ -511,8 +520,8 @@ impl Launch {
             };
             let mut textures = BTreeMap::new();
             for (tex, b) in &k.textures {
-                let ok = tex.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-                    && tex.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                let ok =
+                    tex.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$') && tex.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
                 if !ok {
                     return Err(ferr(format!("{f}.textures"), format!("`{tex}` is not a PTX identifier"), Some("the name of a .texref of the kernel".into())));
                 }
@@ -520,27 +529,27 @@ impl Launch {
                     let have = if kernel.textures.is_empty() { "none: the kernel declares no .texref".to_string() } else { kernel.textures.join(", ") };
                     return Err(ferr(format!("{f}.textures.{tex}"), format!("kernel `{}` has no texture reference `{tex}`", kernel.name), Some(have)));
                 }
-                let bi = buffers.iter().position(|x| &x.name == b).ok_or_else(|| ferr(format!("{f}.textures.{tex}"), format!("no buffer named `{b}`"), Some(buffer_names(&buffers))))?;
+                let bi =
+                    buffers.iter().position(|x| &x.name == b).ok_or_else(|| ferr(format!("{f}.textures.{tex}"), format!("no buffer named `{b}`"), Some(buffer_names(&buffers))))?;
                 if buffers[bi].elem.bytes() != 4 {
-                    return Err(ferr(format!("{f}.textures.{tex}"), format!("buffer `{b}` has {}-byte elements; a texture fetches 4-byte texels", buffers[bi].elem.bytes()), Some("a buffer of f32, u32 or s32".into())));
+                    return Err(ferr(
+                        format!("{f}.textures.{tex}"),
+                        format!("buffer `{b}` has {}-byte elements; a texture fetches 4-byte texels", buffers[bi].elem.bytes()),
+                        Some("a buffer of f32, u32 or s32".into()),
+                    ));
                 }
                 textures.insert(tex.clone(), bi);
             }
-            kernels.push(KernelSpec {
-                kernel: Arc::new(kernel.clone()),
-                grid,
-                block,
-                dynamic_shared: k.shared_bytes,
-                regs_per_thread,
-                args,
-                repeat,
-                textures,
-            });
+            kernels.push(KernelSpec { kernel: Arc::new(kernel.clone()), grid, block, dynamic_shared: k.shared_bytes, regs_per_thread, args, repeat, textures });
         }
         for (i, l) in raw.loops.iter().enumerate() {
             let f = format!("loop[{i}]");
             if l.first > l.last || l.last >= kernels.len() {
-                return Err(ferr(format!("{f}.last"), format!("kernels {}..={} are not [[kernel]] entries", l.first, l.last), Some(format!("0 <= first <= last <= {}", kernels.len() - 1))));
+                return Err(ferr(
+                    format!("{f}.last"),
+                    format!("kernels {}..={} are not [[kernel]] entries", l.first, l.last),
+                    Some(format!("0 <= first <= last <= {}", kernels.len() - 1)),
+                ));
             }
             let flag = flag_buffer(&buffers, &l.flag).map_err(|(m, a)| ferr(format!("{f}.while"), m, a))?;
             let max_iterations = l.max_iterations.unwrap_or(1000);
@@ -548,10 +557,18 @@ impl Launch {
                 return Err(ferr(format!("{f}.max_iterations"), format!("{max_iterations} is out of range"), Some("1..=1000000".into())));
             }
             if let Some(o) = loops.iter().find(|o: &&LoopSpec| o.first <= l.last && l.first <= o.last) {
-                return Err(ferr(format!("{f}.first"), format!("kernels {}..={} overlap the loop over kernels {}..={}", l.first, l.last, o.first, o.last), Some("disjoint kernel ranges".into())));
+                return Err(ferr(
+                    format!("{f}.first"),
+                    format!("kernels {}..={} overlap the loop over kernels {}..={}", l.first, l.last, o.first, o.last),
+                    Some("disjoint kernel ranges".into()),
+                ));
             }
             if let Some(k) = (l.first..=l.last).find(|&k| kernels[k].repeat != 1) {
-                return Err(ferr(format!("kernel[{k}].repeat"), format!("kernel {k} is in the loop over kernels {}..={}", l.first, l.last), Some("no `repeat` inside a [[loop]]".into())));
+                return Err(ferr(
+                    format!("kernel[{k}].repeat"),
+                    format!("kernel {k} is in the loop over kernels {}..={}", l.first, l.last),
+                    Some("no `repeat` inside a [[loop]]".into()),
+                ));
             }
             loops.push(LoopSpec { first: l.first, last: l.last, flag, max_iterations });
         }
@@ -704,8 +721,18 @@ fn encode_arg(a: &toml::Value, p: &super::ptx::Param, buffers: &[BufferSpec]) ->
 }
 
 /// Field types of a struct argument: (name, bytes, float, signed).
-const FIELD_TYPES: &[(&str, u32, bool)] =
-    &[("u8", 1, false), ("s8", 1, false), ("u16", 2, false), ("s16", 2, false), ("u32", 4, false), ("s32", 4, false), ("u64", 8, false), ("s64", 8, false), ("f32", 4, true), ("f64", 8, true)];
+const FIELD_TYPES: &[(&str, u32, bool)] = &[
+    ("u8", 1, false),
+    ("s8", 1, false),
+    ("u16", 2, false),
+    ("s16", 2, false),
+    ("u32", 4, false),
+    ("s32", 4, false),
+    ("u64", 8, false),
+    ("s64", 8, false),
+    ("f32", 4, true),
+    ("f64", 8, true),
+];
 
 fn field_type_names() -> String {
     FIELD_TYPES.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
@@ -753,8 +780,20 @@ fn encode_struct(v: &toml::Value, p: &super::ptx::Param, buffers: &[BufferSpec])
         }
         covered[range.clone()].iter_mut().for_each(|c| *c = true);
         let bits: u64 = match (float, val) {
-            (true, toml::Value::Float(x)) => if n == 4 { (*x as f32).to_bits() as u64 } else { x.to_bits() },
-            (true, toml::Value::Integer(x)) => if n == 4 { (*x as f32).to_bits() as u64 } else { (*x as f64).to_bits() },
+            (true, toml::Value::Float(x)) => {
+                if n == 4 {
+                    (*x as f32).to_bits() as u64
+                } else {
+                    x.to_bits()
+                }
+            }
+            (true, toml::Value::Integer(x)) => {
+                if n == 4 {
+                    (*x as f32).to_bits() as u64
+                } else {
+                    (*x as f64).to_bits()
+                }
+            }
             (false, toml::Value::Integer(x)) => encode_int(*x, n * 8).map_err(|r| (vf.clone(), format!("{x} does not fit a {name} field"), Some(r)))?,
             (false, toml::Value::String(b)) if n == 8 => {
                 let bi = find_buffer(buffers, b).map_err(|(_, m, a)| (vf.clone(), m, a))?;
@@ -762,7 +801,13 @@ fn encode_struct(v: &toml::Value, p: &super::ptx::Param, buffers: &[BufferSpec])
                 0
             }
             (_, other) => {
-                let want = if float { "a number" } else if n == 8 { "an integer or a buffer name" } else { "an integer" };
+                let want = if float {
+                    "a number"
+                } else if n == 8 {
+                    "an integer or a buffer name"
+                } else {
+                    "an integer"
+                };
                 return Err((vf, format!("{other} for a {name} field"), Some(want.into())));
             }
         };

@@ -83,21 +83,8 @@ mod tests {
 
     fn map(nodes: u32, hash: InterleaveHash) -> AddressMap {
         let m = MappingConfig { interleave_bytes: 256, hash, bank_interleave_bytes: 1024 };
-        let d = DramConfig {
-            clock_mhz: 1000,
-            banks: 4,
-            row_bytes: 1024,
-            bus_bytes: 32,
-            queue: 8,
-            t_rcd: 1,
-            t_rp: 1,
-            t_cl: 1,
-            t_ras: 1,
-            t_ccd: 1,
-            t_rrd: 1,
-            t_wr: 1,
-            ctrl_latency: 0,
-        };
+        let d =
+            DramConfig { clock_mhz: 1000, banks: 4, row_bytes: 1024, bus_bytes: 32, queue: 8, t_rcd: 1, t_rp: 1, t_cl: 1, t_ras: 1, t_ccd: 1, t_rrd: 1, t_wr: 1, ctrl_latency: 0 };
         AddressMap::new(&m, &d, nodes)
     }
 

@@ -117,15 +117,7 @@ impl MemPartition {
             TxnKind::Write => 1,
         };
         self.next_packet_id += 1;
-        self.out_q.push_back(Packet {
-            id: self.next_packet_id,
-            src: self.node,
-            dst: sm_nodes[t.sm as usize],
-            class: Class::Reply,
-            flits,
-            tag: tag as u64,
-            injected_at: 0,
-        });
+        self.out_q.push_back(Packet { id: self.next_packet_id, src: self.node, dst: sm_nodes[t.sm as usize], class: Class::Reply, flits, tag: tag as u64, injected_at: 0 });
     }
 
     /// One tag access for transaction `tag`; false if the LLC refused it (the request

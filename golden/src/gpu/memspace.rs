@@ -70,14 +70,7 @@ pub const PRINTF_LOG_BYTES: usize = 1 << 20;
 
 impl DeviceMemory {
     pub fn new() -> Self {
-        DeviceMemory {
-            data: Vec::new(),
-            module: Vec::new(),
-            module_file: None,
-            printf: String::new(),
-            textures: Default::default(),
-            active_textures: Vec::new(),
-        }
+        DeviceMemory { data: Vec::new(), module: Vec::new(), module_file: None, printf: String::new(), textures: Default::default(), active_textures: Vec::new() }
     }
 
     /// Bind texture reference `name` to a buffer (the launch file's

@@ -17,18 +17,18 @@ pub mod cta;
 pub mod dram;
 pub mod exec;
 pub mod fu;
-pub mod host;
 pub mod hooks;
+pub mod host;
 pub mod l1;
 pub mod launch;
 pub mod llc;
 pub mod mapping;
 pub mod mempart;
-pub mod predecode;
-pub mod printf;
 pub mod memspace;
 pub mod net;
 pub mod npy;
+pub mod predecode;
+pub mod printf;
 pub mod ptx;
 pub mod reference_inputs;
 pub mod scheduler;
@@ -90,10 +90,7 @@ impl Simulate for GpuModel {
     /// The kernels of a launch file, checked against their reference.
     fn simulate(cfg: &ConfigFile<GpuConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, BlockSimError> {
         let Some(launch) = &args.launch else {
-            return Err(BlockSimError::Input(format!(
-                "{}: a GPU config needs a launch file (usage: gpuforge sim <gpu config> <launch.toml>)",
-                cfg.path.display()
-            )));
+            return Err(BlockSimError::Input(format!("{}: a GPU config needs a launch file (usage: gpuforge sim <gpu config> <launch.toml>)", cfg.path.display())));
         };
         let l = Launch::load(launch).map_err(|e| BlockSimError::Input(e.to_string()))?;
         let mut gpu_cfg = cfg.config.clone();
@@ -125,8 +122,11 @@ impl Simulate for GpuModel {
             // No-Barriers (tfb_bdib.md §4.3): the barriers the results depend on were
             // removed on purpose; a mismatch is reported, not a failed run
             if let Some(m) = failure.take() {
-                text.push_str(&format!("
-not a failure with core.sync.barrier = {:?} (barriers removed): {m}", gpu_cfg.core.sync.barrier));
+                text.push_str(&format!(
+                    "
+not a failure with core.sync.barrier = {:?} (barriers removed): {m}",
+                    gpu_cfg.core.sync.barrier
+                ));
             }
         }
         Ok(SimOutcome { text, json: block::to_json(&r), failure })

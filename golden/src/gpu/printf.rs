@@ -123,7 +123,15 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
                 let v = next(isz, src)?;
                 let v = if s.long { v as i64 } else { v as u32 as i32 as i64 };
                 let digits = with_prec(v.unsigned_abs().to_string(), s.prec);
-                let sign = if v < 0 { "-" } else if s.plus { "+" } else if s.space { " " } else { "" };
+                let sign = if v < 0 {
+                    "-"
+                } else if s.plus {
+                    "+"
+                } else if s.space {
+                    " "
+                } else {
+                    ""
+                };
                 pad(&s, sign, &digits, s.prec.is_none())
             }
             b'u' | b'x' | b'X' | b'o' => {
@@ -155,7 +163,15 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
             }
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
                 let v = f64::from_bits(next(8, src)?);
-                let sign = if v.is_sign_negative() && !v.is_nan() { "-" } else if s.plus { "+" } else if s.space { " " } else { "" };
+                let sign = if v.is_sign_negative() && !v.is_nan() {
+                    "-"
+                } else if s.plus {
+                    "+"
+                } else if s.space {
+                    " "
+                } else {
+                    ""
+                };
                 let a = v.abs();
                 let upper = conv.is_ascii_uppercase();
                 let digits = if a.is_nan() {

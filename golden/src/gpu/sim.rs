@@ -23,8 +23,8 @@ use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
 use super::core::{Sm, SmPorts};
-use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
 use super::cta::{occupancy, CtaDispatcher, KernelRun};
+use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
 use super::launch::{Arg, HostBuffer, HostBuffers, Launch, LaunchError};
 use super::mapping::AddressMap;
 use super::mempart::MemPartition;
@@ -208,17 +208,8 @@ impl Gpu {
                 } else if now < sm.sleep_until {
                     continue;
                 }
-                let mut ports = SmPorts {
-                    now,
-                    run,
-                    gmem: &mut self.mem,
-                    txns: &mut self.txns,
-                    net: self.net.as_mut(),
-                    map: &self.map,
-                    mem_nodes: &mem_nodes,
-                    flit_bytes,
-                    net_hook: h,
-                };
+                let mut ports =
+                    SmPorts { now, run, gmem: &mut self.mem, txns: &mut self.txns, net: self.net.as_mut(), map: &self.map, mem_nodes: &mem_nodes, flit_bytes, net_hook: h };
                 sm.cycle(&mut ports).map_err(|f| SimError::Fault {
                     file: run.kernel.file.display().to_string(),
                     line: f.line,

@@ -222,9 +222,10 @@ impl GpuReport {
     /// The first failed check in one line: buffer, first mismatching index, got vs
     /// expected (None when every check passed).
     pub fn first_failure(&self) -> Option<String> {
-        self.checks.iter().find(|c| !c.passed).map(|c| {
-            format!("buffer `{}`{}: {} of {} elements differ, first {}", c.buffer, c.against(), c.mismatches, c.elements, c.first_mismatch.as_deref().unwrap_or("?"))
-        })
+        self.checks
+            .iter()
+            .find(|c| !c.passed)
+            .map(|c| format!("buffer `{}`{}: {} of {} elements differ, first {}", c.buffer, c.against(), c.mismatches, c.elements, c.first_mismatch.as_deref().unwrap_or("?")))
     }
 
     /// Whether every reference check passed (true when there were none).
@@ -268,7 +269,11 @@ impl fmt::Display for GpuReport {
             pct(self.dram_utilization),
             pct(self.dram_row_hit_rate)
         )?;
-        writeln!(f, "NoC               {}: mean latency {:.1} cycles, mean hops {:.2}, {} packets", self.noc.description, self.noc.mean_latency, self.noc.mean_hops, self.noc.stats.packets_delivered)?;
+        writeln!(
+            f,
+            "NoC               {}: mean latency {:.1} cycles, mean hops {:.2}, {} packets",
+            self.noc.description, self.noc.mean_latency, self.noc.mean_hops, self.noc.stats.packets_delivered
+        )?;
         writeln!(f, "shared memory     {} accesses, {} conflict cycles", self.shmem.accesses, self.shmem.conflict_cycles)?;
         let s = &self.issue.stalls;
         let slots = self.issue.issue_slots.max(1) as f64;

@@ -6,7 +6,6 @@
 //! `mul_add`, `ex2.approx` is `exp2`, `div.rn` and `sqrt.rn` are IEEE), so every check is
 //! exact unless its launch file states a tolerance.
 
-
 use super::host::{HostBuffer, HostBuffers};
 use super::reference_inputs::{f32s, fparam, i32s, need, param, u32s, uparam_in as uparam, Params};
 
@@ -303,12 +302,7 @@ fn streamcluster(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String>
             partial[s * ctas + cta] = chunk[0];
         }
     }
-    Ok(vec![
-        HostBuffer::from_f32("cost", &cost),
-        HostBuffer::from_u32("assign", &assign),
-        HostBuffer::from_f32("partial", &partial),
-        HostBuffer::from_u32("count", &count),
-    ])
+    Ok(vec![HostBuffer::from_f32("cost", &cost), HostBuffer::from_u32("assign", &assign), HostBuffer::from_f32("partial", &partial), HostBuffer::from_u32("count", &count)])
 }
 
 /// Fanout of the B+tree kernels and words per node (`[count, level, key[8], child[8]]`).

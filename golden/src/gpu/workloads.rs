@@ -13,7 +13,8 @@ use super::reference_inputs::{f32s, need, param, product, u32s, uparam, Params};
 pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
-const BASE_REFERENCES: &[&str] = &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons"];
+const BASE_REFERENCES: &[&str] =
+    &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons"];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
     let mut out = [""; N];

@@ -108,19 +108,9 @@ pub fn conv_graph(k: &ConvKernel, w: u32, band: Band, in_base: u32, out_base: u3
     let mut acc: Option<usize> = None;
     let fadd_names = ["FADD_a", "FADD_b", "FADD_c", "FADD_d", "FADD_e", "FADD_f"];
     for (row, dy) in (-r..=r).enumerate() {
-        let ld = g.add(
-            Node::new(format!("LD{row}"), UnitKind::Lsu, op::LD)
-                .imm((4 * w as i64 * dy as i64) as u32)
-                .input(0, Operand::Node(iadd_in))
-                .fire_count(nn),
-        );
-        let mut prev = g.add(
-            Node::new(format!("FMUL{row}"), UnitKind::Core, op::FMUL)
-                .imm(k.at(dy, -r).to_bits())
-                .input(0, Operand::Node(ld))
-                .input(1, Operand::Imm)
-                .fire_count(nn),
-        );
+        let ld = g.add(Node::new(format!("LD{row}"), UnitKind::Lsu, op::LD).imm((4 * w as i64 * dy as i64) as u32).input(0, Operand::Node(iadd_in)).fire_count(nn));
+        let mut prev =
+            g.add(Node::new(format!("FMUL{row}"), UnitKind::Core, op::FMUL).imm(k.at(dy, -r).to_bits()).input(0, Operand::Node(ld)).input(1, Operand::Imm).fire_count(nn));
         for (j, dx) in (-r + 1..=r).enumerate() {
             prev = g.add(
                 Node::new(format!("FMAD{row}{}", j + 1), UnitKind::Core, op::FMAD)
@@ -134,12 +124,7 @@ pub fn conv_graph(k: &ConvKernel, w: u32, band: Band, in_base: u32, out_base: u3
         }
         acc = Some(match acc {
             None => prev,
-            Some(a) => g.add(
-                Node::new(fadd_names[row - 1], UnitKind::Core, op::FADD)
-                    .input(0, Operand::Node(a))
-                    .input(1, Operand::Node(prev))
-                    .fire_count(nn),
-            ),
+            Some(a) => g.add(Node::new(fadd_names[row - 1], UnitKind::Core, op::FADD).input(0, Operand::Node(a)).input(1, Operand::Node(prev)).fire_count(nn)),
         });
     }
     let lag = k.r as u32;
@@ -151,23 +136,13 @@ pub fn conv_graph(k: &ConvKernel, w: u32, band: Band, in_base: u32, out_base: u3
             .init(0, 1, out_base.wrapping_add(4 * band.r0 * w).wrapping_sub(4 * (lag + 1)))
             .fire_count(nn),
     );
-    g.add(
-        Node::new("ST", UnitKind::Lsu, op::ST)
-            .input(0, Operand::Node(iadd_out))
-            .input(1, Operand::Node(acc.expect("at least one row")))
-            .fire_count(nn),
-    );
+    g.add(Node::new("ST", UnitKind::Lsu, op::ST).input(0, Operand::Node(iadd_out)).input(1, Operand::Node(acc.expect("at least one row"))).fire_count(nn));
     g
 }
 
 /// Address generator of a 1-D stream: first address `base + 4·start`.
 fn iadd_stream(name: &str, base: u32, start: u32, len: u32) -> Node {
-    Node::new(name, UnitKind::Core, op::IADD)
-        .imm(4)
-        .input(0, Operand::SelfLoop)
-        .input(1, Operand::Imm)
-        .init(0, 1, base.wrapping_add(4 * start).wrapping_sub(4))
-        .fire_count(len)
+    Node::new(name, UnitKind::Core, op::IADD).imm(4).input(0, Operand::SelfLoop).input(1, Operand::Imm).init(0, 1, base.wrapping_add(4 * start).wrapping_sub(4)).fire_count(len)
 }
 
 /// SAXPY value of α (exact in fp32).
@@ -179,14 +154,8 @@ pub fn saxpy_graph(start: u32, len: u32, x: u32, y: u32) -> AppGraph {
     let a = g.add(iadd_stream("IADD", x, start, len));
     let lx = g.add(Node::new("LDx", UnitKind::Lsu, op::LD).input(0, Operand::Node(a)).fire_count(len));
     let ly = g.add(Node::new("LDy", UnitKind::Lsu, op::LD).imm(y.wrapping_sub(x)).input(0, Operand::Node(a)).fire_count(len));
-    let f = g.add(
-        Node::new("FMAD", UnitKind::Core, op::FMAD)
-            .imm(SAXPY_ALPHA.to_bits())
-            .input(0, Operand::Node(lx))
-            .input(1, Operand::Imm)
-            .input(2, Operand::Node(ly))
-            .fire_count(len),
-    );
+    let f = g
+        .add(Node::new("FMAD", UnitKind::Core, op::FMAD).imm(SAXPY_ALPHA.to_bits()).input(0, Operand::Node(lx)).input(1, Operand::Imm).input(2, Operand::Node(ly)).fire_count(len));
     g.add(Node::new("ST", UnitKind::Lsu, op::ST).imm(y.wrapping_sub(x)).input(0, Operand::Node(a)).input(1, Operand::Node(f)).fire_count(len));
     g
 }
@@ -207,14 +176,7 @@ pub fn reduce_graph(start: u32, len: u32, x: u32, out: u32, copy: u32) -> AppGra
     let mut g = AppGraph::new("reduce");
     let i = g.add(iadd_stream("IADD_in", x, start, len));
     let l = g.add(Node::new("LD", UnitKind::Lsu, op::LD).input(0, Operand::Node(i)).fire_count(len));
-    let f = g.add(
-        Node::new("FADD", UnitKind::Core, op::FADD)
-            .input(0, Operand::Node(l))
-            .input(1, Operand::SelfLoop)
-            .init(1, 1, F32_ZERO)
-            .fire_count(len)
-            .last_only(),
-    );
+    let f = g.add(Node::new("FADD", UnitKind::Core, op::FADD).input(0, Operand::Node(l)).input(1, Operand::SelfLoop).init(1, 1, F32_ZERO).fire_count(len).last_only());
     let o = g.add(iadd_stream("IADD_out", out, copy, 1));
     g.add(Node::new("ST", UnitKind::Lsu, op::ST).input(0, Operand::Node(o)).input(1, Operand::Node(f)).fire_count(1));
     g
@@ -393,10 +355,7 @@ impl Workload {
         put_f32s(&mut bytes, in_base, img.iter().map(|v| v.to_bits()));
         put_f32s(&mut bytes, out_base, std::iter::repeat_n(SENTINEL, w * h));
         let interior = image.saturating_sub(2 * r);
-        let copies = split(r, interior, total)
-            .into_iter()
-            .map(|b| (b.rows > 0).then(|| conv_graph(k, image, b, in_base as u32, out_base as u32)))
-            .collect();
+        let copies = split(r, interior, total).into_iter().map(|b| (b.rows > 0).then(|| conv_graph(k, image, b, in_base as u32, out_base as u32))).collect();
         let r32 = conv_ref_f32(&img, w, h, k);
         let r64 = conv_ref_f64(&img, w, h, k);
         let ri = k.r;
@@ -407,15 +366,7 @@ impl Workload {
                 words.push(((out_base + 4 * i as u64) as u32, r32[i].to_bits(), r64[i]));
             }
         }
-        Workload {
-            kind,
-            image,
-            memory: Backing::new(bytes),
-            copies,
-            items: (w * h) as u64,
-            min_dram_bytes: 8 * (w * h) as u64,
-            expected: Expected { words, taps: k.taps() },
-        }
+        Workload { kind, image, memory: Backing::new(bytes), copies, items: (w * h) as u64, min_dram_bytes: 8 * (w * h) as u64, expected: Expected { words, taps: k.taps() } }
     }
 
     fn vector(kind: AppKind, n: u32, total: u32, seed: u64) -> Workload {

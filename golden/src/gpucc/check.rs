@@ -213,10 +213,7 @@ impl NetChecker {
                     Src::Unused => (true, 0),
                 };
                 if out.u_in_v[s] != v || out.u_in_data[s] != d {
-                    self.flag(
-                        "1 FIFO order",
-                        format!("operand ({p}, {k}) is v={} data={:#x}, expected v={v} data={d:#x}", out.u_in_v[s], out.u_in_data[s]),
-                    );
+                    self.flag("1 FIFO order", format!("operand ({p}, {k}) is v={} data={:#x}, expected v={v} data={d:#x}", out.u_in_v[s], out.u_in_data[s]));
                 }
             }
         }
@@ -270,10 +267,7 @@ impl NetChecker {
             let idx = inp.lsu_peek_idx[j] as usize;
             let (data, cnt) = if active { (q.get(idx).copied().unwrap_or(0), q.len() as u32) } else { (0, 0) };
             if out.lsu_peek_data[j] != data || out.lsu_addr_count[j] != cnt {
-                self.flag(
-                    "7 LSU look-ahead",
-                    format!("LSU {j}: peek[{idx}]={:#x} count={} expected {data:#x}/{cnt}", out.lsu_peek_data[j], out.lsu_addr_count[j]),
-                );
+                self.flag("7 LSU look-ahead", format!("LSU {j}: peek[{idx}]={:#x} count={} expected {data:#x}/{cnt}", out.lsu_peek_data[j], out.lsu_addr_count[j]));
             }
         }
         // read-back
@@ -336,13 +330,7 @@ impl NetChecker {
             }
         };
         if out.mode != want || out.cc_done != done || out.wdog != wdog {
-            self.flag(
-                "8 mode isolation",
-                format!(
-                    "mode {:?} -> {:?} (done={}, wdog={}), expected {want:?} (done={done}, wdog={wdog})",
-                    po.mode, out.mode, out.cc_done, out.wdog
-                ),
-            );
+            self.flag("8 mode isolation", format!("mode {:?} -> {:?} (done={}, wdog={}), expected {want:?} (done={done}, wdog={wdog})", po.mode, out.mode, out.cc_done, out.wdog));
         }
     }
 

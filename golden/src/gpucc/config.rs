@@ -95,16 +95,7 @@ impl Default for RawMemory {
     fn default() -> Self {
         // Spec §1.8 / §3.1: 128 B lines, L1 20 cycles, DRAM 400 cycles, 133.9 GB/s at
         // 1215 MHz = 110 B per shader cycle shared by the GTX 470's 14 SMs; 16 KB L1.
-        Self {
-            line_bytes: 128,
-            l1_bytes: 16 * 1024,
-            l1_ways: 4,
-            l1_latency: 20,
-            dram_latency: 400,
-            dram_bytes_per_cycle: 110.0,
-            sms: 14,
-            clock_mhz: 1215.0,
-        }
+        Self { line_bytes: 128, l1_bytes: 16 * 1024, l1_ways: 4, l1_latency: 20, dram_latency: 400, dram_bytes_per_cycle: 110.0, sms: 14, clock_mhz: 1215.0 }
     }
 }
 
@@ -264,19 +255,11 @@ impl GpuccConfig {
         check_range("gpucc.memory.l1_latency", m.l1_latency, 1, 10_000)?;
         check_range("gpucc.memory.dram_latency", m.dram_latency, 1, 100_000)?;
         if !(m.dram_bytes_per_cycle > 0.0 && m.dram_bytes_per_cycle <= 1.0e6) {
-            return Err(FieldError::new(
-                "gpucc.memory.dram_bytes_per_cycle",
-                format!("{} is out of range", m.dram_bytes_per_cycle),
-                Some("0 < x <= 1e6".into()),
-            ));
+            return Err(FieldError::new("gpucc.memory.dram_bytes_per_cycle", format!("{} is out of range", m.dram_bytes_per_cycle), Some("0 < x <= 1e6".into())));
         }
         check_range("gpucc.memory.sms", m.sms, 1, 1024)?;
         if !(m.clock_mhz > 0.0 && m.clock_mhz <= 100_000.0) {
-            return Err(FieldError::new(
-                "gpucc.memory.clock_mhz",
-                format!("{} is out of range", m.clock_mhz),
-                Some("0 < x <= 100000".into()),
-            ));
+            return Err(FieldError::new("gpucc.memory.clock_mhz", format!("{} is out of range", m.clock_mhz), Some("0 < x <= 100000".into())));
         }
 
         let kinds: Vec<UnitKind> = (0..r.slices).flat_map(|_| r.slice.iter().copied()).collect();
@@ -375,10 +358,7 @@ impl GpuccConfig {
 
     /// Width of each entry of `dbg_fifo_count_o`: that of the deepest FIFO present.
     pub fn fifo_count_width(&self) -> u32 {
-        let deepest = (0..self.n_pos())
-            .flat_map(|p| (0..N_IN).filter_map(move |k| self.fifo_depth(p, k)))
-            .max()
-            .unwrap_or(2);
+        let deepest = (0..self.n_pos()).flat_map(|p| (0..N_IN).filter_map(move |k| self.fifo_depth(p, k))).max().unwrap_or(2);
         fifo_count_bits(deepest)
     }
 }
@@ -417,10 +397,7 @@ mod tests {
     fn storage_cost_matches_paper_195_kbit() {
         // spec §1.4: FIFO bits + 128-bit CR per unit = 194,560 = 12.37% of RF+L1.
         let c = &GpuccConfig::validate(raw(&paper())).unwrap();
-        let fifo_bits: u64 = (0..c.n_pos())
-            .flat_map(|p| (0..N_IN).filter_map(move |k| c.fifo_depth(p, k)))
-            .map(|d| d as u64 * c.data_width as u64)
-            .sum();
+        let fifo_bits: u64 = (0..c.n_pos()).flat_map(|p| (0..N_IN).filter_map(move |k| c.fifo_depth(p, k))).map(|d| d as u64 * c.data_width as u64).sum();
         assert_eq!(fifo_bits, 188_416);
         let total = fifo_bits + 128 * c.n_pos() as u64;
         assert_eq!(total, 194_560);

@@ -15,21 +15,12 @@ pub use crate::bits::Field;
 pub const EN: Field = Field { name: "en", lsb: 0, width: 1 };
 pub const OPCODE: Field = Field { name: "opcode", lsb: 1, width: 6 };
 pub const OUT_LANE: Field = Field { name: "out_lane", lsb: 7, width: 3 };
-pub const IN_SRC: [Field; 3] = [
-    Field { name: "in0_src", lsb: 10, width: 3 },
-    Field { name: "in1_src", lsb: 13, width: 3 },
-    Field { name: "in2_src", lsb: 16, width: 3 },
-];
-pub const INIT_CNT: [Field; 3] = [
-    Field { name: "init_cnt0", lsb: 19, width: 4 },
-    Field { name: "init_cnt1", lsb: 23, width: 4 },
-    Field { name: "init_cnt2", lsb: 27, width: 4 },
-];
+pub const IN_SRC: [Field; 3] = [Field { name: "in0_src", lsb: 10, width: 3 }, Field { name: "in1_src", lsb: 13, width: 3 }, Field { name: "in2_src", lsb: 16, width: 3 }];
+pub const INIT_CNT: [Field; 3] = [Field { name: "init_cnt0", lsb: 19, width: 4 }, Field { name: "init_cnt1", lsb: 23, width: 4 }, Field { name: "init_cnt2", lsb: 27, width: 4 }];
 pub const LAST_ONLY: Field = Field { name: "last_only", lsb: 31, width: 1 };
 
 /// All fields of word 0, in bit order (for manifests and the HDL decoder).
-pub const FIELDS: [Field; 10] =
-    [EN, OPCODE, OUT_LANE, IN_SRC[0], IN_SRC[1], IN_SRC[2], INIT_CNT[0], INIT_CNT[1], INIT_CNT[2], LAST_ONLY];
+pub const FIELDS: [Field; 10] = [EN, OPCODE, OUT_LANE, IN_SRC[0], IN_SRC[1], IN_SRC[2], INIT_CNT[0], INIT_CNT[1], INIT_CNT[2], LAST_ONLY];
 
 /// Word indices of the 32-bit CR words after word 0.
 pub const WORD_IMM: usize = 1;
@@ -179,15 +170,7 @@ mod tests {
     fn spec_example_iadd_in() {
         // spec §2.1 position 0: IADD, imm 4, in0 SELF, in1 IMM, out lane A,
         // one initial token in FIFO0.
-        let cr = Cr {
-            en: true,
-            opcode: op::IADD,
-            out_lane: 1,
-            in_src: [SRC_SELF, SRC_IMM, SRC_UNUSED],
-            init_cnt: [1, 0, 0],
-            imm: 4,
-            ..Cr::default()
-        };
+        let cr = Cr { en: true, opcode: op::IADD, out_lane: 1, in_src: [SRC_SELF, SRC_IMM, SRC_UNUSED], init_cnt: [1, 0, 0], imm: 4, ..Cr::default() };
         let w = cr.to_words();
         // en=1 | opcode 1<<1 | out_lane 1<<7 | in0 6<<10 | in1 7<<13 | init0 1<<19
         assert_eq!(w[0], 1 | (1 << 1) | (1 << 7) | (6 << 10) | (7 << 13) | (1 << 19));

@@ -143,11 +143,7 @@ impl Fu {
 
     fn compute(&self, a: u64, b: u64, c: u64) -> Option<u64> {
         let (a, b, c) = (a as u32, b as u32, c as u32);
-        let r = if self.cr.opcode == op::FMAD && self.mutation == Some(FuMutation::FmadUnfused) {
-            Some(fp::fmad_unfused(a, b, c))
-        } else {
-            fp::exec(self.cr.opcode, a, b, c)
-        };
+        let r = if self.cr.opcode == op::FMAD && self.mutation == Some(FuMutation::FmadUnfused) { Some(fp::fmad_unfused(a, b, c)) } else { fp::exec(self.cr.opcode, a, b, c) };
         r.map(|v| v as u64 & self.mask)
     }
 

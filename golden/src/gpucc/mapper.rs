@@ -78,17 +78,7 @@ pub struct Node {
 
 impl Node {
     pub fn new(name: impl Into<String>, kind: UnitKind, opcode: u32) -> Self {
-        Node {
-            name: name.into(),
-            kind,
-            opcode,
-            imm: 0,
-            inputs: [Operand::Unused; N_IN],
-            init_cnt: [0; N_IN],
-            init_val: 0,
-            fire_count: 0,
-            last_only: false,
-        }
+        Node { name: name.into(), kind, opcode, imm: 0, inputs: [Operand::Unused; N_IN], init_cnt: [0; N_IN], init_val: 0, fire_count: 0, last_only: false }
     }
     pub fn imm(mut self, imm: u32) -> Self {
         self.imm = imm;
@@ -202,12 +192,16 @@ impl AppGraph {
         }
         // lane edges must form a DAG (SELF loops are local)
         let cons = self.consumers();
-        let mut indeg: Vec<usize> = self.nodes.iter().map(|n| {
-            let mut d: Vec<usize> = n.drivers().collect();
-            d.sort_unstable();
-            d.dedup();
-            d.len()
-        }).collect();
+        let mut indeg: Vec<usize> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let mut d: Vec<usize> = n.drivers().collect();
+                d.sort_unstable();
+                d.dedup();
+                d.len()
+            })
+            .collect();
         let mut ready: Vec<usize> = (0..self.nodes.len()).filter(|&v| indeg[v] == 0).collect();
         let mut seen = 0;
         while let Some(u) = ready.pop() {
@@ -665,7 +659,13 @@ pub fn verify_wiring(cfg: &GpuccConfig, words: &[[u32; CR_WORDS]], pl: &Placemen
                     if drv != Some(base + pl.pos[*u]) {
                         return Err(MapError::Wiring {
                             app: g.name.clone(),
-                            msg: format!("copy {c}: {} operand {k} reads lane {} driven by position {drv:?}, expected {} at {}", n.name, (b'A' + l) as char, g.nodes[*u].name, base + pl.pos[*u]),
+                            msg: format!(
+                                "copy {c}: {} operand {k} reads lane {} driven by position {drv:?}, expected {} at {}",
+                                n.name,
+                                (b'A' + l) as char,
+                                g.nodes[*u].name,
+                                base + pl.pos[*u]
+                            ),
                         });
                     }
                 }

@@ -16,20 +16,20 @@
 //! * [`run`]: the chip and `run_app`, the `gpuforge sim` entry point.
 //! * [`unit_check`]: the unit-side scoreboard of the spec §4.3 invariants.
 
+pub mod apps;
 pub mod check;
 pub mod config;
 pub mod cr;
 pub mod fifo;
-pub mod net;
-pub mod traffic;
 pub mod fp;
 pub mod fu;
 pub mod lsu;
-pub mod mem;
 pub mod mapper;
-pub mod apps;
-pub mod sm;
+pub mod mem;
+pub mod net;
 pub mod run;
+pub mod sm;
+pub mod traffic;
 pub mod unit_check;
 
 pub use config::{GpuccConfig, UnitKind};

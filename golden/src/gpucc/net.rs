@@ -195,15 +195,7 @@ impl PosCfg {
         for (k, s) in src.iter_mut().enumerate() {
             *s = if kind == UnitKind::Lsu && k == 2 { Src::Unused } else { cr.src(k, lanes) };
         }
-        PosCfg {
-            en: true,
-            drive: cr.drive_lane(lanes),
-            src,
-            init_cnt: cr.init_cnt,
-            imm: cr.imm as u64 & mask,
-            init_val: cr.init_val as u64 & mask,
-            counted: cr.fire_count != 0,
-        }
+        PosCfg { en: true, drive: cr.drive_lane(lanes), src, init_cnt: cr.init_cnt, imm: cr.imm as u64 & mask, init_val: cr.init_val as u64 & mask, counted: cr.fire_count != 0 }
     }
 
     fn uses_fifo(&self, k: usize) -> bool {
@@ -276,15 +268,7 @@ impl CcNet {
             watchdog: cfg.watchdog,
             kinds: cfg.kinds.clone(),
             lsu_pos: cfg.lsu_pos.clone(),
-            s: State {
-                mode: Mode::Gpu,
-                cc_done: false,
-                wdog: false,
-                cfg_err: false,
-                wdog_cnt: 0,
-                cr: vec![[0; CR_WORDS]; n],
-                fifos,
-            },
+            s: State { mode: Mode::Gpu, cc_done: false, wdog: false, cfg_err: false, wdog_cnt: 0, cr: vec![[0; CR_WORDS]; n], fifos },
             dec: vec![PosCfg::default(); n],
             next: Pending { pops: vec![false; n * N_IN], pushes: vec![None; n * N_IN], ..Pending::default() },
             drv_rdy: vec![false; n],

@@ -71,16 +71,7 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions {
-            seed: 1,
-            check: false,
-            max_cycles: 50_000_000,
-            kernel: None,
-            fu_mutation: None,
-            lsu_mutation: None,
-            mem_mutation: None,
-            graph_mutation: None,
-        }
+        RunOptions { seed: 1, check: false, max_cycles: 50_000_000, kernel: None, fu_mutation: None, lsu_mutation: None, mem_mutation: None, graph_mutation: None }
     }
 }
 
@@ -436,7 +427,14 @@ impl fmt::Display for AppReport {
             self.l1.stores
         )?;
         let fires: Vec<String> = self.events.fires.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        writeln!(f, "  events      fires: {}; FIFO pushes {}, pops {}; segment transfers {}", fires.join(", "), self.events.fifo_pushes, self.events.fifo_pops, self.events.segment_transfers)?;
+        writeln!(
+            f,
+            "  events      fires: {}; FIFO pushes {}, pops {}; segment transfers {}",
+            fires.join(", "),
+            self.events.fifo_pushes,
+            self.events.fifo_pops,
+            self.events.segment_transfers
+        )?;
         writeln!(
             f,
             "  check       {} outputs: {} vs same-order f32 ({} mismatches); max {:.3} ulp vs f64 (tolerance {}); {}",

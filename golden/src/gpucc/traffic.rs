@@ -42,16 +42,7 @@ pub struct TrafficParams {
 
 impl Default for TrafficParams {
     fn default() -> Self {
-        TrafficParams {
-            run_cycles: (200, 3000),
-            p_valid: 0.6,
-            p_yumi: 0.5,
-            p_lane_off: 0.05,
-            illegal_yumi: 0.0005,
-            p_cfg_in_run: 0.002,
-            p_stall_epoch: 0.1,
-            p_reset_epoch: 0.03,
-        }
+        TrafficParams { run_cycles: (200, 3000), p_valid: 0.6, p_yumi: 0.5, p_lane_off: 0.05, illegal_yumi: 0.0005, p_cfg_in_run: 0.002, p_stall_epoch: 0.1, p_reset_epoch: 0.03 }
     }
 }
 
@@ -238,11 +229,7 @@ impl NetTraffic {
                     self.stall_left = self.watchdog.saturating_add(self.rng.random_range(0..50)).min(1 << 20);
                 }
                 self.reset_at = self.rng.random_bool(self.params.p_reset_epoch).then(|| self.rng.random_range(1..self.run_left.max(2)));
-                self.epoch_yumi = if self.rng.random_bool(0.3) {
-                    self.params.p_yumi * 0.1
-                } else {
-                    self.rng.random_range(self.params.p_yumi..=1.0)
-                };
+                self.epoch_yumi = if self.rng.random_bool(0.3) { self.params.p_yumi * 0.1 } else { self.rng.random_range(self.params.p_yumi..=1.0) };
                 self.overtime = 0;
                 self.phase = Phase::Running;
             }

@@ -112,7 +112,11 @@ impl UnitChecker {
                     if strict {
                         let want_v = mode == Mode::Run && fp::is_core_op(cr.opcode) && not_done && all_valid;
                         if t.inp.u_out_v[p] != want_v {
-                            self.flag(now, "4 firing rule", format!("SM {sm} unit {p}: u_out_v = {} but the rule gives {want_v} (fired {fired}/{})", t.inp.u_out_v[p], cr.fire_count));
+                            self.flag(
+                                now,
+                                "4 firing rule",
+                                format!("SM {sm} unit {p}: u_out_v = {} but the rule gives {want_v} (fired {fired}/{})", t.inp.u_out_v[p], cr.fire_count),
+                            );
                         }
                         for k in 0..N_IN {
                             if t.inp.u_in_yumi[s(k)] != (fire && used(k)) {

@@ -233,13 +233,24 @@ impl Scoreboard<Oq> for OqScoreboard {
                     }
                 };
                 if !o.evr_valid || o.evr_wid != w || o.evr_kind != want.0 || want.1.is_some_and(|r| r != o.evr_reg) || (want.1.is_some() && o.evr_data != i.rsp_data) {
-                    return Err(v(cycle, "6 one terminal event per SENT chain", format!("response kind {} tag {} of warp {w}: event valid {} kind {} wid {} reg {} (expected kind {} reg {:?})", i.rsp_kind, i.rsp_tag, o.evr_valid, o.evr_kind, o.evr_wid, o.evr_reg, want.0, want.1)));
+                    return Err(v(
+                        cycle,
+                        "6 one terminal event per SENT chain",
+                        format!(
+                            "response kind {} tag {} of warp {w}: event valid {} kind {} wid {} reg {} (expected kind {} reg {:?})",
+                            i.rsp_kind, i.rsp_tag, o.evr_valid, o.evr_kind, o.evr_wid, o.evr_reg, want.0, want.1
+                        ),
+                    ));
                 }
                 if want.0 == EV_FB_REPLAY {
                     let rp = ch.instrs.iter().position(|x| !matches!(x.0, InstrKind::Ld | InstrKind::Movi)).unwrap_or(ch.instrs.len());
                     let movi = ch.instrs.iter().position(|x| x.0 == InstrKind::Movi).filter(|m| *m < rp).map(|m| (ch.instrs[m].3, ch.instrs[m].4));
                     if o.evr_replay_idx as usize != rp || (o.evr_movi_valid, o.evr_movi_reg, o.evr_movi_imm) != movi.map_or((false, 0, 0), |m| (true, m.0, m.1)) {
-                        return Err(v(cycle, "6 fallback replay", format!("warp {w}: replay {} movi {:?}, expected {rp} {movi:?}", o.evr_replay_idx, (o.evr_movi_valid, o.evr_movi_reg, o.evr_movi_imm))));
+                        return Err(v(
+                            cycle,
+                            "6 fallback replay",
+                            format!("warp {w}: replay {} movi {:?}, expected {rp} {movi:?}", o.evr_replay_idx, (o.evr_movi_valid, o.evr_movi_reg, o.evr_movi_imm)),
+                        ));
                     }
                 }
                 if matches!(want.0, EV_RESUME | EV_WB_RESUME | EV_FB_REPLAY) {
@@ -273,7 +284,16 @@ impl Scoreboard<Oq> for OqScoreboard {
                 let rp = ch.replay_point();
                 let movi = ch.instrs.iter().position(|x| x.0 == InstrKind::Movi).filter(|m| *m < rp).map(|m| (ch.instrs[m].3, ch.instrs[m].4));
                 if o.evf_wid != w || o.evf_replay_idx as usize != rp || (o.evf_movi_valid, o.evf_movi_reg, o.evf_movi_imm) != movi.map_or((false, 0, 0), |m| (true, m.0, m.1)) {
-                    return Err(v(cycle, "7 flush", format!("warp {w}: FLUSH_REPLAY wid {} replay {} movi {:?}, expected replay {rp} movi {movi:?}", o.evf_wid, o.evf_replay_idx, (o.evf_movi_valid, o.evf_movi_reg, o.evf_movi_imm))));
+                    return Err(v(
+                        cycle,
+                        "7 flush",
+                        format!(
+                            "warp {w}: FLUSH_REPLAY wid {} replay {} movi {:?}, expected replay {rp} movi {movi:?}",
+                            o.evf_wid,
+                            o.evf_replay_idx,
+                            (o.evf_movi_valid, o.evf_movi_reg, o.evf_movi_imm)
+                        ),
+                    ));
                 }
                 self.chains.remove(&w);
                 self.flushes += 1;
@@ -323,7 +343,11 @@ impl Scoreboard<Oq> for OqScoreboard {
                     self.l1_wait = Some(w);
                 }
             } else {
-                let ch = self.chains.get_mut(&w).filter(|c| c.phase == Phase::Forming).ok_or_else(|| v(cycle, "3 chain port", format!("middle/last instruction of warp {w} with no forming chain")))?;
+                let ch = self
+                    .chains
+                    .get_mut(&w)
+                    .filter(|c| c.phase == Phase::Forming)
+                    .ok_or_else(|| v(cycle, "3 chain port", format!("middle/last instruction of warp {w} with no forming chain")))?;
                 ch.instrs.push(x);
                 ch.complete = i.ci_tag == TAG_LAST;
                 if kind == InstrKind::Ld {

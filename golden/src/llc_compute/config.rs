@@ -209,7 +209,11 @@ impl LlcComputeConfig {
             div_policy: match o.div_policy {
                 DivPolicy::Discard => DivPolicy::Discard,
                 DivPolicy::Split => {
-                    return Err(FieldError::new("llc_compute.oq.div_policy", "split is a GPU-model policy; the OQ block discards divergent chains (spec §2.6)", Some("discard".into())))
+                    return Err(FieldError::new(
+                        "llc_compute.oq.div_policy",
+                        "split is a GPU-model policy; the OQ block discards divergent chains (spec §2.6)",
+                        Some("discard".into()),
+                    ))
                 }
             },
             cpgu_busy_policy: o.cpgu_busy_policy,

@@ -77,10 +77,7 @@ pub fn emn(src: Node, la: Node, lb: Node, paths: EmnPaths) -> Option<Node> {
     }
     let pa = candidates(src, la, paths);
     let pb = candidates(src, lb, paths);
-    pa.iter()
-        .copied()
-        .filter(|n| *n != src && pb.contains(n))
-        .min_by_key(|n| (n.manhattan(la) + n.manhattan(lb), std::cmp::Reverse(src.manhattan(*n))))
+    pa.iter().copied().filter(|n| *n != src && pb.contains(n)).min_by_key(|n| (n.manhattan(la) + n.manhattan(lb), std::cmp::Reverse(src.manhattan(*n))))
 }
 
 /// A mesh and its MC (LLC partition) nodes: the geometry the EMN tables come from.

@@ -17,25 +17,25 @@
 
 pub mod chain;
 pub mod chain_prio_arb;
+pub mod check;
 pub mod config;
 pub mod emn;
 pub mod emn_lut;
 pub mod hops;
+pub mod lane_op;
 pub mod ni_demux;
 pub mod oq;
 pub mod packet;
 pub mod sim;
 pub mod simd_alu;
 pub mod sq;
+pub mod sq_check;
 pub mod sq_core;
 pub mod sq_core_check;
 pub mod sq_core_traffic;
-pub mod sq_check;
 pub mod sq_traffic;
 pub mod sqsr;
-pub mod lane_op;
 pub mod traffic;
-pub mod check;
 
 pub use config::LlcComputeConfig;
 

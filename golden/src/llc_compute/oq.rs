@@ -480,7 +480,10 @@ impl Model for Oq {
             let t = i.rsp_tag as usize;
             let st = s.ents.get(t).map_or(EntState::Free, |e| e.state);
             let fb_k = i.rsp_kind.wrapping_sub(RSP_FB_A) as usize;
-            let fb_ok = matches!(i.rsp_kind, RSP_FB_A | RSP_FB_B) && matches!(st, EntState::Sent | EntState::Fallback) && fb_k < s.ents[t].loads() && s.ents[t].ld[fb_k] == LdState::MissHeld;
+            let fb_ok = matches!(i.rsp_kind, RSP_FB_A | RSP_FB_B)
+                && matches!(st, EntState::Sent | EntState::Fallback)
+                && fb_k < s.ents[t].loads()
+                && s.ents[t].ld[fb_k] == LdState::MissHeld;
             if matches!(i.rsp_kind, RSP_ACK | RSP_DATA | RSP_BITMAP) && st == EntState::Sent {
                 let e = &mut n.ents[t];
                 o.evr_valid = true;

@@ -39,8 +39,27 @@ pub const EXTRA_RSVD: Field = Field::new("extra_rsvd", 0, 2);
 
 /// Every field of the CP flit, MSB first.
 pub const CP_FIELDS: [Field; 21] = [
-    IS_CP, SINK, MSG_CLASS, SRC_NODE, DST_NODE, LEN_FLITS, NON_OFFLOADABLE, HDR_RSVD, OP1, OP0, PATTERN, RESP_KIND, DTYPE, HAS_EXT, ADDR_A, ADDR_B,
-    ADDR_C, IMM, MASK, OQ_TAG, EXTRA_RSVD,
+    IS_CP,
+    SINK,
+    MSG_CLASS,
+    SRC_NODE,
+    DST_NODE,
+    LEN_FLITS,
+    NON_OFFLOADABLE,
+    HDR_RSVD,
+    OP1,
+    OP0,
+    PATTERN,
+    RESP_KIND,
+    DTYPE,
+    HAS_EXT,
+    ADDR_A,
+    ADDR_B,
+    ADDR_C,
+    IMM,
+    MASK,
+    OQ_TAG,
+    EXTRA_RSVD,
 ];
 
 /// `sink` codes (spec §1.5): the memory side of a node (LLC at an LLC node, L1 fill
@@ -137,7 +156,21 @@ mod tests {
 
     #[test]
     fn encode_decode_round_trip() {
-        let cp = ComputePacket { src_node: 17, dst_node: 46, op0: 8, op1: 10, pattern: 9, resp_kind: 0, dtype: true, addr_a: 0xABCD_EF01_2380, addr_b: 0x80, addr_c: (1 << 48) - 128, imm: 0xDEAD_BEEF, mask: 0x8000_0001, oq_tag: 47 };
+        let cp = ComputePacket {
+            src_node: 17,
+            dst_node: 46,
+            op0: 8,
+            op1: 10,
+            pattern: 9,
+            resp_kind: 0,
+            dtype: true,
+            addr_a: 0xABCD_EF01_2380,
+            addr_b: 0x80,
+            addr_c: (1 << 48) - 128,
+            imm: 0xDEAD_BEEF,
+            mask: 0x8000_0001,
+            oq_tag: 47,
+        };
         assert_eq!(ComputePacket::decode(&cp.encode()), cp);
         assert_eq!(cp.encode()[3] >> 63, 1, "is_cp is bit 255");
     }

@@ -54,7 +54,13 @@ pub fn chain(pattern: &Pattern, lines: &[u64], n_mc: u32, ops: [u32; 2], imm: u3
     let (mut mem, mut alu) = (0, 0);
     let last = pattern.seq.len() - 1;
     for (i, &kind) in pattern.seq.iter().enumerate() {
-        let tag = if i == 0 { TAG_FIRST } else if i == last { TAG_LAST } else { TAG_MIDDLE };
+        let tag = if i == 0 {
+            TAG_FIRST
+        } else if i == last {
+            TAG_LAST
+        } else {
+            TAG_MIDDLE
+        };
         let mut ci = ChainInstr { tag, kind, op: 0, dtype: ops[0] >= 8, addr: 0, mc: 0, imm: 0, dst: (dst0 + i as u32) & 0xff, mask, unit_stride: true };
         match kind {
             InstrKind::Ld | InstrKind::St => {

@@ -116,17 +116,7 @@ struct RawReply {
 
 impl Default for RawReply {
     fn default() -> Self {
-        RawReply {
-            epoch: 10_000,
-            period: 1000,
-            prologue: 32,
-            t_min: 8,
-            interval: 2,
-            mux: true,
-            reply_queue: 256,
-            alpha: 3,
-            gamma: 2,
-        }
+        RawReply { epoch: 10_000, period: 1000, prologue: 32, t_min: 8, interval: 2, mux: true, reply_queue: 256, alpha: 3, gamma: 2 }
     }
 }
 
@@ -218,12 +208,7 @@ pub struct VcFields {
 impl VcFields {
     /// Every value under one table: `<table>.flit_width`, `<table>.vcs`, ...
     pub fn under(table: &str) -> VcFields {
-        VcFields {
-            flit_width: format!("{table}.flit_width"),
-            vcs: format!("{table}.vcs"),
-            buf_depth: format!("{table}.buf_depth"),
-            planes: format!("{table}.planes"),
-        }
+        VcFields { flit_width: format!("{table}.flit_width"), vcs: format!("{table}.vcs"), buf_depth: format!("{table}.buf_depth"), planes: format!("{table}.planes") }
     }
 }
 
@@ -257,16 +242,7 @@ struct RawTraffic {
 
 impl Default for RawTraffic {
     fn default() -> Self {
-        RawTraffic {
-            pattern: Pattern::Gpu,
-            rate: 0.02,
-            cycles: 30_000,
-            warmup: 3_000,
-            line_bytes: 128,
-            mc_latency: 20,
-            hotspot: None,
-            hotspot_fraction: 0.2,
-        }
+        RawTraffic { pattern: Pattern::Gpu, rate: 0.02, cycles: 30_000, warmup: 3_000, line_bytes: 128, mc_latency: 20, hotspot: None, hotspot_fraction: 0.2 }
     }
 }
 
@@ -385,11 +361,7 @@ pub struct NocConfig {
 fn coord(field: &str, c: [i64; 2], n: u32) -> Result<(u32, u32), FieldError> {
     let ok = |v: i64| v >= 0 && v < n as i64;
     if !ok(c[0]) || !ok(c[1]) {
-        return Err(FieldError::new(
-            field,
-            format!("({}, {}) is off the {n}x{n} mesh", c[0], c[1]),
-            Some(format!("x and y in 0..={}", n - 1)),
-        ));
+        return Err(FieldError::new(field, format!("({}, {}) is off the {n}x{n} mesh", c[0], c[1]), Some(format!("x and y in 0..={}", n - 1))));
     }
     Ok((c[0] as u32, c[1] as u32))
 }
@@ -401,10 +373,18 @@ fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
     check_range(&f.planes, r.planes, 1, 2)?;
     if r.routing == Routing::XyYx {
         if r.vcs % 2 != 0 {
-            return Err(FieldError::new(&f.vcs, format!("{} VCs cannot be split into the request and reply classes of routing = \"xy_yx\"", r.vcs), Some("2 or 4 with xy_yx".into())));
+            return Err(FieldError::new(
+                &f.vcs,
+                format!("{} VCs cannot be split into the request and reply classes of routing = \"xy_yx\"", r.vcs),
+                Some("2 or 4 with xy_yx".into()),
+            ));
         }
         if r.planes != 1 {
-            return Err(FieldError::new(&f.planes, format!("{} planes: routing = \"xy_yx\" carries requests and replies on one plane, in two VC classes", r.planes), Some("1 with xy_yx".into())));
+            return Err(FieldError::new(
+                &f.planes,
+                format!("{} planes: routing = \"xy_yx\" carries requests and replies on one plane, in two VC classes", r.planes),
+                Some("1 with xy_yx".into()),
+            ));
         }
     }
     Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
@@ -444,11 +424,7 @@ impl NocConfig {
         for (i, c) in r.mcs.iter().enumerate() {
             let p = coord(&format!("{}[{i}]", f.mcs), *c, n)?;
             if let Some(j) = mcs.iter().position(|q| *q == p) {
-                return Err(FieldError::new(
-                    format!("{}[{i}]", f.mcs),
-                    format!("({}, {}) is also MC {j}: duplicate MC", p.0, p.1),
-                    Some("distinct coordinates".into()),
-                ));
+                return Err(FieldError::new(format!("{}[{i}]", f.mcs), format!("({}, {}) is also MC {j}: duplicate MC", p.0, p.1), Some("distinct coordinates".into())));
             }
             mcs.push(p);
         }
@@ -479,21 +455,13 @@ impl NocConfig {
         check_range(&rf("period"), rr.period, rr.t_min, 1000)?;
         check_range(&rf("epoch"), rr.epoch, rr.period, (1 << super::overlay_ctrl::ECYC_BITS) - 1 - rr.prologue)?;
         if rr.epoch % rr.period != 0 {
-            return Err(FieldError::new(
-                rf("epoch"),
-                format!("period K = {} does not divide epoch E = {}", rr.period, rr.epoch),
-                Some(format!("a multiple of {}", rf("period"))),
-            ));
+            return Err(FieldError::new(rf("epoch"), format!("period K = {} does not divide epoch E = {}", rr.period, rr.epoch), Some(format!("a multiple of {}", rf("period")))));
         }
         check_one_of(&rf("reply_queue"), rr.reply_queue, &[4, 8, 16, 32, 64, 128, 256])?;
         check_range(&rf("alpha"), rr.alpha, 0, 15)?;
         check_range(&rf("gamma"), rr.gamma, 0, 15)?;
         if rr.mux && rr.interval != 2 {
-            return Err(FieldError::new(
-                rf("mux"),
-                "overlay multiplexing needs pipelined injection (interval 2)",
-                Some("mux = false, or interval = 2".into()),
-            ));
+            return Err(FieldError::new(rf("mux"), "overlay multiplexing needs pipelined injection (interval 2)", Some("mux = false, or interval = 2".into())));
         }
         let reply = ReplyParams {
             epoch: rr.epoch,
@@ -518,11 +486,7 @@ impl NocConfig {
         check_one_of(&tf("line_bytes"), t.line_bytes, &[32, 64, 128, 256])?;
         check_range(&tf("mc_latency"), t.mc_latency, 1, 10_000)?;
         if !(t.hotspot_fraction >= 0.0 && t.hotspot_fraction <= 1.0) {
-            return Err(FieldError::new(
-                tf("hotspot_fraction"),
-                format!("{} is out of range", t.hotspot_fraction),
-                Some("0..=1".into()),
-            ));
+            return Err(FieldError::new(tf("hotspot_fraction"), format!("{} is out of range", t.hotspot_fraction), Some("0..=1".into())));
         }
         let hotspot = match t.hotspot {
             Some(c) => coord(&tf("hotspot"), c, n)?,
@@ -559,8 +523,7 @@ impl NocConfig {
                 roms.push(rows);
             }
         }
-        let compatible: Vec<Vec<bool>> =
-            (0..m).map(|i| (0..m).map(|j| i != j && route_rom::compatible(&roms, i, j)).collect()).collect();
+        let compatible: Vec<Vec<bool>> = (0..m).map(|i| (0..m).map(|j| i != j && route_rom::compatible(&roms, i, j)).collect()).collect();
         let groups = if reply.mux { route_rom::greedy_pairs(&mcs, &compatible, n) } else { (0..m).map(|i| vec![i]).collect() };
         let mut group_of = vec![(0, 0); m];
         for (g, mem) in groups.iter().enumerate() {

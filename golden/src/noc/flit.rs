@@ -21,9 +21,9 @@
 //! side `n`.
 
 use super::config::{coord_widths, NocConfig, VcParams, MESH_MAX, VC_FLIT_WIDTHS, VC_MAX};
+use super::vc_router::{VcFlit, VcLink};
 use crate::bits::clog2;
 use crate::bits::Field;
-use super::vc_router::{VcFlit, VcLink};
 
 /// The VC-index width of a plane with `vcs` VCs per port (at least 1).
 pub const fn vc_width(vcs: u32) -> u32 {
@@ -181,8 +181,7 @@ pub const MAX_LINK_WORDS: usize = VcLayout::new(VC_FLIT_WIDTHS[VC_FLIT_WIDTHS.le
 /// Every flit width a valid config can take (`VC_FLIT_WIDTHS` x the supported
 /// meshes' coordinate widths), ascending: the set the HDL monomorphizes over.
 pub fn vc_flit_widths() -> Vec<u32> {
-    let mut v: Vec<u32> =
-        VC_FLIT_WIDTHS.iter().flat_map(|&w| coord_widths().into_iter().map(move |cw| VcLayout::new(w, cw, 1).flit_width())).collect();
+    let mut v: Vec<u32> = VC_FLIT_WIDTHS.iter().flat_map(|&w| coord_widths().into_iter().map(move |cw| VcLayout::new(w, cw, 1).flit_width())).collect();
     v.sort_unstable();
     v.dedup();
     v

@@ -20,10 +20,7 @@ pub const SWAP_CYCLE: u32 = 29;
 /// Group weights from per-MC statuses: `w_i = alpha*arr_i + gamma*occ_i`,
 /// `W_g = max over members`.
 pub fn group_weights(c: &NocConfig, arr: &[u32], occ: &[u32]) -> Vec<u64> {
-    c.groups
-        .iter()
-        .map(|mem| mem.iter().map(|&i| c.reply.alpha as u64 * arr[i] as u64 + c.reply.gamma as u64 * occ[i] as u64).max().unwrap_or(0))
-        .collect()
+    c.groups.iter().map(|mem| mem.iter().map(|&i| c.reply.alpha as u64 * arr[i] as u64 + c.reply.gamma as u64 * occ[i] as u64).max().unwrap_or(0)).collect()
 }
 
 /// The GOM block.
@@ -90,16 +87,7 @@ impl Gom {
     pub fn inject(&self, ecyc: u32) -> u128 {
         for (i, &cy) in GOMCFG_CYCLE.iter().enumerate() {
             if ecyc == cy && (i as u32) < super::link::gomcfg_flits(self.g) {
-                let f = Flit {
-                    valid: true,
-                    ty: T_GOMCFG,
-                    head: true,
-                    tail: true,
-                    src: 0,
-                    dst_x: 0,
-                    dst_y: 0,
-                    payload: gomcfg_payload(i as u32, &self.result),
-                };
+                let f = Flit { valid: true, ty: T_GOMCFG, head: true, tail: true, src: 0, dst_x: 0, dst_y: 0, payload: gomcfg_payload(i as u32, &self.result) };
                 return self.fmt.pack(&f);
             }
         }

@@ -253,10 +253,7 @@ mod tests {
     fn link_positions_by_hand() {
         let f = LinkFmt::for_mesh(4, 4);
         let pos: Vec<(&str, u32, u32)> = f.fields().iter().map(|x| (x.name, x.lsb, x.width)).collect();
-        assert_eq!(
-            pos,
-            [("valid", 74, 1), ("type", 72, 2), ("head", 71, 1), ("tail", 70, 1), ("src", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("payload", 0, 64)]
-        );
+        assert_eq!(pos, [("valid", 74, 1), ("type", 72, 2), ("head", 71, 1), ("tail", 70, 1), ("src", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("payload", 0, 64)]);
         assert_eq!((f.width, f.header().lsb, f.header().width), (75, 64, 11));
         for (cw, sw) in [(1, 1), (2, 3), (3, 3)] {
             let f = LinkFmt::for_widths(cw, sw);

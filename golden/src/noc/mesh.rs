@@ -83,15 +83,7 @@ struct VcPlane {
 impl VcPlane {
     fn new(p: &super::config::VcParams, n: u32) -> VcPlane {
         let nn = (n * n) as usize;
-        VcPlane {
-            mesh: VcMesh::new(p, n),
-            nis: (0..nn).map(|i| VcNi::new(p, i)).collect(),
-            sending: 0,
-            returning: 0,
-            inj: Vec::new(),
-            ej_credit: Vec::new(),
-            width: p.flit_width,
-        }
+        VcPlane { mesh: VcMesh::new(p, n), nis: (0..nn).map(|i| VcNi::new(p, i)).collect(), sending: 0, returning: 0, inj: Vec::new(), ej_credit: Vec::new(), width: p.flit_width }
     }
 
     fn enqueue(&mut self, src: usize, p: VcPacket) {
@@ -214,12 +206,7 @@ pub struct BaselineNetwork {
 impl BaselineNetwork {
     pub fn new(c: &NocConfig, flit_bits: u32) -> BaselineNetwork {
         let p = c.baseline;
-        BaselineNetwork {
-            cfg: c.clone(),
-            planes: (0..p.planes).map(|_| VcPlane::new(&p, c.n)).collect(),
-            book: Book::new(c.nodes(), flit_bits, c.n),
-            ej: Vec::new(),
-        }
+        BaselineNetwork { cfg: c.clone(), planes: (0..p.planes).map(|_| VcPlane::new(&p, c.n)).collect(), book: Book::new(c.nodes(), flit_bits, c.n), ej: Vec::new() }
     }
 
     fn plane_of(&self, class: Class) -> usize {
@@ -393,16 +380,7 @@ impl Network for MacroNetwork {
             self.rin.mc_v[i] = false;
             if let Some(&(id, dst, flits, sent)) = self.feed[i].front() {
                 let (dx, dy) = self.cfg.xy(dst);
-                let f = Flit {
-                    valid: false,
-                    ty: T_DATA,
-                    head: sent == 0,
-                    tail: sent + 1 == flits,
-                    src: i as u32,
-                    dst_x: dx,
-                    dst_y: dy,
-                    payload: (id << 8) | (sent as u64 & 0xff),
-                };
+                let f = Flit { valid: false, ty: T_DATA, head: sent == 0, tail: sent + 1 == flits, src: i as u32, dst_x: dx, dst_y: dy, payload: (id << 8) | (sent as u64 & 0xff) };
                 self.rin.mc_v[i] = true;
                 self.rin.mc_link[i] = self.fmt.pack(&f);
             }
@@ -460,13 +438,7 @@ impl Network for MacroNetwork {
     }
 
     fn describe(&self) -> String {
-        format!(
-            "MACRO-NoC {n}x{n}, {} MCs, {} window groups, interval {}, 64-bit request + reply planes",
-            self.cfg.m(),
-            self.cfg.g(),
-            self.cfg.reply.interval,
-            n = self.cfg.n
-        )
+        format!("MACRO-NoC {n}x{n}, {} MCs, {} window groups, interval {}, 64-bit request + reply planes", self.cfg.m(), self.cfg.g(), self.cfg.reply.interval, n = self.cfg.n)
     }
 }
 

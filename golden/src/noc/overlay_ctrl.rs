@@ -115,22 +115,12 @@ impl OverlayCtrl {
         let mut final_slot = [false; 2];
         if !prologue {
             for ph in 0..2u32 {
-                slot[ph as usize] =
-                    self.lc >= 2 + ph && self.lc <= last && self.sc == ph && (ph == 0 || self.interval == 2);
+                slot[ph as usize] = self.lc >= 2 + ph && self.lc <= last && self.sc == ph && (ph == 0 || self.interval == 2);
                 final_slot[ph as usize] = slot[ph as usize] && self.lc + self.interval > last;
             }
         }
         let gom_slot = prologue && GOMCFG_CYCLE.iter().take(self.gom_flits as usize).any(|&c| c == self.ecyc);
-        CtrlOut {
-            prologue,
-            reconf,
-            live: self.live,
-            slot,
-            final_slot,
-            last_period: self.ecyc >= self.p + self.e - self.k,
-            gom_slot,
-            ecyc: self.ecyc,
-        }
+        CtrlOut { prologue, reconf, live: self.live, slot, final_slot, last_period: self.ecyc >= self.p + self.e - self.k, gom_slot, ecyc: self.ecyc }
     }
 
     /// Clock edge; `tpend` is the router's T-pending register (read at the swap).
@@ -144,7 +134,13 @@ impl OverlayCtrl {
         } else if self.lc == 1 {
             live = Live::Group(self.gi);
         }
-        let sc = if !prologue && self.lc == 1 { 0 } else if self.sc + 1 == self.interval { 0 } else { self.sc + 1 };
+        let sc = if !prologue && self.lc == 1 {
+            0
+        } else if self.sc + 1 == self.interval {
+            0
+        } else {
+            self.sc + 1
+        };
         if self.ecyc == self.p - 1 {
             self.lc = 0;
             self.gi = 0;

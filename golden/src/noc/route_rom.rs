@@ -125,8 +125,7 @@ impl RomRow {
 
     /// The symbolic form, e.g. `S<N L<Lat(N)`.
     pub fn symbolic(&self) -> String {
-        let parts: Vec<String> =
-            (0..5).filter(|&o| self.0[o] != Source::None).map(|o| format!("{}<{}", DIRS[o], self.0[o])).collect();
+        let parts: Vec<String> = (0..5).filter(|&o| self.0[o] != Source::None).map(|o| format!("{}<{}", DIRS[o], self.0[o])).collect();
         parts.join(" ")
     }
 }

@@ -239,7 +239,11 @@ fn svg(points: &[Point], title: &str) -> String {
     let sy = |y: f64| h - m - y.min(ymax) / ymax * (h - 2.0 * m);
     let mut s = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n");
     s += &format!("<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{title}</text>\n", w / 2.0);
-    s += &format!("<line x1=\"{m}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"black\"/>\n<line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{y}\" stroke=\"black\"/>\n", y = h - m, x2 = w - m);
+    s += &format!(
+        "<line x1=\"{m}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"black\"/>\n<line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{y}\" stroke=\"black\"/>\n",
+        y = h - m,
+        x2 = w - m
+    );
     for i in 0..=5 {
         let (xv, yv) = (xmax * i as f64 / 5.0, ymax * i as f64 / 5.0);
         s += &format!("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{xv:.3}</text>\n", sx(xv), h - m + 16.0);

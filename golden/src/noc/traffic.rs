@@ -288,15 +288,7 @@ pub struct VcStimulus {
 impl VcStimulus {
     pub fn new(p: &VcParams, n: u32, seed: u64) -> VcStimulus {
         let nodes = (n * n) as usize;
-        VcStimulus {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            nis: (0..nodes).map(|i| VcNi::new(p, i)).collect(),
-            nodes,
-            p_pkt: 0.05,
-            max_flits: 5,
-            cycle: 0,
-            next_id: 1,
-        }
+        VcStimulus { rng: Xoshiro256PlusPlus::seed_from_u64(seed), nis: (0..nodes).map(|i| VcNi::new(p, i)).collect(), nodes, p_pkt: 0.05, max_flits: 5, cycle: 0, next_id: 1 }
     }
 }
 

@@ -242,13 +242,7 @@ impl VcNi {
         if self.credits[vc as usize] == 0 {
             return None;
         }
-        let f = VcFlit {
-            head: sent == 0,
-            tail: sent + 1 == p.flits,
-            src: self.node,
-            dst: p.dst,
-            data: ((p.id as u128) << 8 | sent as u128) & self.data_mask,
-        };
+        let f = VcFlit { head: sent == 0, tail: sent + 1 == p.flits, src: self.node, dst: p.dst, data: ((p.id as u128) << 8 | sent as u128) & self.data_mask };
         self.credits[vc as usize] -= 1;
         self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
         Some((vc, f))

@@ -161,9 +161,7 @@ impl VcRouters {
         let (v, nr) = (p.vcs as usize, pos.len());
         assert!((1..=MAX_VC).contains(&v) && (1..=MAX_DEPTH as u32).contains(&p.buf_depth) && nr <= MAX_ROUTERS, "{p:?}, {nr} routers");
         let nn = (n * n) as usize;
-        let route = (0..2u8)
-            .flat_map(|c| pos.iter().flat_map(move |&(x, y)| (0..nn).map(move |dst| route(p.routing.of_class(c), n, x, y, dst as u16) as u8)))
-            .collect();
+        let route = (0..2u8).flat_map(|c| pos.iter().flat_map(move |&(x, y)| (0..nn).map(move |dst| route(p.routing.of_class(c), n, x, y, dst as u16) as u8))).collect();
         let class_of = |i: usize| if p.class_vcs(1).start == 0 { 0 } else { u8::from(p.class_vcs(1).contains(&(i % v))) };
         let nbr = pos
             .iter()

@@ -34,7 +34,11 @@ impl fmt::Display for RunReport {
         writeln!(f, "  requests handed over {}, acknowledged {}", self.requests_accepted, self.acks)?;
         if self.checked {
             let s = &self.seen;
-            writeln!(f, "  Table 6.1 requests: row 1 {}, row 2 {}, row 4 {}; fallbacks {}, restores {}, give-ups {}, locks {}", s.rows[0], s.rows[1], s.rows[2], s.fallbacks, s.restores, s.giveups, s.locks)?;
+            writeln!(
+                f,
+                "  Table 6.1 requests: row 1 {}, row 2 {}, row 4 {}; fallbacks {}, restores {}, give-ups {}, locks {}",
+                s.rows[0], s.rows[1], s.rows[2], s.fallbacks, s.restores, s.giveups, s.locks
+            )?;
             let states: Vec<String> = st::NAMES.iter().zip(s.state_cycles).map(|(n, c)| format!("{n} {c}")).collect();
             writeln!(f, "  cycles per state: {}", states.join(", "))?;
         }

@@ -270,11 +270,7 @@ impl Model for Bdib {
             let w = i.warq_warp[k] as usize;
             o.warq_hit[k] = i.warq_v[k] && w < n && self.war_hit(w, i.warq_dst[k]);
         }
-        self.step = Step {
-            push: i.iss_valid && enq && o.iss_ready,
-            pop: grant.filter(|_| i.mem_ready),
-            pass: pass_valid && o.iss_ready,
-        };
+        self.step = Step { push: i.iss_valid && enq && o.iss_ready, pop: grant.filter(|_| i.mem_ready), pass: pass_valid && o.iss_ready };
     }
 
     fn commit(&mut self, i: &BdibIn) {

@@ -136,7 +136,11 @@ impl BdibChecker {
             let s = &self.w[w];
             let len = s.q.len();
             if o.dbg_count[w] as usize != len || o.warp_full[w] != (len == self.d) || o.warp_nonempty[w] != (len != 0) {
-                return Err(v(c, "5 full exactness", format!("warp {w}: count {} full {} nonempty {}, shadow holds {len} of {}", o.dbg_count[w], o.warp_full[w], o.warp_nonempty[w], self.d)));
+                return Err(v(
+                    c,
+                    "5 full exactness",
+                    format!("warp {w}: count {} full {} nonempty {}, shadow holds {len} of {}", o.dbg_count[w], o.warp_full[w], o.warp_nonempty[w], self.d),
+                ));
             }
             if o.warp_in_bar[w] != s.in_bar {
                 return Err(v(c, "9 in_bar discipline", format!("warp {w}: warp_in_bar {} but the shadow says {}", o.warp_in_bar[w], s.in_bar)));
@@ -151,11 +155,24 @@ impl BdibChecker {
         // ---- stall and grant (INV-6, INV-12)
         let want_grant = (0..n).map(|k| (self.rr + k) % n).find(|&w| self.drain_req(w));
         if o.mem_issue_stall != want_grant.is_some() || o.mem_from_bdib != o.mem_issue_stall {
-            return Err(v(c, "6 stall exactness", format!("mem_issue_stall {} mem_from_bdib {}, shadow drain requests {:?}", o.mem_issue_stall, o.mem_from_bdib, (0..n).filter(|&w| self.drain_req(w)).collect::<Vec<_>>())));
+            return Err(v(
+                c,
+                "6 stall exactness",
+                format!(
+                    "mem_issue_stall {} mem_from_bdib {}, shadow drain requests {:?}",
+                    o.mem_issue_stall,
+                    o.mem_from_bdib,
+                    (0..n).filter(|&w| self.drain_req(w)).collect::<Vec<_>>()
+                ),
+            ));
         }
         if let Some(g) = want_grant {
             if !o.mem_valid || o.mem_warp as usize != g {
-                return Err(v(c, "12 liveness (round-robin grant)", format!("drain port carries warp {} (valid {}), round-robin from {} grants warp {g}", o.mem_warp, o.mem_valid, self.rr)));
+                return Err(v(
+                    c,
+                    "12 liveness (round-robin grant)",
+                    format!("drain port carries warp {} (valid {}), round-robin from {} grants warp {g}", o.mem_warp, o.mem_valid, self.rr),
+                ));
             }
         }
         if o.mem_bar_arrive != (o.mem_valid && o.mem.cls == Cls::Barrier.code()) {
@@ -180,7 +197,11 @@ impl BdibChecker {
             return Err(v(c, "6 stall exactness", "mem_issue_stall with mem_ready but no pop".into()));
         }
         if pass && !(iss_fire && o.mem == i.iss && o.mem_warp == i.iss_warp) {
-            return Err(v(c, "3 no loss or duplication", format!("pass-through dispatch of warp {} is not the accepted issue (issue valid {} ready {})", o.mem_warp, i.iss_valid, o.iss_ready)));
+            return Err(v(
+                c,
+                "3 no loss or duplication",
+                format!("pass-through dispatch of warp {} is not the accepted issue (issue valid {} ready {})", o.mem_warp, i.iss_valid, o.iss_ready),
+            ));
         }
         let push = iss_fire && !pass;
         let iw = i.iss_warp as usize;

@@ -142,9 +142,10 @@ impl TfbConfig {
         // the random traffic keeps a destination, a has-destination bit and a
         // sequence tag of at least 5 bits in the payload
         check_range("tfb_bdib.instr_w", r.instr_w, r.reg_w + 6, MAX_INSTR_W)?;
-        let mode = Variant::ALL.into_iter().find(|v| v.name() == r.mode).ok_or_else(|| {
-            FieldError::new("tfb_bdib.mode", format!("`{}` is not a TFB variant", r.mode), Some("one of \"p\", \"g\", \"f\"".into()))
-        })?;
+        let mode = Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == r.mode)
+            .ok_or_else(|| FieldError::new("tfb_bdib.mode", format!("`{}` is not a TFB variant", r.mode), Some("one of \"p\", \"g\", \"f\"".into())))?;
         check_range("tfb_bdib.schedulers", r.schedulers, 1, 4)?;
         check_range("tfb_bdib.nwarq", r.nwarq, 1, r.schedulers)?;
         check_range("tfb_bdib.watchdog", r.watchdog, 64, 1 << 30)?;

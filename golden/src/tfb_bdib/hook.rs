@@ -97,7 +97,20 @@ pub struct TfbHook {
 
 impl TfbHook {
     pub fn new(mode: Variant, depth: usize) -> TfbHook {
-        TfbHook { mode, depth, q: Vec::new(), bar_until: Vec::new(), fence_until: Vec::new(), pending_uses: None, rr: 0, deferred: 0, drained: 0, issued_past: 0, war_blocks: 0, full_blocks: 0 }
+        TfbHook {
+            mode,
+            depth,
+            q: Vec::new(),
+            bar_until: Vec::new(),
+            fence_until: Vec::new(),
+            pending_uses: None,
+            rr: 0,
+            deferred: 0,
+            drained: 0,
+            issued_past: 0,
+            war_blocks: 0,
+            full_blocks: 0,
+        }
     }
 
     fn grow(&mut self, w: usize) {

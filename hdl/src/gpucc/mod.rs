@@ -340,15 +340,7 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
     let positions = (0..n)
         .map(|p| {
             let base = p as u32 * CR_BITS;
-            let lanes: Vec<LaneView> = (0..l)
-                .map(|li| LaneView {
-                    l: li,
-                    code: li + 1,
-                    hi: (li as u32 + 1) * w - 1,
-                    lo: li as u32 * w,
-                    seg_bit: li * n + p,
-                })
-                .collect();
+            let lanes: Vec<LaneView> = (0..l).map(|li| LaneView { l: li, code: li + 1, hi: (li as u32 + 1) * w - 1, lo: li as u32 * w, seg_bit: li * n + p }).collect();
             let mut slots = Vec::new();
             let mut cons = Vec::new();
             let mut self_ok = Vec::new();
@@ -359,14 +351,7 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
                         let j = c.lsu_index[p].expect("LSU index") as u32;
                         // the FIFO's count drives lsu_addr_count_o directly
                         assert_eq!(fifo_count_bits(depth), acw, "address FIFO count width");
-                        PeekView {
-                            idx_hi: (j + 1) * pw_peek - 1,
-                            idx_lo: j * pw_peek,
-                            data_hi: (j + 1) * w - 1,
-                            data_lo: j * w,
-                            cnt_hi: (j + 1) * acw - 1,
-                            cnt_lo: j * acw,
-                        }
+                        PeekView { idx_hi: (j + 1) * pw_peek - 1, idx_lo: j * pw_peek, data_hi: (j + 1) * w - 1, data_lo: j * w, cnt_hi: (j + 1) * acw - 1, cnt_lo: j * acw }
                     });
                     let what = match (c.kinds[p], k) {
                         (UnitKind::Lsu, 0) => "LSU address FIFO with look-ahead",
@@ -411,9 +396,7 @@ fn views(c: &GpuccConfig, preset: &str) -> NetTop {
                 },
                 slice: p / slice_len,
                 unit: p % slice_len,
-                words: (0..CR_WORDS)
-                    .map(|i| WordView { i, hi: base + 32 * i as u32 + 31, lo: base + 32 * i as u32, last: i + 1 == CR_WORDS })
-                    .collect(),
+                words: (0..CR_WORDS).map(|i| WordView { i, hi: base + 32 * i as u32 + 31, lo: base + 32 * i as u32, last: i + 1 == CR_WORDS }).collect(),
                 fire_hi: base + 32 * cr::WORD_FIRE_COUNT as u32 + 31,
                 fire_lo: base + 32 * cr::WORD_FIRE_COUNT as u32,
                 en_bit: base + cr::EN.lsb,
@@ -465,11 +448,7 @@ impl Generate for Gpucc {
     fn generate(cfg: &ConfigFile<GpuccConfig>) -> Result<Generated, GenError> {
         let c = &cfg.config;
         if c.n_pos() < 2 {
-            return Err(GenError::Unsupported {
-                field: "gpucc.slices".into(),
-                message: format!("{} position(s)", c.n_pos()),
-                allowed: "at least 2 positions".into(),
-            });
+            return Err(GenError::Unsupported { field: "gpucc.slices".into(), message: format!("{} position(s)", c.n_pos()), allowed: "at least 2 positions".into() });
         }
         let mut lib = Library::default();
         for p in 0..c.n_pos() {
@@ -515,14 +494,8 @@ fn tables(c: &GpuccConfig) -> BTreeMap<String, serde_json::Value> {
     let depths: Vec<Vec<Option<u32>>> = (0..c.n_pos()).map(|p| (0..N_IN).map(|k| c.fifo_depth(p, k)).collect()).collect();
     t.insert("fifo_depth".into(), json!(depths));
     t.insert("cr_fields".into(), json!(cr::FIELDS));
-    t.insert(
-        "cr_words".into(),
-        json!({"imm": cr::WORD_IMM, "fire_count": cr::WORD_FIRE_COUNT, "init_val": cr::WORD_INIT_VAL}),
-    );
-    t.insert(
-        "src_codes".into(),
-        json!({"unused": cr::SRC_UNUSED, "lane_a_first": 1, "self": cr::SRC_SELF, "imm": cr::SRC_IMM}),
-    );
+    t.insert("cr_words".into(), json!({"imm": cr::WORD_IMM, "fire_count": cr::WORD_FIRE_COUNT, "init_val": cr::WORD_INIT_VAL}));
+    t.insert("src_codes".into(), json!({"unused": cr::SRC_UNUSED, "lane_a_first": 1, "self": cr::SRC_SELF, "imm": cr::SRC_IMM}));
     let modes = [Mode::Gpu, Mode::Arm, Mode::Run, Mode::Drain];
     t.insert("mode_codes".into(), json!(modes.iter().map(|m| (format!("{m:?}").to_lowercase(), *m as u8)).collect::<BTreeMap<_, _>>()));
     t

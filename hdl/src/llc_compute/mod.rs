@@ -52,20 +52,44 @@ pub enum LlcDesign {
 /// Every module the generator writes.
 #[derive(Debug, Clone)]
 pub enum LlcModule<'a> {
-    Oq { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
+    Oq {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+        self_node: u32,
+    },
     /// One OQSR entry's state machine.
     EntryFsm,
-    EmnLut { preset: &'a str, cfg: &'a LlcComputeConfig, self_node: u32 },
-    ChainPrioArb { preset: &'a str, cfg: &'a LlcComputeConfig },
-    NiDemux { n_out: u32 },
-    SimdAlu { preset: &'a str, cfg: &'a LlcComputeConfig },
+    EmnLut {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+        self_node: u32,
+    },
+    ChainPrioArb {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+    },
+    NiDemux {
+        n_out: u32,
+    },
+    SimdAlu {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+    },
     /// One lane of the SIMD ALU.
     LaneAlu,
-    Sq { preset: &'a str, cfg: &'a LlcComputeConfig },
-    Sqsr { preset: &'a str, cfg: &'a LlcComputeConfig },
+    Sq {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+    },
+    Sqsr {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+    },
     /// One SQSR entry's state machine.
     SqEntryFsm,
-    SqChainAlu { lanes: u32 },
+    SqChainAlu {
+        lanes: u32,
+    },
     SqFifo(sq::Fifo),
 }
 
@@ -161,9 +185,8 @@ impl Generate for LlcCompute {
         lib.add_text(&LlcModule::SqChainAlu { lanes: c.oq.lanes }, sq::render_chain_alu(c.oq.lanes)?)?;
         let core_top = lib.add_text(&LlcModule::Sqsr { preset: &cfg.name, cfg: c }, sq::render_core(c, &cfg.name, sq_fsm)?)?;
         let sq_top = lib.add_text(&LlcModule::Sq { preset: &cfg.name, cfg: c }, sq::render(c, &cfg.name)?)?;
-        let sq_params = |d: DesignSpec| {
-            d.param("N_ENT", s.entries).param("N_BUF", s.buffer).param("LANES", c.oq.lanes).param("ALU_LAT", s.alu_latency).table("storage", sq::storage(c))
-        };
+        let sq_params =
+            |d: DesignSpec| d.param("N_ENT", s.entries).param("N_BUF", s.buffer).param("LANES", c.oq.lanes).param("ALU_LAT", s.alu_latency).table("storage", sq::storage(c));
         // not in `make synth`: its chain ALU is two SIMD ALU lanes per lane (see simd_alu); the
         // core `llc_sqsr_<preset>`, all of the SQ's storage, is synthesized alone by
         // verif/tests/llc_compute_synth.rs

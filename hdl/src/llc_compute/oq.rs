@@ -14,7 +14,7 @@ use golden::bits::{clog2, count_width};
 use golden::llc_compute::chain::{InstrKind, PATTERNS};
 use golden::llc_compute::config::{CpguBusyPolicy, LlcComputeConfig, Mode};
 use golden::llc_compute::oq::{EV_FB_REPLAY, EV_FB_WB, EV_RESUME, EV_WB_RESUME, RSP_ACK, RSP_BITMAP, RSP_DATA, RSP_FB_A, RSP_FB_B, TAG_FIRST, TAG_LAST};
-use golden::llc_compute::packet::{ADDR_W, CP_FIELDS, CLASS_CP, FLIT_W, SINK_SQ};
+use golden::llc_compute::packet::{ADDR_W, CLASS_CP, CP_FIELDS, FLIT_W, SINK_SQ};
 use serde_json::json;
 
 use super::leaf::oq_entry_fsm as fsm;
@@ -139,9 +139,34 @@ pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
 
 /// The output ports driven from the combinational block (the rest are `assign`ed).
 const COMB_OUTS: [&str; 28] = [
-    "rsp_ready", "ci_ready", "err", "evc_valid", "evc_wid", "evl_valid", "evl_wid", "evr_valid", "evr_kind", "evr_wid", "evr_reg", "evr_data", "evr_replay_idx",
-    "evr_movi_valid", "evr_movi_reg", "evr_movi_imm", "evf_valid", "evf_wid", "evf_replay_idx", "evf_movi_valid", "evf_movi_reg", "evf_movi_imm", "fm_valid",
-    "fm_wid", "fm_addr", "fm_dst", "fm_mask", "st_forming_wid",
+    "rsp_ready",
+    "ci_ready",
+    "err",
+    "evc_valid",
+    "evc_wid",
+    "evl_valid",
+    "evl_wid",
+    "evr_valid",
+    "evr_kind",
+    "evr_wid",
+    "evr_reg",
+    "evr_data",
+    "evr_replay_idx",
+    "evr_movi_valid",
+    "evr_movi_reg",
+    "evr_movi_imm",
+    "evf_valid",
+    "evf_wid",
+    "evf_replay_idx",
+    "evf_movi_valid",
+    "evf_movi_reg",
+    "evf_movi_imm",
+    "fm_valid",
+    "fm_wid",
+    "fm_addr",
+    "fm_dst",
+    "fm_mask",
+    "st_forming_wid",
 ];
 
 /// The chain prefixes of Table 1, in first-seen order (code = index + 1).

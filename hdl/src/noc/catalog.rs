@@ -12,37 +12,115 @@ const CLOCK: &str = "Single clock clk_i, synchronous active-high reset rst_i.";
 #[derive(Debug, Clone)]
 pub enum NocModule<'a> {
     // ---- reply plane (spec §1.3-1.10) ----
-    ReplyMesh { preset: &'a str, cfg: &'a NocConfig },
-    HingeRouter { preset: &'a str },
+    ReplyMesh {
+        preset: &'a str,
+        cfg: &'a NocConfig,
+    },
+    HingeRouter {
+        preset: &'a str,
+    },
     /// The router-level design: router (x, y) with its ROM, constants tied.
-    HingeTop { preset: &'a str, x: u32, y: u32 },
-    HingeSelect { lw: u32, cw: u32 },
-    HingeInject { lw: u32 },
-    HingeLatch { lw: u32 },
-    HingeEndLatch { lw: u32 },
-    BypassEw { lw: u32 },
-    BypassNs { lw: u32 },
-    OverlayCtrl { preset: &'a str, cfg: &'a NocConfig },
+    HingeTop {
+        preset: &'a str,
+        x: u32,
+        y: u32,
+    },
+    HingeSelect {
+        lw: u32,
+        cw: u32,
+    },
+    HingeInject {
+        lw: u32,
+    },
+    HingeLatch {
+        lw: u32,
+    },
+    HingeEndLatch {
+        lw: u32,
+    },
+    BypassEw {
+        lw: u32,
+    },
+    BypassNs {
+        lw: u32,
+    },
+    OverlayCtrl {
+        preset: &'a str,
+        cfg: &'a NocConfig,
+    },
     /// The route ROM of every router of a preset (rows set per instance).
-    RouteRom { rows: usize },
-    McNi { preset: &'a str, reply_queue: u32 },
-    Gom { preset: &'a str, cfg: &'a NocConfig },
+    RouteRom {
+        rows: usize,
+    },
+    McNi {
+        preset: &'a str,
+        reply_queue: u32,
+    },
+    Gom {
+        preset: &'a str,
+        cfg: &'a NocConfig,
+    },
     // ---- tops of both planes ----
-    MacroTop { preset: &'a str },
-    BaselineTop { preset: &'a str, planes: u32 },
+    MacroTop {
+        preset: &'a str,
+    },
+    BaselineTop {
+        preset: &'a str,
+        planes: u32,
+    },
     // ---- wormhole VC planes (spec §1.11-1.12) ----
-    VcMesh { preset: &'a str, plane: &'a str, n: u32, vcs: u32, depth: u32, flit_width: u32 },
-    VcRouter { preset: &'a str, plane: &'a str, vcs: u32, depth: u32, flit_width: u32 },
-    VcRouterTop { preset: &'a str, plane: &'a str, x: u32, y: u32 },
-    VcBuffer { fw: u32, depth: u32 },
-    VcRoute { cw: u32 },
-    RrArb { n: u32 },
-    VcAlloc { v: u32, depth: u32 },
-    SwAlloc { v: u32, depth: u32 },
-    SaResult { v: u32 },
-    CreditCounter { depth: u32 },
-    VcState { v: u32 },
-    Crossbar { fw: u32, v: u32 },
+    VcMesh {
+        preset: &'a str,
+        plane: &'a str,
+        n: u32,
+        vcs: u32,
+        depth: u32,
+        flit_width: u32,
+    },
+    VcRouter {
+        preset: &'a str,
+        plane: &'a str,
+        vcs: u32,
+        depth: u32,
+        flit_width: u32,
+    },
+    VcRouterTop {
+        preset: &'a str,
+        plane: &'a str,
+        x: u32,
+        y: u32,
+    },
+    VcBuffer {
+        fw: u32,
+        depth: u32,
+    },
+    VcRoute {
+        cw: u32,
+    },
+    RrArb {
+        n: u32,
+    },
+    VcAlloc {
+        v: u32,
+        depth: u32,
+    },
+    SwAlloc {
+        v: u32,
+        depth: u32,
+    },
+    SaResult {
+        v: u32,
+    },
+    CreditCounter {
+        depth: u32,
+    },
+    VcState {
+        v: u32,
+    },
+    Crossbar {
+        fw: u32,
+        v: u32,
+    },
 }
 
 const MESH: &str = "mc_reply_v_i / mc_reply_ready_o: valid-ready; a flit enters MC i's reply queue when both are high.
@@ -119,9 +197,9 @@ impl Catalog for NocModule<'_> {
                 "hinge router: bypass paths, latches (IDLE/CAPTURED/TURNING), input selection, overlay controller (spec 1.3-1.6)",
                 clocked(&format!("{ROUTER}\n{ROUTER_ROM}")),
             ),
-            HingeTop { x, y, .. } => ModuleDoc::new("one hinge router with its route lookup ROM, position and role tied (router-level design)", clocked(ROUTER))
-                .param("X", x)
-                .param("Y", y),
+            HingeTop { x, y, .. } => {
+                ModuleDoc::new("one hinge router with its route lookup ROM, position and role tied (router-level design)", clocked(ROUTER)).param("X", x).param("Y", y)
+            }
             HingeSelect { lw, cw } => ModuleDoc::new(
                 "hinge router input selection (Algorithm 2), live-configuration decode, grant and ejection (spec 1.6)",
                 "Purely combinational; reads registers only (latches, controller) and the ROM rows the controller addresses.",
@@ -129,8 +207,7 @@ impl Catalog for NocModule<'_> {
             .param("LINK_W", lw)
             .param("CW", cw),
             HingeInject { lw } => {
-                ModuleDoc::new("hinge router local injection: the offered link with valid set on a transfer (valid & grant)", "Purely combinational.")
-                    .param("LINK_W", lw)
+                ModuleDoc::new("hinge router local injection: the offered link with valid set on a transfer (valid & grant)", "Purely combinational.").param("LINK_W", lw)
             }
             HingeLatch { lw } => ModuleDoc::new(
                 "hinge router latch that may turn (E, W, L): IDLE -> CAPTURED -> (TURNING ->) IDLE, N/S drive (spec 1.3)",
@@ -150,12 +227,10 @@ outputs; overrun_o is combinational (a capture while CAPTURED).",
             )
             .param("LINK_W", lw),
             BypassEw { lw } => {
-                ModuleDoc::new("E/W bypass output: straight bypass input or the local injection (spec 1.3 legal sources)", "Purely combinational.")
-                    .param("LINK_W", lw)
+                ModuleDoc::new("E/W bypass output: straight bypass input or the local injection (spec 1.3 legal sources)", "Purely combinational.").param("LINK_W", lw)
             }
             BypassNs { lw } => {
-                ModuleDoc::new("N/S bypass output: straight bypass input or the turning latch (spec 1.3 legal sources)", "Purely combinational.")
-                    .param("LINK_W", lw)
+                ModuleDoc::new("N/S bypass output: straight bypass input or the turning latch (spec 1.3 legal sources)", "Purely combinational.").param("LINK_W", lw)
             }
             OverlayCtrl { cfg, .. } => ModuleDoc::new(
                 "overlay controller: Algorithm 1 with exact-sum windows, T_MIN, the GOM prologue and T-pending (spec 1.5)",
@@ -213,31 +288,36 @@ Snapshot at prologue cycle {s}, shift-add multiply {}..{}, division {}..{}, broa
                 "MACRO-NoC, both planes: the hinge-router reply plane and the wormhole request plane (spec 4.2)",
                 clocked(&format!("Reply plane ports as macro_reply_mesh; request plane ports (req_*) as vc_mesh.\n{VC_LINK}")),
             ),
-            BaselineTop { planes, .. } => ModuleDoc::new("baseline NoC: independent wormhole VC planes (p<k>_* ports), one mesh each (spec 1.11)", clocked(VC_LINK))
-                .param("PLANES", planes),
-            VcMesh { n, vcs, depth, flit_width, .. } => ModuleDoc::new("wormhole VC mesh: one router per node, XY/YX routing, terminal injection and ejection ports (spec 1.11-1.12)", clocked(VC_LINK))
-                .param("MESH_N", n)
-                .param("FLIT_W", flit_width)
-                .param("VCS", vcs)
-                .param("BUF_DEPTH", depth),
-            VcRouter { vcs, depth, flit_width, .. } => ModuleDoc::new(
-                "3-stage input-buffered wormhole VC router (BW; RC + VA + SA; ST + LT), position on constant ports x_i, y_i (spec 1.11-1.12)",
-                clocked(VC_LINK),
-            )
-            .param("FLIT_W", flit_width)
-            .param("VCS", vcs)
-            .param("BUF_DEPTH", depth),
+            BaselineTop { planes, .. } => {
+                ModuleDoc::new("baseline NoC: independent wormhole VC planes (p<k>_* ports), one mesh each (spec 1.11)", clocked(VC_LINK)).param("PLANES", planes)
+            }
+            VcMesh { n, vcs, depth, flit_width, .. } => {
+                ModuleDoc::new("wormhole VC mesh: one router per node, XY/YX routing, terminal injection and ejection ports (spec 1.11-1.12)", clocked(VC_LINK))
+                    .param("MESH_N", n)
+                    .param("FLIT_W", flit_width)
+                    .param("VCS", vcs)
+                    .param("BUF_DEPTH", depth)
+            }
+            VcRouter { vcs, depth, flit_width, .. } => {
+                ModuleDoc::new("3-stage input-buffered wormhole VC router (BW; RC + VA + SA; ST + LT), position on constant ports x_i, y_i (spec 1.11-1.12)", clocked(VC_LINK))
+                    .param("FLIT_W", flit_width)
+                    .param("VCS", vcs)
+                    .param("BUF_DEPTH", depth)
+            }
             VcRouterTop { x, y, .. } => ModuleDoc::new("one VC router with its position tied (router-level design)", clocked(VC_LINK)).param("X", x).param("Y", y),
             VcBuffer { fw, depth } => ModuleDoc::new(
                 "VC input buffer: FIFO of flits with a read pointer memory and a count register",
-                clocked("No handshake: push_v_i writes push_flit_i at the tail, pop_i advances the head (both in one cycle is fine);
+                clocked(
+                    "No handshake: push_v_i writes push_flit_i at the tail, pop_i advances the head (both in one cycle is fine);
 head__data_o (read at the memory's registered read pointer) and count__q_o are functions of registers only.
-The credit protocol guarantees no push when full, the switch allocator no pop when empty."),
+The credit protocol guarantees no push when full, the switch allocator no pop when empty.",
+                ),
             )
             .param("FLIT_W", fw)
             .param("DEPTH", depth),
-            VcRoute { cw } => ModuleDoc::new(format!("route computation of a head flit: XY (or YX with yx_i) dimension order; port_o {}", port_codes()), "Purely combinational.")
-                .param("CW", cw),
+            VcRoute { cw } => {
+                ModuleDoc::new(format!("route computation of a head flit: XY (or YX with yx_i) dimension order; port_o {}", port_codes()), "Purely combinational.").param("CW", cw)
+            }
             RrArb { n } => ModuleDoc::new(
                 "round-robin arbiter: one-hot grant of the first request at or after the pointer",
                 "Purely combinational; the pointer (mask nm_i of the positions below it) is a register of the owner, updated with g | (g - 1).",
@@ -255,15 +335,13 @@ The credit protocol guarantees no push when full, the switch allocator no pop wh
             )
             .param("VCS", v)
             .param("BUF_DEPTH", depth),
-            SaResult { v } => ModuleDoc::new(
-                "switch-allocation results: pops, credits taken per output VC, released and won allocations",
-                "Purely combinational.",
-            )
-            .param("VCS", v),
+            SaResult { v } => ModuleDoc::new("switch-allocation results: pops, credits taken per output VC, released and won allocations", "Purely combinational.").param("VCS", v),
             CreditCounter { depth } => ModuleDoc::new(
                 "credit counter of one output VC, kept as credits used (DEPTH - credits, 0 at reset)",
-                clocked("dec_i (a flit is sent on the VC: one credit fewer) adds one to used, inc_i (a credit returns) takes one off,
-both at once leave it; used__q_o is the register."),
+                clocked(
+                    "dec_i (a flit is sent on the VC: one credit fewer) adds one to used, inc_i (a credit returns) takes one off,
+both at once leave it; used__q_o is the register.",
+                ),
             )
             .param("BUF_DEPTH", depth),
             VcState { v } => ModuleDoc::new(

@@ -14,7 +14,6 @@ pub mod leaf;
 pub mod reply;
 pub mod vc;
 
-
 use golden::block::{Block, ConfigFile};
 use golden::noc::config::{NocConfig, NocKind, Routing, VcParams};
 use golden::noc::flit::VcLayout;
@@ -173,10 +172,7 @@ fn vc_parameters(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> Desig
 /// The VC link's field table (golden `VcLayout`): table `<pre>vc_link`.
 fn vc_tables(d: DesignSpec, c: &NocConfig, p: &VcParams, pre: &str) -> DesignSpec {
     let lay = VcLayout::for_plane(c, p);
-    d.table(
-        &format!("{}vc_link", pre.to_lowercase()),
-        json!({"width": lay.link_width(), "flit_width": lay.flit_width(), "header": lay.header(), "fields": lay.fields()}),
-    )
+    d.table(&format!("{}vc_link", pre.to_lowercase()), json!({"width": lay.link_width(), "flit_width": lay.flit_width(), "header": lay.header(), "fields": lay.fields()}))
 }
 
 /// A VC plane's parameters and link table.

@@ -22,18 +22,18 @@
 //! [`GenError::Unsupported`].
 
 use askama::Template;
+use golden::bits::Field;
 use golden::noc::config::NocConfig;
 use golden::noc::hinge_router::LATCH_STATE_BITS;
-use golden::noc::overlay_ctrl::ECYC_BITS;
-use golden::bits::Field;
 use golden::noc::link::{LinkFmt, T_STATUS};
+use golden::noc::overlay_ctrl::ECYC_BITS;
 use golden::noc::route_rom::{self, DIRS, OVL_BITS, OVL_NONE, ROW_BITS};
 
+use super::catalog::NocModule;
 use super::leaf::ctrl::OverlayCtrl;
 use super::leaf::gom::Gom;
 use super::leaf::hinge::{BypassEw, BypassNs, HingeEndLatch, HingeInject, HingeLatch, HingeSelect};
 use super::leaf::mc_ni::McNi;
-use super::catalog::NocModule;
 use super::leaf::rom::{rows_param, RouteRom};
 use crate::catalog::Catalog;
 use crate::design::GenError;

@@ -13,8 +13,8 @@
 
 use askama::Template;
 use golden::bits::clog2;
-use golden::noc::config::{NocConfig, Routing, VcParams};
 use golden::bits::Field;
+use golden::noc::config::{NocConfig, Routing, VcParams};
 use golden::noc::flit::{vc_width, VcLayout};
 
 use super::catalog::NocModule;
@@ -151,7 +151,9 @@ fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
 }
 
 fn emit_route(lib: &mut Library, cw: u32) -> Result<String, GenError> {
-    coord_widths!(dispatch!(cw as usize; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes()))))
+    coord_widths!(
+        dispatch!(cw as usize; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes())))
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -303,11 +305,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
         dy_lo: lay.dst_y().lsb,
         head_bit: lay.head().lsb,
         tail_bit: lay.tail().lsb,
-        dirs: DIRS
-            .iter()
-            .enumerate()
-            .map(|(k, (n, _))| DirView { name: n, p: k, last: k == 4, c_hi: (k + 1) * vv - 1, c_lo: k * vv })
-            .collect(),
+        dirs: DIRS.iter().enumerate().map(|(k, (n, _))| DirView { name: n, p: k, last: k == 4, c_hi: (k + 1) * vv - 1, c_lo: k * vv }).collect(),
         ivs: (0..5 * vv).map(|i| IvView { i, dir: DIRS[i / vv].0, vc: (i % vv) as u32, last: i + 1 == 5 * vv }).collect(),
         ivs_rev: (0..5 * vv).rev().collect(),
         port_ids: (0..5).collect(),
@@ -383,15 +381,7 @@ pub fn mesh_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, lib:
                 links: (0..4)
                     .map(|k| {
                         let fi = id * 4 + k as u32;
-                        MeshLinkView {
-                            d: DIRS[k].0,
-                            h_hi: (fi + 1) * h - 1,
-                            h_lo: fi * h,
-                            d_hi: (fi + 1) * w - 1,
-                            d_lo: fi * w,
-                            c_hi: (fi + 1) * v - 1,
-                            c_lo: fi * v,
-                        }
+                        MeshLinkView { d: DIRS[k].0, h_hi: (fi + 1) * h - 1, h_lo: fi * h, d_hi: (fi + 1) * w - 1, d_lo: fi * w, c_hi: (fi + 1) * v - 1, c_lo: fi * v }
                     })
                     .collect(),
                 h_hi: (id + 1) * h - 1,

@@ -38,11 +38,18 @@ pub enum TfbDesign {
 /// Every module the BDIB generator writes: its name and catalog entry, from one value.
 #[derive(Debug, Clone)]
 pub enum TfbModule<'a> {
-    Top { preset: &'a str, cfg: &'a TfbConfig },
+    Top {
+        preset: &'a str,
+        cfg: &'a TfbConfig,
+    },
     /// Per-warp control of a `depth`-entry FIFO.
-    Ctl { depth: u32 },
+    Ctl {
+        depth: u32,
+    },
     /// A framework register slice (its catalog entry is in its body).
-    Reg { w: u32 },
+    Reg {
+        w: u32,
+    },
 }
 
 const TOP_PROTOCOL: &str = "\

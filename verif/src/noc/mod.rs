@@ -77,8 +77,7 @@ pub fn baseline_bench(c: &NocConfig, layout: &Layout, opts: &BenchOptions) -> Re
 /// The hinge router at (x, y) with its ROM (`macro_hinge_top_*`).
 pub fn hinge_bench(c: &NocConfig, layout: &Layout, (x, y): (u32, u32), opts: &BenchOptions) -> Result<HingeBench, String> {
     let ports = HingePorts::new(c, layout)?;
-    Ok(ModelBench::new(HingeTop::new(c, x, y), HingeStimulus::new(c, opts.seed), opts.check.then(|| HingeChecker::new(c, x, y)), ports)
-        .named(format!("hinge router ({x}, {y})")))
+    Ok(ModelBench::new(HingeTop::new(c, x, y), HingeStimulus::new(c, opts.seed), opts.check.then(|| HingeChecker::new(c, x, y)), ports).named(format!("hinge router ({x}, {y})")))
 }
 
 /// The VC router of `plane` at (x, y) (`vc_router_top_*`).

@@ -518,11 +518,9 @@ impl HookSet {
 
     fn claim(&mut self, point: usize, by: &'static str) -> Result<(), FieldError> {
         match self.owners[point] {
-            Some(other) if other != by => Err(FieldError::new(
-                format!("hooks.{by}"),
-                format!("attaches at {}, which hooks.{other} already uses", POINTS[point]),
-                Some("one block per hook point".into()),
-            )),
+            Some(other) if other != by => {
+                Err(FieldError::new(format!("hooks.{by}"), format!("attaches at {}, which hooks.{other} already uses", POINTS[point]), Some("one block per hook point".into())))
+            }
             _ => {
                 self.owners[point] = Some(by);
                 Ok(())

@@ -61,11 +61,7 @@ fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(),
     check_range("hooks.throttle.clock[0]", num, 1, den)?;
     let dispatch = p.dispatch.unwrap_or(true);
     if !dispatch && (0..cfg.sms as usize).all(|i| sms.contains(&i)) {
-        return Err(FieldError::new(
-            "hooks.throttle.dispatch",
-            "false on every SM leaves no SM for new CTAs",
-            Some("true, or a subset of the SMs in hooks.throttle.sms".into()),
-        ));
+        return Err(FieldError::new("hooks.throttle.dispatch", "false on every SM leaves no SM for new CTAs", Some("true, or a subset of the SMs in hooks.throttle.sms".into())));
     }
     set.set_l2("throttle", Box::new(StaticThrottle { sms, throttle: SmThrottle { dispatch, clock_num: num, clock_den: den } }))
 }

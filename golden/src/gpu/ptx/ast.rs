@@ -134,7 +134,11 @@ pub enum OperandAst {
     F64Bits(u64, Pos),
     Float(f64, Pos),
     /// `[base+offset]`, `[base]`, `[offset]`.
-    Addr { base: Option<String>, offset: i64, pos: Pos },
+    Addr {
+        base: Option<String>,
+        offset: i64,
+        pos: Pos,
+    },
     /// `{a, b, c, d}` vector operand.
     Vector(Vec<OperandAst>, Pos),
     /// `!%p` (negated predicate source).
@@ -146,7 +150,11 @@ pub enum OperandAst {
     /// `(a, b)`: the return and argument lists of `call`.
     List(Vec<OperandAst>, Pos),
     /// `[tex, {x, y}]`: a texture or surface and its coordinates.
-    TexAddr { tex: String, coords: Box<OperandAst>, pos: Pos },
+    TexAddr {
+        tex: String,
+        coords: Box<OperandAst>,
+        pos: Pos,
+    },
 }
 
 impl OperandAst {

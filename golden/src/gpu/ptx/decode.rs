@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use super::ast::*;
 use super::cfg::assign_reconvergence;
-use super::pressure::estimate_regs;
 use super::inst::*;
+use super::pressure::estimate_regs;
 use super::PtxError;
 use crate::gpu::memspace::{MODULE_BASE, MODULE_BYTES};
 
@@ -108,9 +108,10 @@ fn module_data(file: &Path, m: &ModuleAst) -> Result<ModuleData, PtxError> {
             (Some(None), Some(init)) => init.len(),
             (Some(None), None) => return Err(err(v.pos, format!("`{}[]` needs a size or an initializer", v.name))),
         };
-        let bytes = n.checked_mul(esz).filter(|&b| (b as u64) < MODULE_BYTES).ok_or_else(|| {
-            err(v.pos, format!("`{}` is {n} elements of {esz} bytes: module variables are limited to {MODULE_BYTES} bytes in all", v.name))
-        })?;
+        let bytes = n
+            .checked_mul(esz)
+            .filter(|&b| (b as u64) < MODULE_BYTES)
+            .ok_or_else(|| err(v.pos, format!("`{}` is {n} elements of {esz} bytes: module variables are limited to {MODULE_BYTES} bytes in all", v.name)))?;
         let align = v.align.unwrap_or(ty.bytes()).max(1) as usize;
         let off = image.len().div_ceil(align) * align;
         if (off + bytes) as u64 > MODULE_BYTES {
@@ -203,9 +204,7 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
     let mut off = 0u32;
     let mut syms = BTreeMap::new();
     for p in &e.params {
-        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| {
-            err(p.pos, format!("unsupported parameter type `.{}`", p.ty))
-        })?;
+        let ty = Ty::parse(&p.ty).filter(|t| *t != Ty::Pred && *t != Ty::F16).ok_or_else(|| err(p.pos, format!("unsupported parameter type `.{}`", p.ty)))?;
         let size = ty.bytes() * p.array.unwrap_or(1);
         let align = p.align.unwrap_or(ty.bytes());
         off = align_up(off, align);
@@ -251,20 +250,23 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
                 dyn_shared.push((v.name.clone(), align));
             }
             ("shared", n) => {
-                let (at, end) = place(shared_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64).ok_or_else(|| err(v.pos, format!("`.shared` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes", v.name)))?;
+                let (at, end) = place(shared_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64)
+                    .ok_or_else(|| err(v.pos, format!("`.shared` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes", v.name)))?;
                 syms.insert(v.name.clone(), Sym::Shared(at));
                 shared_off = end;
             }
             ("local", Some(None)) => return Err(err(v.pos, "unsized `.local` arrays are not supported".into())),
             ("local", n) => {
-                let (at, end) = place(local_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64).ok_or_else(|| err(v.pos, format!("`.local` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes per thread", v.name)))?;
+                let (at, end) = place(local_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64)
+                    .ok_or_else(|| err(v.pos, format!("`.local` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes per thread", v.name)))?;
                 syms.insert(v.name.clone(), Sym::Local(at));
                 local_off = end;
             }
             (sp, _) => return Err(err(v.pos, format!("`.{sp}` variables are not supported here"))),
         }
     }
-    let dynamic_shared_offset = place(shared_off, max_dyn_align, 0).ok_or_else(|| err(e.pos, format!("dynamic `.shared` storage aligned to {max_dyn_align} passes {MAX_STORAGE_BYTES} bytes")))?.0;
+    let dynamic_shared_offset =
+        place(shared_off, max_dyn_align, 0).ok_or_else(|| err(e.pos, format!("dynamic `.shared` storage aligned to {max_dyn_align} passes {MAX_STORAGE_BYTES} bytes")))?.0;
     for (name, _) in &dyn_shared {
         syms.insert(name.clone(), Sym::Shared(dynamic_shared_offset));
     }
@@ -535,12 +537,7 @@ impl<'a> Ctx<'a> {
                 "gl" | "gpu" => m.scope = Some(Scope::Gpu),
                 "sys" => m.scope = Some(Scope::Sys),
                 s if s.starts_with("L1::") || s.starts_with("L2::") => {}
-                other => {
-                    return Err(self.err(
-                        ia.pos,
-                        format!("unsupported modifier `.{other}` in `{}` (not in the supported PTX subset)", ia.full_name()),
-                    ))
-                }
+                other => return Err(self.err(ia.pos, format!("unsupported modifier `.{other}` in `{}` (not in the supported PTX subset)", ia.full_name()))),
             }
         }
         Ok(m)
@@ -583,22 +580,11 @@ impl<'a> Ctx<'a> {
                 match self.lookup(n, *p)? {
                     RegInfo::Gen(i, t) => {
                         if !type_ok(t, want, wider_ok) {
-                            return Err(self.err(
-                                *p,
-                                format!(
-                                    "type mismatch: `{n}` is declared .{} but `{}` needs {}",
-                                    t.name(),
-                                    ia.full_name(),
-                                    want_desc(want)
-                                ),
-                            ));
+                            return Err(self.err(*p, format!("type mismatch: `{n}` is declared .{} but `{}` needs {}", t.name(), ia.full_name(), want_desc(want))));
                         }
                         Ok((i, t))
                     }
-                    RegInfo::Pred(_) => Err(self.err(
-                        *p,
-                        format!("type mismatch: `{n}` is a predicate but `{}` needs {}", ia.full_name(), want_desc(want)),
-                    )),
+                    RegInfo::Pred(_) => Err(self.err(*p, format!("type mismatch: `{n}` is a predicate but `{}` needs {}", ia.full_name(), want_desc(want)))),
                 }
             }
             other => Err(self.err(other.pos(), format!("`{}` needs a register here", ia.full_name()))),
@@ -613,10 +599,7 @@ impl<'a> Ctx<'a> {
             }
             OperandAst::Name(n, p) => match self.lookup(n, *p)? {
                 RegInfo::Pred(i) => Ok((i, false)),
-                RegInfo::Gen(_, t) => Err(self.err(
-                    *p,
-                    format!("type mismatch: `{n}` is declared .{} but `{}` needs a .pred register", t.name(), ia.full_name()),
-                )),
+                RegInfo::Gen(_, t) => Err(self.err(*p, format!("type mismatch: `{n}` is declared .{} but `{}` needs a .pred register", t.name(), ia.full_name()))),
             },
             other => Err(self.err(other.pos(), format!("`{}` needs a predicate here", ia.full_name()))),
         }
@@ -625,9 +608,7 @@ impl<'a> Ctx<'a> {
     /// Immediate converted to the bit pattern of `ty`.
     fn imm(&self, ia: &InstAst, o: &OperandAst, ty: Ty) -> Result<u64, PtxError> {
         let p = o.pos();
-        let mismatch = |what: &str| {
-            self.err(p, format!("type mismatch: {what} literal used where `{}` needs .{}", ia.full_name(), ty.name()))
-        };
+        let mismatch = |what: &str| self.err(p, format!("type mismatch: {what} literal used where `{}` needs .{}", ia.full_name(), ty.name()));
         Ok(match (o, ty) {
             (OperandAst::Int(v, _), Ty::F32) => (*v as f64 as f32).to_bits() as u64,
             (OperandAst::Int(v, _), Ty::F64) => (*v as f64).to_bits(),
@@ -660,10 +641,7 @@ impl<'a> Ctx<'a> {
             OperandAst::Name(n, p) => {
                 if let Some(s) = Special::parse(n) {
                     if ty.is_float() || ty == Ty::Pred || ty.bits() < s.bits() {
-                        return Err(self.err(
-                            *p,
-                            format!("type mismatch: special register `{n}` is {}-bit integer, `{}` needs .{}", s.bits(), ia.full_name(), ty.name()),
-                        ));
+                        return Err(self.err(*p, format!("type mismatch: special register `{n}` is {}-bit integer, `{}` needs .{}", s.bits(), ia.full_name(), ty.name())));
                     }
                     return Ok(Src::Special(s));
                 }
@@ -690,9 +668,7 @@ impl<'a> Ctx<'a> {
                 let (i, neg) = self.pred(ia, o)?;
                 Ok(Src::Pred(i, neg))
             }
-            OperandAst::Int(..) | OperandAst::Float(..) | OperandAst::F32Bits(..) | OperandAst::F64Bits(..) => {
-                Ok(Src::Imm(self.imm(ia, o, ty)?))
-            }
+            OperandAst::Int(..) | OperandAst::Float(..) | OperandAst::F32Bits(..) | OperandAst::F64Bits(..) => Ok(Src::Imm(self.imm(ia, o, ty)?)),
             other => Err(self.err(other.pos(), format!("unexpected operand in `{}`", ia.full_name()))),
         }
     }
@@ -705,10 +681,7 @@ impl<'a> Ctx<'a> {
                     match self.lookup(b, *pos)? {
                         RegInfo::Gen(i, t) => {
                             if t.is_float() || (t.bits() != 64 && t.bits() != 32) {
-                                return Err(self.err(
-                                    *pos,
-                                    format!("type mismatch: address register `{b}` is .{}; addresses need a 32- or 64-bit integer register", t.name()),
-                                ));
+                                return Err(self.err(*pos, format!("type mismatch: address register `{b}` is .{}; addresses need a 32- or 64-bit integer register", t.name())));
                             }
                             if t.bits() == 32 && matches!(space, Space::Global | Space::Generic) {
                                 return Err(self.err(*pos, format!("type mismatch: `{b}` is 32-bit but global/generic addresses are 64-bit")));
@@ -766,9 +739,7 @@ impl<'a> Ctx<'a> {
                     inst.guard = i;
                     inst.guard_neg = *neg;
                 }
-                RegInfo::Gen(_, t) => {
-                    return Err(self.err(*p, format!("type mismatch: guard `{g}` is declared .{}, not .pred", t.name())))
-                }
+                RegInfo::Gen(_, t) => return Err(self.err(*p, format!("type mismatch: guard `{g}` is declared .{}, not .pred", t.name()))),
             }
         }
         // scoreboard sets
@@ -831,9 +802,8 @@ impl<'a> Ctx<'a> {
 
     /// `mov.bN d, {a, b, ...}`: the parts are N/len bits each.
     fn mov_pack(&self, ia: &InstAst, ty: Ty, dst: &OperandAst, parts: &[OperandAst], p: Pos) -> Result<Inst, PtxError> {
-        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
-            self.err(p, format!("`{}` packs 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
-        })?;
+        let part = Self::pack_part_ty(ty, parts.len())
+            .ok_or_else(|| self.err(p, format!("`{}` packs 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len())))?;
         let mut inst = blank(Op::MovPack, ty, OpClass::Int);
         self.set_dst(&mut inst, ia, dst, ty, false)?;
         for (k, o) in parts.iter().enumerate() {
@@ -845,9 +815,8 @@ impl<'a> Ctx<'a> {
 
     /// `mov.bN {a, b, ...}, s`: `_` skips a part.
     fn mov_unpack(&self, ia: &InstAst, ty: Ty, parts: &[OperandAst], p: Pos, src: &OperandAst) -> Result<Inst, PtxError> {
-        let part = Self::pack_part_ty(ty, parts.len()).ok_or_else(|| {
-            self.err(p, format!("`{}` unpacks into 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len()))
-        })?;
+        let part = Self::pack_part_ty(ty, parts.len())
+            .ok_or_else(|| self.err(p, format!("`{}` unpacks into 2 or 4 parts of a .b32/.b64 (or 2 of a .b16), found {}", ia.full_name(), parts.len())))?;
         let mut inst = blank(Op::MovUnpack, ty, OpClass::Int);
         for (k, o) in parts.iter().enumerate() {
             inst.d[k] = match o {
@@ -1097,15 +1066,64 @@ impl<'a> Ctx<'a> {
 
     fn decode_body(&self, ia: &InstAst) -> Result<Inst, PtxError> {
         const KNOWN: &[&str] = &[
-            "add", "sub", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mul", "mad", "fma", "abs", "neg", "not", "cnot", "popc",
-            "clz", "brev", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "setp", "selp", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red",
-            "bar", "barrier", "membar", "bfe", "bfi", "prmt", "shf", "shfl", "vote", "redux", "activemask", "vprintf", "tex", "fence", "bra", "ret", "exit",
+            "add",
+            "sub",
+            "min",
+            "max",
+            "div",
+            "rem",
+            "and",
+            "or",
+            "xor",
+            "shl",
+            "shr",
+            "mul",
+            "mad",
+            "fma",
+            "abs",
+            "neg",
+            "not",
+            "cnot",
+            "popc",
+            "clz",
+            "brev",
+            "sqrt",
+            "rsqrt",
+            "rcp",
+            "ex2",
+            "lg2",
+            "sin",
+            "cos",
+            "setp",
+            "selp",
+            "mov",
+            "cvt",
+            "cvta",
+            "ld",
+            "ldu",
+            "st",
+            "atom",
+            "red",
+            "bar",
+            "barrier",
+            "membar",
+            "bfe",
+            "bfi",
+            "prmt",
+            "shf",
+            "shfl",
+            "vote",
+            "redux",
+            "activemask",
+            "vprintf",
+            "tex",
+            "fence",
+            "bra",
+            "ret",
+            "exit",
         ];
         if !KNOWN.contains(&ia.opcode.as_str()) {
-            return Err(self.err(
-                ia.pos,
-                format!("unsupported instruction `{}` (not in the supported PTX subset, see docs/ptx_subset.md)", ia.full_name()),
-            ));
+            return Err(self.err(ia.pos, format!("unsupported instruction `{}` (not in the supported PTX subset, see docs/ptx_subset.md)", ia.full_name())));
         }
         let m = self.parse_mods(ia)?;
         let packed = m.types.contains(&Ty::F16x2);

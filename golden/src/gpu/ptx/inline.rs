@@ -98,9 +98,12 @@ impl Inliner<'_> {
         if *offset != 0 {
             return Err(self.err(*pos, format!("`{}`: offset {offset} into the scalar call parameter `{b}`", i.full_name())));
         }
-        let ty = i.mods.iter().find_map(|m| super::inst::Ty::parse(m)).filter(|t| t.bits() == bits).ok_or_else(|| {
-            self.err(i.pos, format!("`{}` does not match the {bits}-bit call parameter `{b}`", i.full_name()))
-        })?;
+        let ty = i
+            .mods
+            .iter()
+            .find_map(|m| super::inst::Ty::parse(m))
+            .filter(|t| t.bits() == bits)
+            .ok_or_else(|| self.err(i.pos, format!("`{}` does not match the {bits}-bit call parameter `{b}`", i.full_name())))?;
         let slot = OperandAst::Name(slot_reg(b), *pos);
         let operands = if is_ld { vec![data.clone(), slot] } else { vec![slot, data.clone()] };
         Ok(InstAst { guard: i.guard.clone(), opcode: "mov".into(), mods: vec![ty.name().into()], operands, pos: i.pos })
@@ -150,19 +153,15 @@ impl Inliner<'_> {
             return Ok(());
         }
         let Some(fbody) = &f.body else {
-            return Err(self.err(
-                *fpos,
-                format!("`{fname}` is declared without a body (an external function): calling it is not in the supported PTX subset"),
-            ));
+            return Err(self.err(*fpos, format!("`{fname}` is declared without a body (an external function): calling it is not in the supported PTX subset")));
         };
         if self.stack.contains(fname) {
             return Err(self.err(i.pos, format!("recursive call of `{fname}`: recursion is not supported (calls are inlined)")));
         }
         if rets.len() != f.rets.len() || args.len() != f.params.len() {
-            return Err(self.err(
-                i.pos,
-                format!("`{fname}` takes {} return value(s) and {} argument(s), the call passes {} and {}", f.rets.len(), f.params.len(), rets.len(), args.len()),
-            ));
+            return Err(
+                self.err(i.pos, format!("`{fname}` takes {} return value(s) and {} argument(s), the call passes {} and {}", f.rets.len(), f.params.len(), rets.len(), args.len()))
+            );
         }
         let k = self.next;
         self.next += 1;

@@ -275,7 +275,10 @@ pub enum Op {
     /// the other modes by `c[1:0]` and the mode's table (PTX ISA, `prmt`).
     Prmt(PrmtMode),
     /// `shf.l`/`shf.r` funnel shift of `{b, a}` by `c`, `.clamp` (else `.wrap`).
-    Shf { left: bool, clamp: bool },
+    Shf {
+        left: bool,
+        clamp: bool,
+    },
     Setp(Cmp, BoolOp),
     Selp,
     Mov,
@@ -299,8 +302,14 @@ pub enum Op {
     MovPack,
     /// `mov.b64 {%r0, %r1}, %rd`: the source split into `nd` destinations.
     MovUnpack,
-    Cvt { from: Ty, rnd: Rnd },
-    Cvta { dir: CvtaDir, space: Space },
+    Cvt {
+        from: Ty,
+        rnd: Rnd,
+    },
+    Cvta {
+        dir: CvtaDir,
+        space: Space,
+    },
     Sqrt,
     Rsqrt,
     Rcp,
@@ -308,10 +317,24 @@ pub enum Op {
     Lg2,
     Sin,
     Cos,
-    Ld { space: Space, vec: u8, cache: CacheOp },
-    St { space: Space, vec: u8, cache: CacheOp },
-    Atom { space: Space, op: AtomOp },
-    Red { space: Space, op: AtomOp },
+    Ld {
+        space: Space,
+        vec: u8,
+        cache: CacheOp,
+    },
+    St {
+        space: Space,
+        vec: u8,
+        cache: CacheOp,
+    },
+    Atom {
+        space: Space,
+        op: AtomOp,
+    },
+    Red {
+        space: Space,
+        op: AtomOp,
+    },
     /// `bar.sync`/`barrier.sync`: `a[0]` the thread count (or none), `a[1]` the barrier id.
     Bar,
     /// `bar.arrive`/`barrier.arrive`: counts at the barrier without waiting.

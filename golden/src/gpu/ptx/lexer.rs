@@ -164,8 +164,7 @@ fn lex_number(text: &str, i: &mut usize) -> Result<Tok, String> {
             }
             b'x' | b'X' => {
                 let end = hex_run(start + 2);
-                let v = u64::from_str_radix(&text[start + 2..end], 16)
-                    .map_err(|_| format!("bad hex literal `{}`", &text[start..end]))?;
+                let v = u64::from_str_radix(&text[start + 2..end], 16).map_err(|_| format!("bad hex literal `{}`", &text[start..end]))?;
                 *i = end;
                 skip_u_suffix(b, i);
                 return Ok(Tok::Int(v));
@@ -175,8 +174,7 @@ fn lex_number(text: &str, i: &mut usize) -> Result<Tok, String> {
                 while end < b.len() && (b[end] == b'0' || b[end] == b'1') {
                     end += 1;
                 }
-                let v = u64::from_str_radix(&text[start + 2..end], 2)
-                    .map_err(|_| format!("bad binary literal `{}`", &text[start..end]))?;
+                let v = u64::from_str_radix(&text[start + 2..end], 2).map_err(|_| format!("bad binary literal `{}`", &text[start..end]))?;
                 *i = end;
                 skip_u_suffix(b, i);
                 return Ok(Tok::Int(v));
@@ -188,10 +186,7 @@ fn lex_number(text: &str, i: &mut usize) -> Result<Tok, String> {
     while end < b.len() && b[end].is_ascii_digit() {
         end += 1;
     }
-    let is_float = end < b.len()
-        && (b[end] == b'.' && b.get(end + 1).is_some_and(|c| c.is_ascii_digit())
-            || b[end] == b'e'
-            || b[end] == b'E');
+    let is_float = end < b.len() && (b[end] == b'.' && b.get(end + 1).is_some_and(|c| c.is_ascii_digit()) || b[end] == b'e' || b[end] == b'E');
     if is_float {
         if b[end] == b'.' {
             end += 1;

@@ -54,10 +54,7 @@ impl Scope {
         self.names.iter().any(|n| n == name)
             || self.ranges.iter().any(|(p, n)| {
                 name.strip_prefix(p.as_str()).is_some_and(|rest| {
-                    !rest.is_empty()
-                        && rest.bytes().all(|c| c.is_ascii_digit())
-                        && (rest == "0" || !rest.starts_with('0'))
-                        && rest.parse::<u32>().is_ok_and(|k| k < *n)
+                    !rest.is_empty() && rest.bytes().all(|c| c.is_ascii_digit()) && (rest == "0" || !rest.starts_with('0')) && rest.parse::<u32>().is_ok_and(|k| k < *n)
                 })
             })
     }
@@ -343,12 +340,7 @@ impl<'a> Parser<'a> {
             Tok::Float(f) => InitVal::Float(if neg { -f } else { f }),
             Tok::F32Bits(b) => InitVal::F32Bits(if neg { b ^ 0x8000_0000 } else { b }),
             Tok::F64Bits(b) => InitVal::F64Bits(if neg { b ^ (1 << 63) } else { b }),
-            t => {
-                return Err(self.err_at(
-                    pos,
-                    format!("initializer {} is not in the supported PTX subset (only numeric literals)", Self::describe(&t)),
-                ))
-            }
+            t => return Err(self.err_at(pos, format!("initializer {} is not in the supported PTX subset (only numeric literals)", Self::describe(&t)))),
         };
         out.push(v);
         Ok(())
@@ -601,9 +593,7 @@ impl<'a> Parser<'a> {
         let pos = self.pos();
         self.bump(); // .reg
         let ty = match self.peek().clone() {
-            Tok::Dot(d) if d == "v2" || d == "v4" => {
-                return Err(self.err("vector registers (`.reg .v4 ...`) are not in the supported PTX subset"))
-            }
+            Tok::Dot(d) if d == "v2" || d == "v4" => return Err(self.err("vector registers (`.reg .v4 ...`) are not in the supported PTX subset")),
             Tok::Dot(d) => {
                 self.bump();
                 d

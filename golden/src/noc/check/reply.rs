@@ -242,7 +242,6 @@ impl ReplyChecker {
     }
 }
 
-
 impl Scoreboard<ReplyMesh> for ReplyChecker {
     fn observe(&mut self, _cycle: u64, inputs: &ReplyInputs, outputs: &ReplyOutputs) -> Result<(), Violation> {
         ReplyChecker::observe(self, inputs, outputs);

@@ -190,8 +190,20 @@ impl VcRouterChecker {
     /// VC `u` (its class decides the order under `xy_yx`).
     fn port(&self, dst: u16, u: usize) -> usize {
         let (dx, dy) = (dst as u32 % self.n, dst as u32 / self.n);
-        let x_move = if dx > self.x { Some(E) } else if dx < self.x { Some(W) } else { None };
-        let y_move = if dy > self.y { Some(N) } else if dy < self.y { Some(S) } else { None };
+        let x_move = if dx > self.x {
+            Some(E)
+        } else if dx < self.x {
+            Some(W)
+        } else {
+            None
+        };
+        let y_move = if dy > self.y {
+            Some(N)
+        } else if dy < self.y {
+            Some(S)
+        } else {
+            None
+        };
         let class = u8::from(self.routing == Routing::XyYx && u >= self.v / 2);
         match self.routing.of_class(class) {
             Routing::Yx => y_move.or(x_move),

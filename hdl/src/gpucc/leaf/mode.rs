@@ -128,14 +128,11 @@ impl Logic for ModeFsm {
             self.cc_done_r.d_i.next = true;
         }
 
-        self.cfg_accept_o.next =
-            self.cfg_we_i.val() & self.unit_ok_i.val() & (self.mode_r.q_o.val() == self.gpu.val());
-        self.cfg_err_r.d_i.next = self.cfg_we_i.val()
-            & !(self.unit_ok_i.val() & (self.mode_r.q_o.val() == self.gpu.val()));
+        self.cfg_accept_o.next = self.cfg_we_i.val() & self.unit_ok_i.val() & (self.mode_r.q_o.val() == self.gpu.val());
+        self.cfg_err_r.d_i.next = self.cfg_we_i.val() & !(self.unit_ok_i.val() & (self.mode_r.q_o.val() == self.gpu.val()));
 
         self.mode_o.next = self.mode_r.q_o.val();
-        self.active_o.next =
-            (self.mode_r.q_o.val() == self.run.val()) | (self.mode_r.q_o.val() == self.drain.val());
+        self.active_o.next = (self.mode_r.q_o.val() == self.run.val()) | (self.mode_r.q_o.val() == self.drain.val());
         self.init_o.next = self.mode_r.q_o.val() == self.arm.val();
         self.cc_done_o.next = self.cc_done_r.q_o.val();
         self.wdog_o.next = self.wdog_r.q_o.val();

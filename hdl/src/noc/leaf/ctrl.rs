@@ -23,8 +23,8 @@ use golden::noc::link::{gomcfg_flits, gomcfg_window, GOMCFG_IDX, GOMCFG_WINDOWS}
 use golden::noc::route_rom::OVL_NONE;
 use rust_hdl::prelude::*;
 
-use crate::prim::RegInit;
 use crate::prim::Reg;
+use crate::prim::RegInit;
 
 /// Width of a latch-state code (`golden::noc::hinge_router`).
 const ST_W: usize = LATCH_STATE_BITS as usize;
@@ -258,23 +258,15 @@ impl<const SCHW: usize> Logic for OverlayCtrl<SCHW> {
         }
         self.last.next = self.tcur.val() - self.two10.val();
         self.lc_iv.next = self.lc_r.q_o.val() + self.c_iv10.val();
-        self.slot0.next = !self.pro.val()
-            & (self.lc_r.q_o.val() >= self.two10.val())
-            & (self.lc_r.q_o.val() <= self.last.val())
-            & (self.sc_r.q_o.val() == self.zero2.val());
-        self.slot1.next = !self.pro.val()
-            & self.c_iv2.val()
-            & (self.lc_r.q_o.val() >= self.three10.val())
-            & (self.lc_r.q_o.val() <= self.last.val())
-            & (self.sc_r.q_o.val() == self.one2.val());
+        self.slot0.next = !self.pro.val() & (self.lc_r.q_o.val() >= self.two10.val()) & (self.lc_r.q_o.val() <= self.last.val()) & (self.sc_r.q_o.val() == self.zero2.val());
+        self.slot1.next =
+            !self.pro.val() & self.c_iv2.val() & (self.lc_r.q_o.val() >= self.three10.val()) & (self.lc_r.q_o.val() <= self.last.val()) & (self.sc_r.q_o.val() == self.one2.val());
         self.slot0_o.next = self.slot0.val();
         self.slot1_o.next = self.slot1.val();
         self.fin0_o.next = self.slot0.val() & (self.lc_iv.val() > self.last.val());
         self.fin1_o.next = self.slot1.val() & (self.lc_iv.val() > self.last.val());
         self.last_period_o.next = self.ecyc_r.q_o.val() >= self.c_lastp.val();
-        self.gom_slot_o.next = self.pro.val()
-            & ((self.ecyc_r.q_o.val() == self.c_gom0.val())
-                | (self.c_two_flits.val() & (self.ecyc_r.q_o.val() == self.c_gom1.val())));
+        self.gom_slot_o.next = self.pro.val() & ((self.ecyc_r.q_o.val() == self.c_gom0.val()) | (self.c_two_flits.val() & (self.ecyc_r.q_o.val() == self.c_gom1.val())));
         self.ecyc_o.next = self.ecyc_r.q_o.val();
         self.ovl_a_o.next = self.c_ovl_none.val();
         self.ovl_b_o.next = self.c_ovl_none.val();
@@ -349,10 +341,7 @@ impl<const SCHW: usize> Logic for OverlayCtrl<SCHW> {
         self.tp_we.next = false;
         self.tp_data.next = self.zero64.val();
         for d in 0..5 {
-            if (self.st_i[d].val() == self.st_cap.val())
-                & (self.ty_i[d].val() == self.ty_cfg.val())
-                & !self.tp_we.val()
-            {
+            if (self.st_i[d].val() == self.st_cap.val()) & (self.ty_i[d].val() == self.ty_cfg.val()) & !self.tp_we.val() {
                 self.tp_we.next = true;
                 self.tp_data.next = self.pay_i[d].val();
             }

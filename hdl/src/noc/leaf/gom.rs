@@ -23,8 +23,8 @@ use golden::noc::link::{gomcfg_flits, gomcfg_payload, gomcfg_window, Flit, LinkF
 use golden::noc::route_rom::OVL_NONE;
 use rust_hdl::prelude::*;
 
-use crate::prim::Zext;
 use crate::prim::Reg;
+use crate::prim::Zext;
 
 /// MCs and window groups the GOM is built for (`golden::noc::config::MC_MAX`).
 const M: usize = golden::noc::config::MC_MAX as usize;
@@ -227,8 +227,7 @@ impl<const LW: usize> Logic for Gom<LW> {
         self.s_r.d_i.next = self.s_r.q_o.val();
 
         // ---- STATUS flits ----
-        self.st_v.next = self.status_i.val().get_bit(self.c_v.val().index())
-            & (self.status_i.val().get_bits::<2>(self.c_ty.val().index()) == self.ty_status.val());
+        self.st_v.next = self.status_i.val().get_bit(self.c_v.val().index()) & (self.status_i.val().get_bits::<2>(self.c_ty.val().index()) == self.ty_status.val());
         self.st_mc.next = self.status_i.val().get_bits::<4>(self.c_mc.val().index());
 
         // ---- weights ----
@@ -319,10 +318,7 @@ impl<const LW: usize> Logic for Gom<LW> {
             self.s_r.d_i.next = self.nine4.val();
         } else if (self.ecyc_i.val() >= self.c_mul_lo.val()) & (self.ecyc_i.val() <= self.c_mul_hi.val()) {
             self.k_r.d_i.next = self.k_r.q_o.val() + self.one4.val();
-        } else if (self.ecyc_i.val() > self.c_mul_hi.val())
-            & (self.ecyc_i.val() <= self.c_div_hi.val())
-            & (self.s_r.q_o.val() != self.zero4.val())
-        {
+        } else if (self.ecyc_i.val() > self.c_mul_hi.val()) & (self.ecyc_i.val() <= self.c_div_hi.val()) & (self.s_r.q_o.val() != self.zero4.val()) {
             self.s_r.d_i.next = self.s_r.q_o.val() - self.one4.val();
         }
 

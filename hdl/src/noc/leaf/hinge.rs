@@ -271,29 +271,16 @@ impl<const LW: usize, const CW: usize> Logic for HingeSelect<LW, CW> {
             self.dy[d].next = self.lat_i[d].val().get_bits::<CW>(self.c_dy.val().index());
             self.cpt[d].next = self.st_i[d].val() == self.st_cap.val();
             self.cfg[d].next = self.cpt[d].val() & (self.typ[d].val() == self.ty_cfg.val());
-            self.ej[d].next = self.cpt[d].val()
-                & !self.cfg[d].val()
-                & (self.dx[d].val() == self.x_i.val())
-                & (self.dy[d].val() == self.y_i.val())
-                & self.to_l[d].val();
+            self.ej[d].next = self.cpt[d].val() & !self.cfg[d].val() & (self.dx[d].val() == self.x_i.val()) & (self.dy[d].val() == self.y_i.val()) & self.to_l[d].val();
             if self.cfg[d].val() {
                 // GOMCFG: consumed here (T-pending), turned onto every configured Y output
                 self.tn[d].next = self.to_n[d].val();
                 self.ts[d].next = self.to_s[d].val();
             } else {
-                self.tn[d].next = self.cpt[d].val()
-                    & !self.ej[d].val()
-                    & (self.dx[d].val() == self.x_i.val())
-                    & (self.dy[d].val() > self.y_i.val())
-                    & self.to_n[d].val();
-                self.ts[d].next = self.cpt[d].val()
-                    & !self.ej[d].val()
-                    & (self.dx[d].val() == self.x_i.val())
-                    & (self.dy[d].val() < self.y_i.val())
-                    & self.to_s[d].val();
+                self.tn[d].next = self.cpt[d].val() & !self.ej[d].val() & (self.dx[d].val() == self.x_i.val()) & (self.dy[d].val() > self.y_i.val()) & self.to_n[d].val();
+                self.ts[d].next = self.cpt[d].val() & !self.ej[d].val() & (self.dx[d].val() == self.x_i.val()) & (self.dy[d].val() < self.y_i.val()) & self.to_s[d].val();
             }
-            self.drop_o[d].next =
-                self.cpt[d].val() & !self.cfg[d].val() & !self.ej[d].val() & !self.tn[d].val() & !self.ts[d].val();
+            self.drop_o[d].next = self.cpt[d].val() & !self.cfg[d].val() & !self.ej[d].val() & !self.tn[d].val() & !self.ts[d].val();
             // the lowest ejecting latch wins the local port
             if self.ej[d].val() {
                 self.nej.next = self.nej.val() + self.one3.val();
@@ -359,14 +346,7 @@ pub struct HingeInject<const LW: usize> {
 
 impl<const LW: usize> Default for HingeInject<LW> {
     fn default() -> Self {
-        Self {
-            v_i: Default::default(),
-            link_i: Default::default(),
-            grant_i: Default::default(),
-            inj_o: Default::default(),
-            vbit: valid_bit(),
-            zero_lw: k(0),
-        }
+        Self { v_i: Default::default(), link_i: Default::default(), grant_i: Default::default(), inj_o: Default::default(), vbit: valid_bit(), zero_lw: k(0) }
     }
 }
 
@@ -550,14 +530,7 @@ pub struct BypassEw<const LW: usize> {
 
 impl<const LW: usize> Default for BypassEw<LW> {
     fn default() -> Self {
-        Self {
-            straight_i: Default::default(),
-            inj_i: Default::default(),
-            str_i: Default::default(),
-            inj_sel_i: Default::default(),
-            out_o: Default::default(),
-            zero_lw: k(0),
-        }
+        Self { straight_i: Default::default(), inj_i: Default::default(), str_i: Default::default(), inj_sel_i: Default::default(), out_o: Default::default(), zero_lw: k(0) }
     }
 }
 
@@ -725,8 +698,20 @@ mod tests {
                     }
                     s.settle();
                     let (straight, inj) = (r.bits(LW as u32), r.bits(LW as u32));
-                    let leaf_e = if s.e_str_o.val() { straight } else if s.e_inj_o.val() { inj } else { 0 };
-                    let leaf_w = if s.w_str_o.val() { straight } else if s.w_inj_o.val() { inj } else { 0 };
+                    let leaf_e = if s.e_str_o.val() {
+                        straight
+                    } else if s.e_inj_o.val() {
+                        inj
+                    } else {
+                        0
+                    };
+                    let leaf_w = if s.w_str_o.val() {
+                        straight
+                    } else if s.w_inj_o.val() {
+                        inj
+                    } else {
+                        0
+                    };
                     let leaf_n = if s.n_str_o.val() { straight } else { val(&s.n_drv_o) };
                     let leaf_s = if s.s_str_o.val() { straight } else { val(&s.s_drv_o) };
                     let cap_en: Vec<bool> = (0..5).map(|d| s.cap_en_o[d].val()).collect();
@@ -800,7 +785,17 @@ mod tests {
                 ew.str_i.next = st;
                 ew.inj_sel_i.next = inj;
                 ew.settle();
-                assert_eq!(val(&ew.out_o), if st { a } else if inj { b } else { 0 }, "E/W str {st} inj {inj}");
+                assert_eq!(
+                    val(&ew.out_o),
+                    if st {
+                        a
+                    } else if inj {
+                        b
+                    } else {
+                        0
+                    },
+                    "E/W str {st} inj {inj}"
+                );
                 ns.straight_i.next = bv(a);
                 ns.drv_i.next = bv(b);
                 ns.str_i.next = st;

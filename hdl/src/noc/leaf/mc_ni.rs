@@ -173,10 +173,7 @@ impl<const LW: usize, const C: usize> Logic for McNi<LW, C> {
         self.z_mc.i.next = self.mc_idx_i.val();
         self.z_arr.i.next = self.arr_r.q_o.val();
         self.z_occ.i.next = self.occ_r.q_o.val();
-        self.z_pay.i.next = self.c_tag.val()
-            | (self.z_mc.o.val() << self.c_mc.val())
-            | (self.z_arr.o.val() << self.c_arr.val())
-            | (self.z_occ.o.val() << self.c_occ.val());
+        self.z_pay.i.next = self.c_tag.val() | (self.z_mc.o.val() << self.c_mc.val()) | (self.z_arr.o.val() << self.c_arr.val()) | (self.z_occ.o.val() << self.c_occ.val());
         self.mem.r0_addr_i.next = self.head_r.q_o.val();
         if self.status_i.val() {
             self.loc_in_link_o.next = self.c_status_hdr.val() | self.src.val() | self.z_pay.o.val();

@@ -281,7 +281,9 @@ impl<const V: usize, const NV: usize, const C: usize> Default for VcAlloc<V, NV,
             lf: arr(),
             preq: arr(),
             cand: arr(),
-            bit: t.bit, pmask: t.pmask, pc: t.pc,
+            bit: t.bit,
+            pmask: t.pmask,
+            pc: t.pc,
             zero_c: k(0),
             zero_nv: k(0),
             one_nv: k(1),
@@ -305,9 +307,7 @@ impl<const V: usize, const NV: usize, const C: usize> Logic for VcAlloc<V, NV, C
         }
         for iv in 0..NV {
             self.rq_o[iv].next = self.zero_nv.val();
-            if (self.count_i[iv].val() != self.zero_c.val())
-                & ((self.head_i.val() & !self.allocd_i.val() & self.bit[iv].val()) != self.zero_nv.val())
-            {
+            if (self.count_i[iv].val() != self.zero_c.val()) & ((self.head_i.val() & !self.allocd_i.val() & self.bit[iv].val()) != self.zero_nv.val()) {
                 for p in 0..5 {
                     if self.port_i[iv].val() == self.pc[p].val() {
                         self.rq_o[iv].next = self.lf[p].val();
@@ -403,7 +403,12 @@ impl<const V: usize, const NV: usize, const C: usize, const VW: usize, const NB:
             gnt: arr(),
             cand: arr(),
             csel: arr(),
-            bit: t.bit, poff: std::array::from_fn(|p| k((p * V) as u64)), vport: t.vport, pc: t.pc, vbit: t.vbit, pmask: t.pmask,
+            bit: t.bit,
+            poff: std::array::from_fn(|p| k((p * V) as u64)),
+            vport: t.vport,
+            pc: t.pc,
+            vbit: t.vbit,
+            pmask: t.pmask,
             ucode: std::array::from_fn(|i| k((i % V) as u64)),
             depth: k(depth as u64),
             zero_c: k(0),
@@ -533,7 +538,10 @@ impl<const V: usize, const NV: usize> Default for SaResult<V, NV> {
             win: Default::default(),
             pop: Default::default(),
             rel: Default::default(),
-            vport: t.vport, pc: t.pc, vbit: t.vbit, bit: t.bit,
+            vport: t.vport,
+            pc: t.pc,
+            vbit: t.vbit,
+            bit: t.bit,
             pbit: std::array::from_fn(|p| k(1 << p)),
             zero_v: k(0),
             zero5: k(0),
@@ -820,7 +828,9 @@ impl<const FW: usize, const V: usize, const NV: usize, const VW: usize> Default 
             link_u_r: arr(),
             link_f_r: arr(),
             cand: arr(),
-            vport: t.vport, pc: t.pc, vbit: t.vbit,
+            vport: t.vport,
+            pc: t.pc,
+            vbit: t.vbit,
             pbit: std::array::from_fn(|p| k(1 << p)),
             zero_v: k(0),
             zero5: k(0),
@@ -1224,8 +1234,7 @@ mod tests {
             }
             s.settle();
             let won = gnt.iter().fold(0, |m, g| m | g);
-            let eff: [Option<usize>; NV] =
-                std::array::from_fn(|iv| st.alloc[iv].or_else(|| (won >> iv & 1 == 1).then(|| st.va_request(iv)).flatten()));
+            let eff: [Option<usize>; NV] = std::array::from_fn(|iv| st.alloc[iv].or_else(|| (won >> iv & 1 == 1).then(|| st.va_request(iv)).flatten()));
             assert_eq!(val(&s.won_o), won, "cycle {c}");
             assert_eq!(val(&s.effv_o), State::mask(|i| eff[i].is_some()), "cycle {c}");
             let mut out_req = [0u128; 5];

@@ -174,15 +174,7 @@ mod tests {
             let mut r = Rng::new(depth as u64);
             for c in 0..3000 {
                 let req = !ib && !fw && q > 0;
-                let i = In {
-                    push: q < depth as u128 && r.pct(40),
-                    pop: req && r.pct(60),
-                    bar: r.pct(10),
-                    fence: r.pct(10),
-                    eaf: r.pct(20),
-                    fdone: r.pct(20),
-                    flush: r.pct(2),
-                };
+                let i = In { push: q < depth as u128 && r.pct(40), pop: req && r.pct(60), bar: r.pct(10), fence: r.pct(10), eaf: r.pct(20), fdone: r.pct(20), flush: r.pct(2) };
                 let want = (q, ib, fw, q == depth as u128, q > 0, req);
                 assert_eq!(step(&mut s, i), want, "depth {depth}, cycle {c}: {i:?}");
                 q = if i.flush { 0 } else { q + i.push as u128 - i.pop as u128 };
