@@ -15,8 +15,11 @@ pub struct BlockEntry {
     pub title: &'static str,
     /// Generates Verilog (and co-simulates it).
     pub rtl: bool,
-    load: fn(&Path, &str) -> Result<Box<dyn Loaded>, ConfigError>,
+    load: LoadFn,
 }
+
+/// Parses and validates one file's text as a block's config.
+type LoadFn = fn(&Path, &str) -> Result<Box<dyn Loaded>, ConfigError>;
 
 impl BlockEntry {
     /// Parse and validate `text` (the file at `path`) as this block's config.

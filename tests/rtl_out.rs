@@ -121,7 +121,7 @@ fn every_module_documents_itself_and_no_file_repeats_within_a_preset() {
             }
         }
         for f in g.files() {
-            assert!(f.1.len() > 0, "{}: empty file {}", p.display(), f.0.display());
+            assert!(!f.1.is_empty(), "{}: empty file {}", p.display(), f.0.display());
         }
     }
     // and the committed tree says the same (nothing hand-added)

@@ -7,6 +7,7 @@
 //! * `gpu_barriers/*`: Parboil stencil (a barrier every plane) on the thesis's sub-core
 //!   platform (`tfb_maxwell_16`): drain barriers as the baseline, F-TFB through the BDIB
 //!   hook, and F-TFB with the fMWF scheduler (issue 12: what the hook costs the model).
+//!
 //! Throughput is in warp instructions (criterion prints elem/s).
 
 use std::path::Path;

@@ -183,6 +183,6 @@ fn a_partial_baseline_table_keeps_the_baseline_defaults() {
     let text = "name = \"t\"\n[noc]\nkind = \"baseline\"\nmesh = 4\nmcs = [[0, 3]]\n[noc.baseline]\nrouting = \"yx\"\n";
     let c = block::parse::<Noc>(Path::new("t.toml"), text).unwrap().config;
     assert_eq!(c.baseline, VcParams { flit_width: 128, vcs: 3, buf_depth: 4, routing: Routing::Yx, planes: 2 });
-    let e = block::parse::<Noc>(Path::new("t.toml"), &text.replace("routing", "routin")).err().expect("an unknown key is refused").to_string();
+    let e = block::parse::<Noc>(Path::new("t.toml"), &text.replace("routing", "routin")).expect_err("an unknown key is refused").to_string();
     assert!(e.contains("routin"), "{e}");
 }

@@ -58,7 +58,7 @@ impl Port {
 
     /// The same port declared as `n` equal fields.
     pub fn fields(mut self, n: u32) -> Port {
-        assert!(n >= 1 && self.width % n == 0, "{}: {} bits are not {n} equal fields", self.name, self.width);
+        assert!(n >= 1 && self.width.is_multiple_of(n), "{}: {} bits are not {n} equal fields", self.name, self.width);
         self.fields = n;
         self.vector = true;
         self

@@ -169,15 +169,6 @@ fn show_band(m: &Measure) -> String {
     m.band().map(|(lo, hi)| format!("[{}, {}]", show_value(lo), show_value(hi))).unwrap_or_else(|| "—".into())
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn values_show_four_significant_digits() {
-        let shown: Vec<String> = [14.8, 0.4456123, 476.0, 25.0834, 0.98604, 1234.6, 0.00012341, 0.0].into_iter().map(super::show_value).collect();
-        assert_eq!(shown, ["14.8", "0.4456", "476", "25.08", "0.986", "1235", "1.234e-4", "0"]);
-    }
-}
-
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
@@ -362,4 +353,13 @@ pub fn write_all(out: &Path, plan: &Plan, results: &[Option<RunResult>]) -> std:
         written.push(p);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_show_four_significant_digits() {
+        let shown: Vec<String> = [14.8, 0.4456123, 476.0, 25.0834, 0.98604, 1234.6, 0.00012341, 0.0].into_iter().map(super::show_value).collect();
+        assert_eq!(shown, ["14.8", "0.4456", "476", "25.08", "0.986", "1235", "1.234e-4", "0"]);
+    }
 }

@@ -26,7 +26,7 @@ pub struct Slot {
 
 impl Slot {
     fn new(p: &Port, word: usize) -> Slot {
-        let field_bits = if p.fields == 0 { p.width } else { p.width / p.fields };
+        let field_bits = p.width.checked_div(p.fields).unwrap_or(p.width);
         Slot { name: p.name.clone(), width: p.width, fields: p.fields, word, words: p.width.div_ceil(64) as usize, field_bits }
     }
 
@@ -221,6 +221,7 @@ impl Frame {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop, reason = "the field index also places the field")]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -196,7 +196,7 @@ fn set_code(s: &Slot) -> String {
             w = s.word,
             b = words32 * 4,
             last = words32 - 1,
-            m = if s.width % 32 == 0 { u32::MAX } else { (1u32 << (s.width % 32)) - 1 }
+            m = if s.width.is_multiple_of(32) { u32::MAX } else { (1u32 << (s.width % 32)) - 1 }
         )
     }
 }

@@ -52,7 +52,7 @@ fn debug_builds_are_untraced_at_o0_and_a_waveform_brings_the_traced_twin() {
     let compiles: Vec<&str> = log.lines().filter(|l| l.contains(" -c -o ") && !l.contains(" -c -o verilated")).collect();
     assert!(!compiles.is_empty(), "no compile lines in the build log:\n{log}");
     for l in &compiles {
-        let last = l.split_whitespace().filter(|t| t.starts_with("-O")).last();
+        let last = l.split_whitespace().rfind(|t| t.starts_with("-O"));
         assert_eq!(last, Some("-O0"), "a model file was not compiled at -O0: {l}");
         assert!(!l.contains("Trace"), "an untraced build compiled trace code: {l}");
     }
@@ -60,7 +60,7 @@ fn debug_builds_are_untraced_at_o0_and_a_waveform_brings_the_traced_twin() {
     assert!(!rtl.has_trace);
     let dir = std::env::temp_dir().join(format!("gpuforge-trace-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
-    let e = rtl.trace_open(&dir.join("refused.vcd")).err().expect("an untraced model cannot write a VCD");
+    let e = rtl.trace_open(&dir.join("refused.vcd")).expect_err("an untraced model cannot write a VCD");
     assert!(e.to_string().contains("without --trace"), "{e}");
     let layout = rtl.layout.clone();
     let mut o = Options::new(200, 1);

@@ -245,7 +245,7 @@ impl GpuccConfig {
         check_one_of("gpucc.memory.line_bytes", m.line_bytes, &[32, 64, 128, 256])?;
         check_range("gpucc.memory.l1_ways", m.l1_ways, 1, 64)?;
         check_range("gpucc.memory.l1_bytes", m.l1_bytes, m.line_bytes * m.l1_ways, 1 << 24)?;
-        if m.l1_bytes % (m.line_bytes * m.l1_ways) != 0 || !(m.l1_bytes / (m.line_bytes * m.l1_ways)).is_power_of_two() {
+        if !m.l1_bytes.is_multiple_of(m.line_bytes * m.l1_ways) || !(m.l1_bytes / (m.line_bytes * m.l1_ways)).is_power_of_two() {
             return Err(FieldError::new(
                 "gpucc.memory.l1_bytes",
                 format!("{} B is not a power-of-two number of {}-way sets of {} B lines", m.l1_bytes, m.l1_ways, m.line_bytes),

@@ -33,8 +33,9 @@ pub const SRC_SELF: u32 = 6;
 pub const SRC_IMM: u32 = 7;
 
 /// What an operand slot reads, as decoded for a network with `lanes` lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Src {
+    #[default]
     Unused,
     /// Incoming segment of lane `0..lanes` at this position.
     Lane(u8),

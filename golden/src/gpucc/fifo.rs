@@ -140,7 +140,7 @@ mod tests {
             let mut f = Fifo::new(depth);
             f.init(pre);
             let init_val = 0xABCD;
-            let mut q: VecDeque<u64> = std::iter::repeat(init_val).take(pre.min(depth) as usize).collect();
+            let mut q: VecDeque<u64> = std::iter::repeat_n(init_val, pre.min(depth) as usize).collect();
             for (pop, push) in ops {
                 let full = q.len() as u32 == depth;
                 let (popped, pushed) = f.clock(pop, push.map(u64::from));

@@ -179,12 +179,6 @@ pub struct PosCfg {
     pub counted: bool,
 }
 
-impl Default for Src {
-    fn default() -> Self {
-        Src::Unused
-    }
-}
-
 impl PosCfg {
     fn decode(words: [u32; CR_WORDS], kind: UnitKind, lanes: u32, mask: u64) -> PosCfg {
         let cr = Cr::from_words(words);

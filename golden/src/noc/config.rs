@@ -372,7 +372,7 @@ fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
     check_one_of(&f.buf_depth, r.buf_depth, &VC_BUF_DEPTHS)?;
     check_range(&f.planes, r.planes, 1, 2)?;
     if r.routing == Routing::XyYx {
-        if r.vcs % 2 != 0 {
+        if !r.vcs.is_multiple_of(2) {
             return Err(FieldError::new(
                 &f.vcs,
                 format!("{} VCs cannot be split into the request and reply classes of routing = \"xy_yx\"", r.vcs),
@@ -454,7 +454,7 @@ impl NocConfig {
         check_range(&rf("t_min"), rr.t_min, 6, 1000)?;
         check_range(&rf("period"), rr.period, rr.t_min, 1000)?;
         check_range(&rf("epoch"), rr.epoch, rr.period, (1 << super::overlay_ctrl::ECYC_BITS) - 1 - rr.prologue)?;
-        if rr.epoch % rr.period != 0 {
+        if !rr.epoch.is_multiple_of(rr.period) {
             return Err(FieldError::new(rf("epoch"), format!("period K = {} does not divide epoch E = {}", rr.period, rr.epoch), Some(format!("a multiple of {}", rf("period")))));
         }
         check_one_of(&rf("reply_queue"), rr.reply_queue, &[4, 8, 16, 32, 64, 128, 256])?;

@@ -134,13 +134,7 @@ impl OverlayCtrl {
         } else if self.lc == 1 {
             live = Live::Group(self.gi);
         }
-        let sc = if !prologue && self.lc == 1 {
-            0
-        } else if self.sc + 1 == self.interval {
-            0
-        } else {
-            self.sc + 1
-        };
+        let sc = if (!prologue && self.lc == 1) || self.sc + 1 == self.interval { 0 } else { self.sc + 1 };
         if self.ecyc == self.p - 1 {
             self.lc = 0;
             self.gi = 0;

@@ -8,6 +8,7 @@
 //! This module is the one source of truth for that encoding: [`ROW_FIELDS`] and
 //! [`SRC_FIELDS`] give every bit position, [`Source::encode`] every code, and the
 //! HDL leaves (`hdl_gen::noc::leaf::{rom, hinge}`) take theirs from here.
+#![allow(clippy::needless_range_loop, reason = "the output port number is matched against the legal-source table")]
 
 use std::fmt;
 

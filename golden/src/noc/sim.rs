@@ -126,6 +126,7 @@ impl fmt::Display for SimReport {
 #[error("{0}")]
 pub struct SimError(pub String);
 
+#[allow(clippy::large_enum_variant, reason = "one network per simulation, never moved in the cycle loop")]
 enum Net {
     Base(BaselineNetwork),
     Macro(MacroNetwork),

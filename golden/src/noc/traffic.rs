@@ -184,12 +184,16 @@ pub struct ReplyStimulus {
     cores: Vec<(u32, u32)>,
     m: usize,
     p_pkt: Vec<f64>,
-    cur: Vec<Option<(u128, u32, u32, (u32, u32))>>,
+    cur: Vec<Option<Offer>>,
     pub max_flits: u32,
     pub phase: u64,
     cycle: u64,
     seq: u64,
 }
+
+/// An MC's packet in flight: the link word on offer, flits sent, packet length and
+/// the destination core.
+type Offer = (u128, u32, u32, (u32, u32));
 
 impl ReplyStimulus {
     pub fn new(c: &NocConfig, seed: u64) -> ReplyStimulus {
@@ -210,13 +214,13 @@ impl ReplyStimulus {
 
     /// After a cycle out of reset: which offers were accepted (`mc_v & mc_ready`).
     fn accepted(&mut self, ready: &[bool]) {
-        for i in 0..self.m {
-            if let Some((link, sent, len, _)) = &mut self.cur[i] {
-                if ready[i] {
+        for (cur, &taken) in self.cur.iter_mut().zip(ready) {
+            if let Some((link, sent, len, _)) = cur {
+                if taken {
                     *sent += 1;
                     *link = 0;
                     if *sent == *len {
-                        self.cur[i] = None;
+                        *cur = None;
                     }
                 }
             }
@@ -232,7 +236,7 @@ impl Stimulus<ReplyMesh> for ReplyStimulus {
             self.accepted(&prev.mc_ready);
         }
         inp.rst = self.cycle == 0;
-        if self.cycle % self.phase == 0 {
+        if self.cycle.is_multiple_of(self.phase) {
             for i in 0..self.m {
                 self.p_pkt[i] = [0.0, 0.01, 0.05, 0.2, 1.0][self.rng.random_range(0..5)];
             }

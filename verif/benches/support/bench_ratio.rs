@@ -23,8 +23,11 @@ fn read(group: &str, name: &str, file: &str) -> Option<serde_json::Value> {
     serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
 }
 
+/// A benchmark's mean time and, when it declares a throughput, its elements per iteration.
+pub type Measured = Option<(f64, Option<f64>)>;
+
 /// Mean time per iteration (ns) and elements per iteration, if measured.
-pub fn measured(group: &str, name: &str) -> Option<(f64, Option<f64>)> {
+pub fn measured(group: &str, name: &str) -> Measured {
     let mean = read(group, name, "estimates.json")?["mean"]["point_estimate"].as_f64()?;
     let elems = read(group, name, "benchmark.json").and_then(|b| b["throughput"]["Elements"].as_f64());
     Some((mean, elems))
@@ -38,16 +41,19 @@ pub fn report(pairs: &[(&str, &str, &str)]) {
     }
 }
 
+/// A benchmark named by its criterion group and name.
+pub type Bench<'a> = (&'a str, &'a str);
+
 /// Print `measured / baseline` for benchmarks of different groups:
 /// `((group, name) measured, (group, name) baseline)`.
 #[allow(dead_code)]
-pub fn report_across(pairs: &[((&str, &str), (&str, &str))]) {
+pub fn report_across(pairs: &[(Bench, Bench)]) {
     for ((mg, m), (bg, b)) in pairs {
         ratio_line(&format!("{mg}/{m} / {bg}/{b}"), measured(mg, m), measured(bg, b));
     }
 }
 
-fn ratio_line(what: &str, m: Option<(f64, Option<f64>)>, b: Option<(f64, Option<f64>)>) {
+fn ratio_line(what: &str, m: Measured, b: Measured) {
     match (m, b) {
         (Some((mt, Some(me))), Some((bt, Some(be)))) => println!("  {what} = {:.2}x time per element", (mt / me) / (bt / be)),
         (Some((mt, _)), Some((bt, _))) => println!("  {what} = {:.2}x time per iteration", mt / bt),

@@ -250,14 +250,14 @@ fn decode_entry(file: &Path, m: &ModuleAst, e: &EntryAst, data: &ModuleData) -> 
                 dyn_shared.push((v.name.clone(), align));
             }
             ("shared", n) => {
-                let (at, end) = place(shared_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64)
+                let (at, end) = place(shared_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1))
                     .ok_or_else(|| err(v.pos, format!("`.shared` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes", v.name)))?;
                 syms.insert(v.name.clone(), Sym::Shared(at));
                 shared_off = end;
             }
             ("local", Some(None)) => return Err(err(v.pos, "unsized `.local` arrays are not supported".into())),
             ("local", n) => {
-                let (at, end) = place(local_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1) as u64)
+                let (at, end) = place(local_off, align, ty.bytes() as u64 * n.flatten().unwrap_or(1))
                     .ok_or_else(|| err(v.pos, format!("`.local` storage up to `{}` exceeds {MAX_STORAGE_BYTES} bytes per thread", v.name)))?;
                 syms.insert(v.name.clone(), Sym::Local(at));
                 local_off = end;

@@ -1,5 +1,6 @@
 //! Scoreboards of the router-level designs: one hinge router and one VC router,
 //! each watched at its ports under random legal inputs.
+#![allow(clippy::needless_range_loop, reason = "a port number indexes several per-port bit fields and tables at once")]
 
 use std::collections::VecDeque;
 

@@ -1,5 +1,6 @@
 //! A VC mesh's scoreboard: credit bounds of every buffer, no loss, in-order delivery
 //! and packet contiguity, from the mesh's links, credits and terminals.
+#![allow(clippy::needless_range_loop, reason = "a port number indexes several per-port bit fields and tables at once")]
 
 use std::collections::{BTreeMap, VecDeque};
 

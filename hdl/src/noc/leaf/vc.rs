@@ -28,6 +28,7 @@
 //!
 //! Flit layout (FW = W + 4 CW + 2 bits): `{head, tail, src_y, src_x, dst_y, dst_x,
 //! data[W-1:0]}`, defined by `golden::noc::flit::VcLayout`.
+#![allow(clippy::needless_range_loop, reason = "hdl_gen bodies index port arrays by loop variable: rust-hdl unrolls only range loops into Verilog")]
 
 use rust_hdl::prelude::*;
 
