@@ -2,7 +2,7 @@
 #   make run    generate, lint and co-simulate the paper's GPU-CC SM, then run the
 #               paper's 3x3 convolution on the golden model
 #   make test   every test (installs Verilator, yosys and iverilog if missing)
-# Also: make rtl | lint | synth | bench | readme-studies | setup | clean
+# Also: make rtl | lint | synth | bench | readme-studies | style | setup | clean
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -14,7 +14,7 @@ CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS    := verilator yosys iverilog
 
-.PHONY: run test rtl lint synth bench readme-studies setup setup-slurm build clean
+.PHONY: run test rtl lint synth bench readme-studies style setup setup-slurm build clean
 
 ## setup: install the Debian packages the checks need, when missing (Verilator, yosys,
 ## iverilog)
@@ -65,6 +65,11 @@ lint: build
 ## `gpuforge synth rtl_out/<preset>/<design>` synthesizes one anyway)
 synth: build
 	$(GPUFORGE) synth rtl_out
+
+## style: the Rust sources are rustfmt-clean (rustfmt.toml) and clippy-clean
+style:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 ## bench: criterion benchmarks (ratios against baselines run in the same process)
 bench: setup
