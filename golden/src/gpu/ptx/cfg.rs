@@ -12,19 +12,7 @@ pub fn assign_reconvergence(insts: &mut [Inst]) {
     if n == 0 {
         return;
     }
-    // leaders
-    let mut leader = vec![false; n + 1];
-    leader[0] = true;
-    for (pc, i) in insts.iter().enumerate() {
-        match i.op {
-            Op::Bra => {
-                leader[i.target as usize] = true;
-                leader[pc + 1] = true;
-            }
-            Op::Ret | Op::Exit => leader[pc + 1] = true,
-            _ => {}
-        }
-    }
+    let leader = leaders(insts);
     let starts: Vec<usize> = (0..n).filter(|&pc| leader[pc]).collect();
     let nb = starts.len();
     let exit = nb; // virtual exit node
@@ -188,4 +176,129 @@ pub fn read_before_written(insts: &[Inst], nregs: usize) -> Vec<bool> {
         }
     }
     read_first
+}
+
+/// Successors of instruction `pc` on a thread's path (at most two: a guarded branch
+/// falls through too; an unguarded `ret`/`exit` has none), all below `insts.len()`.
+pub fn successors(insts: &[Inst], pc: usize) -> ([usize; 2], usize) {
+    let n = insts.len();
+    let i = &insts[pc];
+    let guarded = i.guard != NO_PRED;
+    let mut s = [usize::MAX; 2];
+    let mut k = 0;
+    let mut push = |t: usize| {
+        if t < n {
+            s[k] = t;
+            k += 1;
+        }
+    };
+    match i.op {
+        Op::Bra => {
+            push(i.target as usize);
+            if guarded {
+                push(pc + 1);
+            }
+        }
+        Op::Ret | Op::Exit => {
+            if guarded {
+                push(pc + 1);
+            }
+        }
+        _ => push(pc + 1),
+    }
+    (s, k)
+}
+
+/// Basic-block leaders: `leader[pc]` when `pc` starts a block (the entry, a branch
+/// target, the instruction after a branch, `ret` or `exit`); `insts.len() + 1` entries.
+pub fn leaders(insts: &[Inst]) -> Vec<bool> {
+    let n = insts.len();
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    for (pc, i) in insts.iter().enumerate() {
+        match i.op {
+            Op::Bra => {
+                leader[(i.target as usize).min(n)] = true;
+                leader[pc + 1] = true;
+            }
+            Op::Ret | Op::Exit => leader[pc + 1] = true,
+            _ => {}
+        }
+    }
+    leader
+}
+
+/// General-register liveness per instruction: an iterative backward dataflow over the
+/// instruction-level control-flow graph ([`successors`]). A guarded definition does
+/// not end the old value's live range (lanes where the guard is false keep it).
+pub struct Liveness {
+    /// Bitset words per instruction.
+    words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+}
+
+impl Liveness {
+    /// Liveness of `nregs` general registers (scoreboard entries below `nregs`), or
+    /// `None` when the tables would exceed `max_words` words each.
+    pub fn compute(insts: &[Inst], nregs: usize, max_words: usize) -> Option<Liveness> {
+        let n = insts.len();
+        let w = nregs.div_ceil(64).max(1);
+        if n.saturating_mul(w) > max_words {
+            return None;
+        }
+        let mut uses = vec![0u64; n * w];
+        let mut kills = vec![0u64; n * w];
+        for (pc, i) in insts.iter().enumerate() {
+            for &u in &i.sb_use[..i.n_use as usize] {
+                if (u as usize) < nregs {
+                    uses[pc * w + u as usize / 64] |= 1 << (u % 64);
+                }
+            }
+            if i.guard == NO_PRED {
+                for &d in &i.sb_def[..i.n_def as usize] {
+                    if (d as usize) < nregs {
+                        kills[pc * w + d as usize / 64] |= 1 << (d % 64);
+                    }
+                }
+            }
+        }
+        let mut live_in = vec![0u64; n * w];
+        let mut live_out = vec![0u64; n * w];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for pc in (0..n).rev() {
+                let (s, k) = successors(insts, pc);
+                for j in 0..w {
+                    let mut out = 0u64;
+                    for &t in &s[..k] {
+                        out |= live_in[t * w + j];
+                    }
+                    live_out[pc * w + j] = out;
+                    let inn = uses[pc * w + j] | (out & !kills[pc * w + j]);
+                    if inn != live_in[pc * w + j] {
+                        live_in[pc * w + j] = inn;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some(Liveness { words: w, live_in, live_out })
+    }
+
+    /// Registers live on entry to `pc`, as bitset words.
+    pub fn live_in(&self, pc: usize) -> &[u64] {
+        &self.live_in[pc * self.words..(pc + 1) * self.words]
+    }
+
+    /// Registers live after `pc`, as bitset words.
+    pub fn live_out(&self, pc: usize) -> &[u64] {
+        &self.live_out[pc * self.words..(pc + 1) * self.words]
+    }
+
+    /// Whether register `r`'s value after `pc` may still be read.
+    pub fn is_live_out(&self, pc: usize, r: u16) -> bool {
+        self.live_out(pc)[r as usize / 64] >> (r % 64) & 1 == 1
+    }
 }

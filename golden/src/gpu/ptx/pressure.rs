@@ -22,7 +22,8 @@
 //! * The result is capped at [`ARCH_REG_LIMIT`] (255, the per-thread limit of every
 //!   NVIDIA architecture since Kepler); `.maxnreg N` caps it further.
 
-use super::inst::{Inst, Op, Space, Special, Src, Ty, NO_PRED};
+use super::cfg::Liveness;
+use super::inst::{Inst, Op, Space, Special, Src, Ty};
 
 /// Registers `ptxas` reports for a kernel with no live values (R0 and R1).
 pub const FIXED_OVERHEAD: u32 = 2;
@@ -71,79 +72,19 @@ pub fn max_live_words(insts: &[Inst], reg_types: &[Ty]) -> u32 {
         return 0;
     }
     let w = words(nregs);
-    if n.saturating_mul(w) > MAX_LIVENESS_WORDS {
+    let Some(live) = Liveness::compute(insts, nregs, MAX_LIVENESS_WORDS) else {
         // too large to analyse within a bounded memory: every declared word counts (the
         // cap to ARCH_REG_LIMIT follows in `estimate_regs`)
         return reg_types.iter().map(|t| t.bits().div_ceil(32)).sum::<u32>();
-    }
+    };
     let folded = constant_bank_regs(insts, nregs);
     let width: Vec<u32> = reg_types.iter().zip(&folded).map(|(t, &f)| if f { 0 } else { t.bits().div_ceil(32) }).collect();
-    // per instruction: uses, killing defs, all defs
-    let mut uses = vec![0u64; n * w];
-    let mut kills = vec![0u64; n * w];
+    // per instruction: all defs (a value written and never read still takes a register)
     let mut defs = vec![0u64; n * w];
     for (pc, i) in insts.iter().enumerate() {
-        for &u in &i.sb_use[..i.n_use as usize] {
-            if (u as usize) < nregs {
-                uses[pc * w + u as usize / 64] |= 1 << (u % 64);
-            }
-        }
         for &d in &i.sb_def[..i.n_def as usize] {
             if (d as usize) < nregs {
                 defs[pc * w + d as usize / 64] |= 1 << (d % 64);
-                if i.guard == NO_PRED {
-                    kills[pc * w + d as usize / 64] |= 1 << (d % 64);
-                }
-            }
-        }
-    }
-    let succs = |pc: usize| -> ([usize; 2], usize) {
-        let i = &insts[pc];
-        let guarded = i.guard != NO_PRED;
-        let mut s = [usize::MAX; 2];
-        let mut k = 0;
-        match i.op {
-            Op::Bra => {
-                s[k] = i.target as usize;
-                k += 1;
-                if guarded && pc + 1 < n {
-                    s[k] = pc + 1;
-                    k += 1;
-                }
-            }
-            Op::Ret | Op::Exit => {
-                if guarded && pc + 1 < n {
-                    s[k] = pc + 1;
-                    k += 1;
-                }
-            }
-            _ => {
-                if pc + 1 < n {
-                    s[k] = pc + 1;
-                    k += 1;
-                }
-            }
-        }
-        (s, k)
-    };
-    let mut live_in = vec![0u64; n * w];
-    let mut live_out = vec![0u64; n * w];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for pc in (0..n).rev() {
-            let (s, k) = succs(pc);
-            for j in 0..w {
-                let mut out = 0u64;
-                for &t in &s[..k] {
-                    out |= live_in[t * w + j];
-                }
-                live_out[pc * w + j] = out;
-                let inn = uses[pc * w + j] | (out & !kills[pc * w + j]);
-                if inn != live_in[pc * w + j] {
-                    live_in[pc * w + j] = inn;
-                    changed = true;
-                }
             }
         }
     }
@@ -160,9 +101,8 @@ pub fn max_live_words(insts: &[Inst], reg_types: &[Ty]) -> u32 {
     };
     let mut best = 0;
     for pc in 0..n {
-        let r = pc * w..(pc + 1) * w;
-        let inn = weigh(&mut live_in[r.clone()].iter().copied());
-        let out = weigh(&mut live_out[r.clone()].iter().zip(&defs[r]).map(|(o, d)| o | d));
+        let inn = weigh(&mut live.live_in(pc).iter().copied());
+        let out = weigh(&mut live.live_out(pc).iter().zip(&defs[pc * w..(pc + 1) * w]).map(|(o, d)| o | d));
         best = best.max(inn).max(out);
     }
     best
