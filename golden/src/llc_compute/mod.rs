@@ -4,7 +4,8 @@
 //!
 //! * [`config`]: the validated `[llc_compute]` config; its EMN tables and capable mask.
 //! * [`emn`]: Algorithm 1 (spec §2.4) for any mesh and MC placement.
-//! * [`chain`]: the nine chain patterns of Table 1.
+//! * [`chain`]: the nine chain patterns of Table 1; [`tagger`]: the compiler pass that
+//!   finds and tags them in PTX (§2.1).
 //! * [`hops`]: the zero-load hop model of spec §2.7.
 //! * [`packet`]: the ComputePacket flit layout (§2.3); [`lane_op`]: the ALU semantics.
 //! * Golden models (`eval`/`commit`, [`crate::model::Model`]): [`oq`], [`sq`] (at an
@@ -35,6 +36,7 @@ pub mod sq_core_check;
 pub mod sq_core_traffic;
 pub mod sq_traffic;
 pub mod sqsr;
+pub mod tagger;
 pub mod traffic;
 
 pub use config::LlcComputeConfig;

@@ -1,0 +1,89 @@
+//! The chain tagger (spec §2.1, §2.2) on the shipped workloads' PTX: every chain it
+//! finds, as (pattern, source lines of its instructions in chain order), against a
+//! reading of each file by hand.
+
+use std::path::{Path, PathBuf};
+
+use golden::gpu::ptx::load_module;
+use golden::llc_compute::tagger::{census, find_chains, Uniform};
+
+fn workloads() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../workloads")).to_path_buf()
+}
+
+/// Every kernel of `file`: its chains as (pattern, lines).
+fn chains(file: &str) -> Vec<(u32, Vec<u32>)> {
+    let m = load_module(&workloads().join(file)).unwrap_or_else(|e| panic!("{e}"));
+    m.kernels.iter().flat_map(|k| find_chains(k).into_iter().map(|c| (c.pattern, c.pcs().map(|p| k.insts[p as usize].line).collect()))).collect()
+}
+
+#[test]
+fn the_chains_of_the_shipped_workloads_are_the_ones_read_by_hand() {
+    // vecadd: `ld b (46); ld a (47); add a+b (48); ...address... st c (51)`: pattern 1, a first
+    assert_eq!(chains("vecadd/vecadd.ptx"), [(1, vec![47, 46, 48, 51])]);
+    // copy: a load stored unchanged, the store's address computed in between (pattern 3)
+    assert_eq!(chains("copy/copy.ptx"), [(3, vec![44, 48])]);
+    // gaussian: `a[i] += f` with f a kernel parameter (ld.param.f32): pattern 7
+    assert_eq!(chains("gaussian/gaussian.ptx"), [(7, vec![48, 49, 50])]);
+    // bfs: a level compared with the parameter `level` (87) and a cost with -1 (108): pattern 6
+    assert_eq!(chains("bfs/bfs.ptx"), [(6, vec![86, 87]), (6, vec![107, 108])]);
+    // bptree: only the second load (a child pointer tested against 0) feeds a compare alone
+    assert_eq!(chains("bptree/bptree.ptx"), [(6, vec![160, 161])]);
+    // kmeans, streamcluster: the difference of two loads, then folded into the core's
+    // accumulator by an fma (pattern 2, §2.1's "result returns to the core")
+    assert_eq!(chains("kmeans/kmeans.ptx"), [(2, vec![75, 79, 80])]);
+    assert_eq!(chains("streamcluster/streamcluster.ptx"), [(2, vec![78, 82, 83])]);
+    // stream_read: four loads summed pairwise; the two first-level sums are chains
+    assert_eq!(chains("micro/stream.ptx"), [(2, vec![51, 53, 58]), (2, vec![55, 57, 59])]);
+    // hotspot: the two neighbour sums
+    assert_eq!(chains("hotspot/hotspot.ptx"), [(2, vec![91, 95, 96]), (2, vec![104, 108, 109])]);
+    // TRIAD and SAXPY compile to `fma`: no chain (the EMN would round twice)
+    assert_eq!(chains("triad/triad.ptx"), []);
+    assert_eq!(chains("saxpy/saxpy.ptx"), []);
+    // spin-waits on volatile flags are not offloaded
+    assert_eq!(chains("prodcons/prodcons.ptx"), []);
+    assert_eq!(chains("qcache/producer.ptx"), []);
+}
+
+#[test]
+fn the_uniform_operand_and_the_census() {
+    let m = load_module(&workloads().join("bfs/bfs.ptx")).unwrap();
+    let k = m.kernel("bfs_step").unwrap();
+    let ch = find_chains(k);
+    let Some(Uniform::Reg(r)) = ch[0].uniform else { panic!("{:?}", ch[0]) };
+    assert_eq!(k.reg_names[r as usize], "%r6", "the kernel parameter `level`");
+    assert_eq!(ch[1].uniform, Some(Uniform::Imm(u32::MAX)), "-1 as a 32-bit pattern");
+    let c = census(k, &ch);
+    assert_eq!((c.by_pattern[5], c.chain_insts, c.chain_mem_insts), (2, 4, 2));
+    assert!(c.insts > c.chain_insts && c.mem_insts >= c.chain_mem_insts);
+}
+
+/// Every shipped PTX file goes through the tagger, and every chain it finds has the
+/// shape of its pattern and distinct instructions.
+#[test]
+fn every_shipped_kernel_is_tagged_without_overlap() {
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&workloads(), &mut files);
+    assert!(files.len() > 20);
+    for f in files {
+        let Ok(m) = load_module(&f) else { continue };
+        for k in &m.kernels {
+            let mut seen = std::collections::HashSet::new();
+            for c in find_chains(k) {
+                let p = golden::llc_compute::chain::Pattern::get(c.pattern).unwrap();
+                assert_eq!(c.steps.iter().map(|s| s.kind).collect::<Vec<_>>(), p.seq, "{}: {}", f.display(), k.name);
+                assert!(c.pcs().all(|pc| seen.insert(pc)), "{}: an instruction in two chains", f.display());
+            }
+        }
+    }
+}
