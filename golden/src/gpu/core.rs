@@ -421,6 +421,7 @@ impl Sm {
     /// Size the register files for a kernel (between kernels; the SM must be empty).
     pub fn start_kernel(&mut self, k: &Kernel) {
         debug_assert_eq!(self.resident_ctas, 0);
+        self.issue_hook.kernel_begin(k);
         self.fast.clear();
         self.fast.extend(k.insts.iter().map(Fast::decode));
         self.nregs = k.nregs as usize;
@@ -947,7 +948,7 @@ impl Sm {
         }
         let at_barrier = wp.state == WarpState::Barrier;
         let named_barrier = at_barrier && (wp.bar_id != 0 || self.ctas[wp.cta as usize].bar_expected[wp.bar_id as usize].is_some());
-        let view = WarpView { slot: w as u16, cta: wp.cta, at_barrier, named_barrier, deferred: wp.deferred };
+        let view = WarpView { slot: w as u16, pc, cta: wp.cta, at_barrier, named_barrier, deferred: wp.deferred };
         let deferrable = inst.is_mem() || matches!(inst.op, Op::Bar | Op::Membar(_));
         // a warp at a barrier cannot run another barrier, a fence or `exit` now
         let runs_past = !matches!(inst.op, Op::Bar | Op::Membar(_) | Op::Exit | Op::Ret);

@@ -190,6 +190,8 @@ pub enum IssueDecision {
 pub struct WarpView {
     /// Warp slot in the SM.
     pub slot: u16,
+    /// The instruction's index in the kernel (the one [`IssueHook::kernel_begin`] gave).
+    pub pc: u32,
     /// CTA slot in the SM.
     pub cta: u16,
     /// Arrived at a barrier that has not completed for it yet.
@@ -228,6 +230,10 @@ pub trait IssueHook {
     fn taps(&self) -> IssueTaps {
         IssueTaps::default()
     }
+
+    /// A kernel starts on this SM (before its first CTA): a hook that reads the code
+    /// (the LLC-Compute chain tags, llc_omni_compute.md §2.1) analyses it here.
+    fn kernel_begin(&mut self, _kernel: &super::ptx::Kernel) {}
 
     /// The drain-barrier baseline: nothing issues past a barrier.
     fn decide(&mut self, _now: u64, warp: &WarpView, _inst: &Inst) -> IssueDecision {
