@@ -71,3 +71,31 @@ fn presets_run_under_sim() {
         assert!(v["oq"]["cps"].as_u64().unwrap() > 0, "{v}");
     }
 }
+
+/// `[hooks.llc_compute]` on a GPU config: a bad mode is one line naming the file and the
+/// field, exit 2, nothing written; `profile` runs and reports the chain counters.
+#[test]
+fn the_gpu_hook_refuses_bad_modes_and_profiles_chains() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tiny = std::fs::read_to_string(root.join("configs/gpu/tiny.toml")).unwrap();
+    let run = |mode: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("gpu.toml");
+        std::fs::write(&cfg, format!("{tiny}\n[hooks.llc_compute]\nmode = \"{mode}\"\n")).unwrap();
+        let json = dir.path().join("r.json");
+        let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).arg("sim").arg(&cfg).arg(root.join("workloads/vecadd/vecadd.toml")).arg("--json").arg(&json).output().unwrap();
+        let report = std::fs::read_to_string(&json).ok();
+        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), report)
+    };
+    for mode in ["llc", "fast"] {
+        let (code, err, report) = run(mode);
+        assert_eq!(code, 2, "{mode}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{mode}: one line: {err}");
+        assert!(err.contains("gpu.toml") && err.contains("hooks.llc_compute.mode") && err.contains("\"profile\""), "{mode}: {err}");
+        assert!(report.is_none(), "{mode}: output written");
+    }
+    let (code, err, report) = run("profile");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&report.unwrap()).unwrap();
+    assert_eq!(v["hooks"]["llc_compute.chain_warp_insts"], 313 * 4, "{}", v["hooks"]);
+}

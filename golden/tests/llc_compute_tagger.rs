@@ -87,3 +87,38 @@ fn every_shipped_kernel_is_tagged_without_overlap() {
         }
     }
 }
+
+/// The chain profile of `[hooks.llc_compute] mode = "profile"` (spec §7 study 5) on
+/// vecadd, against a count by hand, and the run it watches is unchanged.
+#[test]
+fn the_chain_profile_counts_vecadd_by_hand_and_changes_nothing() {
+    use golden::gpu::{run, GpuConfig, Launch, RunOptions};
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let plain = GpuConfig::load(&root.join("configs/gpu/tiny.toml")).unwrap();
+    let mut profiled = plain.clone();
+    profiled.hooks.insert("llc_compute".into(), toml::from_str("mode = \"profile\"").unwrap());
+    let launch = Launch::load(&workloads().join("vecadd/vecadd.toml")).unwrap();
+    let a = run(&plain, &launch, RunOptions::default()).unwrap();
+    let b = run(&profiled, &launch, RunOptions::default()).unwrap();
+    assert!(b.checks_passed());
+    assert_eq!((a.cycles, a.warp_insts), (b.cycles, b.warp_insts), "the profile must not change the run");
+    // 40 CTAs x 8 warps: warps 0-311 all in range, warp 312 half (both paths: the same
+    // 22 instructions: 4 ld.param, 3 mov, mad, setp, bra, 11 of the body, ret); warps
+    // 313-319 none (10 + ret). The chain is 2 loads, the add and the store.
+    let h = |k: &str| b.hooks.get(&format!("llc_compute.{k}")).copied().unwrap_or_else(|| panic!("no counter {k}: {:?}", b.hooks));
+    assert_eq!(h("warp_insts"), 313 * 22 + 7 * 11);
+    assert_eq!(h("warp_insts"), b.warp_insts, "the hook sees every issued warp instruction");
+    assert_eq!((h("chain_warp_insts"), h("mem_warp_insts"), h("chain_mem_warp_insts")), (313 * 4, 313 * 3, 313 * 3));
+    assert_eq!((h("chains"), h("static_chains")), (313, 2), "one chain per warp in range; the kernel tagged once per SM (2 SMs)");
+}
+
+#[test]
+fn offloading_modes_are_refused_until_modelled() {
+    use golden::gpu::GpuConfig;
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let text = std::fs::read_to_string(root.join("configs/gpu/tiny.toml")).unwrap();
+    for (mode, says) in [("omni", "not modelled yet"), ("lcc", "is not a mode")] {
+        let e = GpuConfig::parse(Path::new("t.toml"), &format!("{text}\n[hooks.llc_compute]\nmode = \"{mode}\"\n")).unwrap_err().to_string();
+        assert!(e.contains("hooks.llc_compute.mode") && e.contains(says) && e.contains("profile"), "{e}");
+    }
+}

@@ -5,7 +5,8 @@
 //! * [`config`]: the validated `[llc_compute]` config; its EMN tables and capable mask.
 //! * [`emn`]: Algorithm 1 (spec §2.4) for any mesh and MC placement.
 //! * [`chain`]: the nine chain patterns of Table 1; [`tagger`]: the compiler pass that
-//!   finds and tags them in PTX (§2.1).
+//!   finds and tags them in PTX (§2.1); [`hook`]: `[hooks.llc_compute]` in the GPU
+//!   model (today the chain profile of study 5).
 //! * [`hops`]: the zero-load hop model of spec §2.7.
 //! * [`packet`]: the ComputePacket flit layout (§2.3); [`lane_op`]: the ALU semantics.
 //! * Golden models (`eval`/`commit`, [`crate::model::Model`]): [`oq`], [`sq`] (at an
@@ -22,6 +23,7 @@ pub mod check;
 pub mod config;
 pub mod emn;
 pub mod emn_lut;
+pub mod hook;
 pub mod hops;
 pub mod lane_op;
 pub mod ni_demux;

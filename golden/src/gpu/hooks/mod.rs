@@ -48,7 +48,7 @@ pub mod throttle;
 pub const HOOK_TAG: u64 = 1 << 63;
 
 /// Every block that attaches to the GPU model. A new block adds one line here.
-pub const BLOCKS: &[HookBlock] = &[throttle::BLOCK, crate::qcache::hook::BLOCK, crate::tfb_bdib::hook::BLOCK];
+pub const BLOCKS: &[HookBlock] = &[throttle::BLOCK, crate::qcache::hook::BLOCK, crate::tfb_bdib::hook::BLOCK, crate::llc_compute::hook::BLOCK];
 
 /// A block as the GPU config selects it: `[hooks.<name>]`.
 pub struct HookBlock {
