@@ -1196,7 +1196,9 @@ impl<'a> Ctx<'a> {
                 }
                 let sfu = matches!(op, Op::Div | Op::Rem);
                 let mut inst = blank(op, ty, Self::class_of(ty, sfu));
-                if ty.is_float() && op != Op::Div {
+                if ty.is_float() {
+                    // `div.rn` keeps Rn; `div.approx` / `div.full` keep Default (the model
+                    // divides exactly either way; the LLC-Compute tagger tells them apart)
                     inst.rnd = m.rnd.unwrap_or(Rnd::Default);
                 }
                 inst.ftz = m.ftz;
