@@ -33,6 +33,9 @@ const WORKLOADS: &[&str] = &[
     "kmeans/kmeans.toml",
     "backprop/backprop.toml",
     "prodcons/prodcons.toml",
+    "micro_llc/compare.toml",
+    "micro_llc/density.toml",
+    "micro_llc/norm.toml",
 ];
 
 fn check_all(cfg: &GpuConfig) {

@@ -23,8 +23,9 @@ fn the_chains_of_the_shipped_workloads_are_the_ones_read_by_hand() {
     assert_eq!(chains("vecadd/vecadd.ptx"), [(1, vec![47, 46, 48, 51])]);
     // copy: a load stored unchanged, the store's address computed in between (pattern 3)
     assert_eq!(chains("copy/copy.ptx"), [(3, vec![44, 48])]);
-    // gaussian: `a[i] += f` with f a kernel parameter (ld.param.f32): pattern 7
-    assert_eq!(chains("gaussian/gaussian.ptx"), [(7, vec![48, 49, 50])]);
+    // gaussian: `a[i] += f` with f a kernel parameter (ld.param.f32): pattern 7; Fan1's
+    // multiplier `m = a[..] / a[..]` (div.rn of two loads, stored): pattern 1
+    assert_eq!(chains("gaussian/gaussian.ptx"), [(7, vec![48, 49, 50]), (1, vec![90, 94, 95, 98])]);
     // bfs: a level compared with the parameter `level` (87) and a cost with -1 (108): pattern 6
     assert_eq!(chains("bfs/bfs.ptx"), [(6, vec![86, 87]), (6, vec![107, 108])]);
     // bptree: only the second load (a child pointer tested against 0) feeds a compare alone
@@ -37,6 +38,11 @@ fn the_chains_of_the_shipped_workloads_are_the_ones_read_by_hand() {
     assert_eq!(chains("micro/stream.ptx"), [(2, vec![51, 53, 58]), (2, vec![55, 57, 59])]);
     // hotspot: the two neighbour sums
     assert_eq!(chains("hotspot/hotspot.ptx"), [(2, vec![91, 95, 96]), (2, vec![104, 108, 109])]);
+    // the paper's microbenchmarks COMPARE (5), DENSITY (6) and NORM (7: IEEE division by
+    // a parameter, in place)
+    assert_eq!(chains("micro_llc/compare.ptx"), [(5, vec![46, 49, 50])]);
+    assert_eq!(chains("micro_llc/density.ptx"), [(6, vec![44, 45])]);
+    assert_eq!(chains("micro_llc/norm.ptx"), [(7, vec![39, 40, 41])]);
     // TRIAD and SAXPY compile to `fma`: no chain (the EMN would round twice)
     assert_eq!(chains("triad/triad.ptx"), []);
     assert_eq!(chains("saxpy/saxpy.ptx"), []);

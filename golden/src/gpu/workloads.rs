@@ -14,7 +14,7 @@ pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super:
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
 const BASE_REFERENCES: &[&str] =
-    &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons"];
+    &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons", "compare", "density", "norm"];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
     let mut out = [""; N];
@@ -80,6 +80,35 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
                 dst[i] = src[i * stride];
             }
             put(HostBuffer::from_u32("dst", &dst));
+        }
+        // LLC-Compute COMPARE: mismatches[0] += |{i < n : a[i] != b[i]}|
+        "compare" => {
+            let n = uparam(p, "n")?;
+            let (a, bb, mut m) = (u32s(b, "a")?, u32s(b, "b")?, u32s(b, "mismatches")?);
+            need(a.len().min(bb.len()), n, "a/b")?;
+            need(m.len(), 1, "mismatches")?;
+            m[0] = m[0].wrapping_add((0..n).filter(|&i| a[i] != bb[i]).count() as u32);
+            put(HostBuffer::from_u32("mismatches", &m));
+        }
+        // LLC-Compute DENSITY: zeros[0] += |{i < n : a[i] == 0}|
+        "density" => {
+            let n = uparam(p, "n")?;
+            let (a, mut z) = (u32s(b, "a")?, u32s(b, "zeros")?);
+            need(a.len(), n, "a")?;
+            need(z.len(), 1, "zeros")?;
+            z[0] = z[0].wrapping_add(a[..n].iter().filter(|&&v| v == 0).count() as u32);
+            put(HostBuffer::from_u32("zeros", &z));
+        }
+        // LLC-Compute NORM: a[i] = a[i] / s (IEEE division, as div.rn.f32)
+        "norm" => {
+            let n = uparam(p, "n")?;
+            let s = param(p, "s")? as f32;
+            let mut a = f32s(b, "a")?;
+            need(a.len(), n, "a")?;
+            for v in &mut a[..n] {
+                *v /= s;
+            }
+            put(HostBuffer::from_f32("a", &a));
         }
         // per-CTA tree reduction in shared memory: partial[cta] (same order as the PTX)
         "reduce" => {
