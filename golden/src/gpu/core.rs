@@ -143,8 +143,16 @@ pub struct Warp {
     pub age: u64,
     pub resume_at: u64,
     pub sync_since: u64,
+    /// Occupancy-loss split (tfb_bdib.md §4.4, S4): the CTA's contended cycles before
+    /// this warp's arrival at its barrier, and the cycle it resumed from its last barrier
+    /// until its first issue after it ([`NO_CYCLE`]: none pending, ramp-up counted).
+    pub cont_mark: u64,
+    pub ramp_since: u64,
     pub ids: WarpIds,
 }
+
+/// No cycle (a ramp-up not pending, no contended cycle yet).
+const NO_CYCLE: u64 = u64::MAX;
 
 impl Warp {
     fn empty() -> Self {
@@ -161,6 +169,8 @@ impl Warp {
             state: WarpState::Finished,
             resume_at: 0,
             sync_since: 0,
+            cont_mark: 0,
+            ramp_since: NO_CYCLE,
             erf_done: false,
             bar_id: 0,
             pending_loads: 0,
@@ -200,6 +210,12 @@ struct CtaSlot {
     arrived: [u32; NAMED_BARRIERS],
     /// The cycle of the latest arrival at the current barrier (occupancy-loss split).
     last_arrival: [u64; NAMED_BARRIERS],
+    /// Occupancy-loss split (S4): warps waiting at a barrier, cycles in which one of
+    /// them waited while a lagging warp of this CTA could have issued but its scheduler
+    /// issued another CTA's warp (issue contention), and the latest such cycle.
+    at_barrier: u32,
+    cont_cycles: u64,
+    cont_last: u64,
 }
 
 /// Named barriers per CTA (PTX: ids 0..15).
@@ -326,6 +342,8 @@ pub struct Sm {
     taps: IssueTaps,
     /// Deferred instructions over all warps.
     deferred_total: u32,
+    /// Warps waiting at a barrier, over all CTAs (the contention probe runs while > 0).
+    bar_waiting: u32,
     // statistics
     pub issue: IssueStats,
     pub shmem: ShmemStats,
@@ -397,6 +415,7 @@ impl Sm {
             issue_hook: Box::new(NoHook),
             taps: IssueTaps::default(),
             deferred_total: 0,
+            bar_waiting: 0,
             issue: IssueStats::default(),
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
@@ -480,6 +499,8 @@ impl Sm {
             wp.in_fetch_q = true;
             wp.state = WarpState::Active;
             wp.resume_at = 0;
+            wp.cont_mark = 0;
+            wp.ramp_since = NO_CYCLE;
             wp.erf_done = false;
             wp.pending_loads = 0;
             wp.pending_stores = 0;
@@ -514,6 +535,9 @@ impl Sm {
         c.release_at = [0; NAMED_BARRIERS];
         c.bar_expected = [None; NAMED_BARRIERS];
         c.arrived = [0; NAMED_BARRIERS];
+        c.at_barrier = 0;
+        c.cont_cycles = 0;
+        c.cont_last = NO_CYCLE;
         self.resident_ctas += 1;
         self.report.ctas += 1;
     }
@@ -812,6 +836,8 @@ impl Sm {
         let eaf = if gpu_scope { self.sync.fence_gpu_latency } else { self.sync.eaf_latency };
         let resume = c.release_at[id].max(now) + eaf as u64;
         let last_arrival = c.last_arrival[id];
+        // contended cycles before the last arrival (none can follow it: no warp lags)
+        let cont_before_last = c.cont_cycles - (c.cont_last == last_arrival) as u64;
         if gpu_scope {
             // device-scope acquire: drop possibly stale L1 data
             self.l1.invalidate_all();
@@ -834,9 +860,15 @@ impl Sm {
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
+                self.syncs.barrier_lost_cycles += resume - wp.sync_since;
                 let last = last_arrival.max(wp.sync_since);
-                self.syncs.barrier_imbalance_cycles += last - wp.sync_since;
+                let contention = cont_before_last.saturating_sub(wp.cont_mark).min(last - wp.sync_since);
+                self.syncs.barrier_contention_cycles += contention;
+                self.syncs.barrier_imbalance_cycles += last - wp.sync_since - contention;
                 self.syncs.barrier_fence_cycles += resume - last;
+                wp.ramp_since = resume;
+                self.ctas[cta].at_barrier -= 1;
+                self.bar_waiting -= 1;
                 let ns = self.sched_sleep.len();
                 self.sched_sleep[w as usize % ns] = 0;
                 self.issue_hook.barrier_release(now, w, resume);
@@ -968,6 +1000,13 @@ impl Sm {
         let inst = &k.insts[pc as usize];
         let active = self.warps[w].simt.mask();
         let next = pc + 1;
+        let ramp_since = self.warps[w].ramp_since;
+        if ramp_since != NO_CYCLE {
+            // the warp's first issue after its barrier: the ramp-up part of S4
+            self.syncs.barrier_rampup_cycles += now - ramp_since;
+            self.syncs.barrier_lost_cycles += now - ramp_since;
+            self.warps[w].ramp_since = NO_CYCLE;
+        }
         if route == Route::Defer {
             // the warp moves past it; it executes when the hook drains it
             if matches!(inst.op, Op::Ld { .. } | Op::Atom { .. }) {
@@ -1114,6 +1153,11 @@ impl Sm {
         wp.state = WarpState::Barrier;
         wp.bar_id = id as u8;
         wp.sync_since = now;
+        let c = &mut self.ctas[cta as usize];
+        // (a cycle already marked contended is one the warp waits in)
+        wp.cont_mark = c.cont_cycles - (c.cont_last == now) as u64;
+        c.at_barrier += 1;
+        self.bar_waiting += 1;
         self.syncs.barrier_warps += 1;
         self.issue_hook.barrier_arrive(now, w as u16, cta);
         self.try_erf(w, now);
@@ -1263,6 +1307,9 @@ impl Sm {
         }
         match issued {
             Some((w, route)) => {
+                if self.bar_waiting > 0 {
+                    self.note_contention(s, w as usize, k, now, lsu_free);
+                }
                 self.schedulers[s].last = Some(w);
                 self.issue_warp(w as usize, route, p)
             }
@@ -1315,6 +1362,9 @@ impl Sm {
                 }
                 match issued {
                     Some((w, route)) => {
+                        if self.bar_waiting > 0 {
+                            self.note_contention(s, w as usize, &run.kernel, now, lsu_free);
+                        }
                         self.schedulers[s].last = Some(w);
                         self.issue_warp(w as usize, route, p)?;
                     }
@@ -1342,6 +1392,50 @@ impl Sm {
         }
         self.order = order;
         Ok(())
+    }
+
+    /// Issue contention (tfb_bdib.md §4.4, S4; our choice of test): scheduler `s` is
+    /// about to issue warp `x`. Every other CTA with warps waiting at a barrier marks
+    /// this cycle contended when one of its lagging warps on `s` could have issued
+    /// instead ([`Self::could_issue`]). Statistics only: nothing here changes state the
+    /// timing reads.
+    fn note_contention(&mut self, s: usize, x: usize, k: &Kernel, now: u64, lsu_free: bool) {
+        let xc = self.warps[x].cta as usize;
+        let ns = self.schedulers.len();
+        for c in 0..self.ctas.len() {
+            let cs = &self.ctas[c];
+            if c == xc || !cs.valid || cs.at_barrier == 0 || cs.cont_last == now {
+                continue;
+            }
+            if cs.warps.iter().any(|&w| w as usize % ns == s && self.could_issue(w as usize, k, now, lsu_free)) {
+                let cs = &mut self.ctas[c];
+                cs.cont_cycles += 1;
+                cs.cont_last = now;
+            }
+        }
+    }
+
+    /// Whether lagging (active) warp `w` passes [`Self::check`] now, read only: the
+    /// operands, the I-buffer, the functional unit or the LD/ST unit (the issue hook is
+    /// not asked).
+    fn could_issue(&self, w: usize, k: &Kernel, now: u64, lsu_free: bool) -> bool {
+        let wp = &self.warps[w];
+        if !wp.valid || wp.state != WarpState::Active || now < wp.blocked_until {
+            return false;
+        }
+        let pc = wp.simt.pc();
+        if wp.ibuf_n == 0 || wp.ibuf_pc != pc || now < wp.ibuf_ready {
+            return false;
+        }
+        let inst = &k.insts[pc as usize];
+        if self.scoreboard.ready_cycle(w, inst) > now {
+            return false;
+        }
+        match inst.class {
+            OpClass::Mem => lsu_free,
+            OpClass::Ctrl => true,
+            c => self.fus.free_at(c) <= now,
+        }
     }
 
     /// Every live warp's MWF / fMWF key for this cycle (tfb_bdib.md §2.14): per CTA, the

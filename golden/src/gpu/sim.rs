@@ -358,8 +358,11 @@ impl Gpu {
             r.sync.barrier_warps += s.barrier_warps;
             r.sync.barriers_completed += s.barriers_completed;
             r.sync.barrier_wait_cycles += s.barrier_wait_cycles;
+            r.sync.barrier_lost_cycles += s.barrier_lost_cycles;
             r.sync.barrier_imbalance_cycles += s.barrier_imbalance_cycles;
+            r.sync.barrier_contention_cycles += s.barrier_contention_cycles;
             r.sync.barrier_fence_cycles += s.barrier_fence_cycles;
+            r.sync.barrier_rampup_cycles += s.barrier_rampup_cycles;
             r.sync.fences += s.fences;
             r.sync.fence_wait_cycles += s.fence_wait_cycles;
             let mut sr = sm.report.clone();

@@ -101,12 +101,19 @@ pub struct SyncStats {
     pub barriers_completed: u64,
     /// Warp-cycles spent between issuing `bar.sync` and resuming.
     pub barrier_wait_cycles: u64,
-    /// The occupancy-loss split of tfb_bdib.md §4.4 (S4) over those warp-cycles: load
-    /// imbalance (from a warp's arrival to the last arrival of its CTA at that barrier,
-    /// issue contention included) and fence (from the last arrival to the warp's
-    /// resumption: ERFs, then the EAF). Ramp-up after the barrier is not split out.
+    /// The barrier occupancy loss of tfb_bdib.md §4.4 (S4), warp-cycles: for each warp
+    /// and barrier, from its arrival to its first issue after the barrier (the waiting
+    /// above plus the ramp-up), split exactly into
+    /// * issue contention: before the CTA's last arrival, cycles in which a lagging warp
+    ///   of the CTA could have issued but its scheduler issued another CTA's warp;
+    /// * load imbalance: the other cycles from the warp's arrival to the last arrival;
+    /// * fence: from the last arrival to the warp's resumption (ERFs, then the EAF);
+    /// * ramp-up: from the resumption to the warp's first issue after the barrier.
+    pub barrier_lost_cycles: u64,
     pub barrier_imbalance_cycles: u64,
+    pub barrier_contention_cycles: u64,
     pub barrier_fence_cycles: u64,
+    pub barrier_rampup_cycles: u64,
     pub fences: u64,
     pub fence_wait_cycles: u64,
 }
