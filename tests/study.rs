@@ -229,6 +229,8 @@ fn bad_study_files_are_refused_naming_file_and_field() {
         &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"),
         &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"],
     );
+    rejects("divide-no-stat", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\ndivide_by = \"x\"\nreason = \"r\"\n"), &["measure[0].divide_by", "set stat"]);
+    rejects("divide-empty", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\ndivide_by = \" \"\n"), &["measure[0].divide_by", "empty path"]);
     rejects("no-source", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\npaper = 1.0\n"), &["measure[0].source"]);
     rejects("flag", &format!("{runs}max_cycles = 10\n"), &["runs[0].max_cycles", "allowed"]);
     rejects("figure", &format!("{runs}[[figure]]\nname = \"f\"\ntitle = \"t\"\nkind = \"bars\"\nmeasures = [\"zzz\"]\n"), &["figure[0].measures", "zzz"]);
