@@ -64,6 +64,7 @@ use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
 use super::memspace::DeviceMemory;
+use super::occupancy::{CtaOccupancy, OccupancySums};
 use super::predecode::Fast;
 use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
 use super::scheduler::WarpScheduler;
@@ -216,6 +217,15 @@ struct CtaSlot {
     at_barrier: u32,
     cont_cycles: u64,
     cont_last: u64,
+    /// Warp instructions in flight (S3, S13).
+    occ: CtaOccupancy,
+}
+
+/// The longest completion latency [`CtaOccupancy`] registers ahead: a functional unit's
+/// result latency, a parameter load's (the integer latency), one cycle.
+fn occupancy_horizon(c: &super::config::CoreConfig) -> u32 {
+    let u = &c.units;
+    [u.int.latency, u.fp32.latency, u.fp64.latency, u.sfu.latency, 1].into_iter().max().unwrap_or(1)
 }
 
 /// Named barriers per CTA (PTX: ids 0..15).
@@ -348,6 +358,7 @@ pub struct Sm {
     pub issue: IssueStats,
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
+    pub occupancy: OccupancySums,
     pub report: SmReport,
     // idle skipping
     /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
@@ -384,7 +395,7 @@ impl Sm {
             preds: Vec::new(),
             local: Vec::new(),
             warps: (0..slots).map(|_| Warp::empty()).collect(),
-            ctas: (0..c.max_ctas).map(|_| CtaSlot::default()).collect(),
+            ctas: (0..c.max_ctas).map(|_| CtaSlot { occ: CtaOccupancy::new(occupancy_horizon(c)), ..CtaSlot::default() }).collect(),
             resident_ctas: 0,
             scoreboard: Scoreboard::default(),
             schedulers: (0..c.schedulers).map(|_| WarpScheduler::new(c.scheduler)).collect(),
@@ -419,6 +430,7 @@ impl Sm {
             issue: IssueStats::default(),
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
+            occupancy: OccupancySums::default(),
             report: SmReport::default(),
             sleep_until: 0,
             slept_from: 0,
@@ -538,6 +550,7 @@ impl Sm {
         c.at_barrier = 0;
         c.cont_cycles = 0;
         c.cont_last = NO_CYCLE;
+        c.occ.launch(now + 1);
         self.resident_ctas += 1;
         self.report.ctas += 1;
     }
@@ -574,6 +587,9 @@ impl Sm {
         let m = *m;
         self.free_tokens.push(token);
         let w = m.warp as usize;
+        let occ = &mut self.ctas[self.warps[w].cta as usize].occ;
+        occ.before(now);
+        occ.complete(now, now);
         for &d in &m.defs[..m.n_def as usize] {
             self.scoreboard.set(w, d, now);
         }
@@ -645,7 +661,7 @@ impl Sm {
             WarpState::Active => {}
             WarpState::Barrier => self.try_erf(w, now),
             WarpState::Fence(_) => self.try_fence(w, now),
-            WarpState::Finished => self.try_retire(w),
+            WarpState::Finished => self.try_retire(w, now),
         }
     }
 
@@ -737,7 +753,9 @@ impl Sm {
             Op::Tex => (true, false, AccKind::Read),
             _ => unreachable!("mem_issue on a non-memory instruction"),
         };
+        let cta = self.warps[w].cta as usize;
         if rec_mask == 0 {
+            self.ctas[cta].occ.complete(now, now + 1);
             return;
         }
         let mut defs = [0u16; 4];
@@ -748,6 +766,7 @@ impl Sm {
                 // our choice: parameter loads are constant-cache hits with the integer
                 // ALU latency and do not occupy the LD/ST unit
                 self.scoreboard.set_defs(w, inst, now + self.int_latency as u64);
+                self.ctas[cta].occ.complete(now, now + self.int_latency as u64);
             }
             Space::Shared => {
                 let d = conflict_degree(&self.rec, self.shcfg.banks, self.shcfg.bank_bytes);
@@ -782,6 +801,7 @@ impl Sm {
                     }
                     self.alloc_token(MemInst { warp: w as u16, defs, n_def: nd as u8, remaining: segs.len() as u32 })
                 } else {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     NO_TOKEN
                 };
                 let kind = if kind == AccKind::Read && bypass { AccKind::ReadBypass } else { kind };
@@ -875,6 +895,9 @@ impl Sm {
             }
         }
         let c = &mut self.ctas[cta];
+        if c.at_barrier == 0 {
+            c.occ.close_window(resume);
+        }
         c.erf_count[id] = 0;
         c.release_at[id] = 0;
         c.bar_expected[id] = None;
@@ -907,7 +930,7 @@ impl Sm {
         }
     }
 
-    fn try_retire(&mut self, w: usize) {
+    fn try_retire(&mut self, w: usize, now: u64) {
         let wp = &mut self.warps[w];
         if !wp.valid || wp.state != WarpState::Finished || wp.pending_loads > 0 || wp.pending_stores > 0 || wp.lsu_pending > 0 || wp.deferred > 0 {
             return;
@@ -920,6 +943,8 @@ impl Sm {
         let c = &mut self.ctas[cta];
         c.unretired -= 1;
         if c.unretired == 0 {
+            c.occ.retire(now);
+            self.occupancy.add(&c.occ.sums);
             c.valid = false;
             c.warps.clear();
             self.resident_ctas -= 1;
@@ -1000,6 +1025,9 @@ impl Sm {
         let inst = &k.insts[pc as usize];
         let active = self.warps[w].simt.mask();
         let next = pc + 1;
+        let cta = self.warps[w].cta as usize;
+        self.ctas[cta].occ.before(now);
+        self.ctas[cta].occ.issue(now);
         let ramp_since = self.warps[w].ramp_since;
         if ramp_since != NO_CYCLE {
             // the warp's first issue after its barrier: the ramp-up part of S4
@@ -1029,10 +1057,12 @@ impl Sm {
             match effect {
                 Effect::Alu => {
                     let lat = self.fus.issue(inst.class, now);
+                    self.ctas[cta].occ.complete(now, now + lat as u64);
                     self.scoreboard.set_defs(w, inst, now + lat as u64);
                     self.warps[w].simt.advance(next);
                 }
                 Effect::Branch { taken } => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.branch(taken, inst.target, next, inst.rpc);
                 }
                 Effect::Mem => {
@@ -1040,14 +1070,17 @@ impl Sm {
                     self.warps[w].simt.advance(next);
                 }
                 Effect::Bar => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.advance(next);
                     self.arrive_barrier(w, inst, now);
                 }
                 Effect::Membar(scope) => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.advance(next);
                     self.enter_fence(w, scope, now);
                 }
                 Effect::Exit => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     let survivors = active & !self.rec_guard;
                     let done = self.warps[w].simt.exit(self.rec_guard);
                     if !done && survivors != 0 {
@@ -1062,12 +1095,13 @@ impl Sm {
                         for id in 0..NAMED_BARRIERS {
                             self.check_release(cta, id, now);
                         }
-                        self.try_retire(w);
+                        self.try_retire(w, now);
                         return Ok(());
                     }
                 }
             }
         }
+        self.ctas[cta].occ.after_issue(now);
         // I-buffer
         let wp = &mut self.warps[w];
         wp.ibuf_pc = next;
@@ -1157,6 +1191,9 @@ impl Sm {
         // (a cycle already marked contended is one the warp waits in)
         wp.cont_mark = c.cont_cycles - (c.cont_last == now) as u64;
         c.at_barrier += 1;
+        if c.at_barrier == 1 {
+            c.occ.open_window(now);
+        }
         self.bar_waiting += 1;
         self.syncs.barrier_warps += 1;
         self.issue_hook.barrier_arrive(now, w as u16, cta);
@@ -1187,6 +1224,11 @@ impl Sm {
         self.deferred_total -= 1;
         let k: &Kernel = &p.run.kernel;
         let inst = &k.insts[d.pc as usize];
+        let cta = self.warps[w].cta as usize;
+        self.ctas[cta].occ.before(now);
+        if matches!(inst.op, Op::Bar | Op::Membar(_)) {
+            self.ctas[cta].occ.complete(now, now + 1);
+        }
         match self.execute(w, d.pc, inst, d.mask, p)? {
             Effect::Mem => {
                 self.mem_issue(w, inst, p);

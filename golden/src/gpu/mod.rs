@@ -27,6 +27,7 @@ pub mod mempart;
 pub mod memspace;
 pub mod net;
 pub mod npy;
+pub mod occupancy;
 pub mod predecode;
 pub mod printf;
 pub mod ptx;

@@ -323,6 +323,7 @@ impl Gpu {
             printf: self.mem.printf_output().to_string(),
             ..Default::default()
         };
+        let mut occupancy = super::occupancy::OccupancySums::default();
         for sm in &self.sms {
             let i = &sm.issue;
             r.issue.warp_insts += i.warp_insts;
@@ -365,11 +366,13 @@ impl Gpu {
             r.sync.barrier_rampup_cycles += s.barrier_rampup_cycles;
             r.sync.fences += s.fences;
             r.sync.fence_wait_cycles += s.fence_wait_cycles;
+            occupancy.add(&sm.occupancy);
             let mut sr = sm.report.clone();
             sr.l1_read_hits = l.read_hits;
             sr.l1_read_misses = l.read_misses;
             r.per_sm.push(sr);
         }
+        r.occupancy = OccupancyStats::from_sums(&occupancy);
         for p in &self.parts {
             let l = &p.llc.stats;
             r.llc.reads += l.reads;

@@ -118,6 +118,44 @@ pub struct SyncStats {
     pub fence_wait_cycles: u64,
 }
 
+/// Warp-instruction occupancy per threadblock (tfb_bdib.md §1.1; studies S3 and S13;
+/// [`super::occupancy`] defines it): warp instructions issued and not completed.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct OccupancyStats {
+    /// Mean in flight per resident threadblock over its residency (`inst_cycles /
+    /// cta_cycles`), and inside barrier windows, from the first warp's arrival to the
+    /// threadblock's resumption (`barrier_inst_cycles / barrier_cycles`).
+    pub overall: f64,
+    pub during_barrier: f64,
+    /// Mean lost occupancy window per barrier (S3, Fig. 5.2): from the first arrival until
+    /// the in-flight count is back at its level just before it (`lost_window_cycles /
+    /// windows`).
+    pub lost_window: f64,
+    pub inst_cycles: u64,
+    pub cta_cycles: u64,
+    pub barrier_inst_cycles: u64,
+    pub barrier_cycles: u64,
+    pub lost_window_cycles: u64,
+    pub windows: u64,
+}
+
+impl OccupancyStats {
+    pub fn from_sums(s: &super::occupancy::OccupancySums) -> Self {
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        OccupancyStats {
+            overall: ratio(s.inst_cycles, s.cta_cycles),
+            during_barrier: ratio(s.barrier_inst_cycles, s.barrier_cycles),
+            lost_window: ratio(s.lost_window_cycles, s.windows),
+            inst_cycles: s.inst_cycles,
+            cta_cycles: s.cta_cycles,
+            barrier_inst_cycles: s.barrier_inst_cycles,
+            barrier_cycles: s.barrier_cycles,
+            lost_window_cycles: s.lost_window_cycles,
+            windows: s.windows,
+        }
+    }
+}
+
 /// One kernel launch (one iteration of a repeated kernel counts separately).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct KernelReport {
@@ -206,6 +244,7 @@ pub struct GpuReport {
     pub llc: LlcStats,
     pub dram: DramStats,
     pub sync: SyncStats,
+    pub occupancy: OccupancyStats,
     pub noc: NocReport,
     pub per_sm: Vec<SmReport>,
     pub checks: Vec<CheckReport>,
