@@ -64,7 +64,7 @@ use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
 use super::memspace::DeviceMemory;
-use super::occupancy::{CtaOccupancy, OccupancySums};
+use super::occupancy::{CtaOccupancy, OccupancySums, OccupancyTrace};
 use super::predecode::Fast;
 use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
 use super::scheduler::WarpScheduler;
@@ -359,6 +359,10 @@ pub struct Sm {
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
     pub occupancy: OccupancySums,
+    /// `[stats] occupancy_trace`: the threadblock to trace, and its trace once it
+    /// started here (one per SM: the first such threadblock the SM runs).
+    trace_cfg: Option<super::config::TraceConfig>,
+    pub trace: Option<OccupancyTrace>,
     pub report: SmReport,
     // idle skipping
     /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
@@ -431,6 +435,8 @@ impl Sm {
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
             occupancy: OccupancySums::default(),
+            trace_cfg: cfg.stats.occupancy_trace,
+            trace: None,
             report: SmReport::default(),
             sleep_until: 0,
             slept_from: 0,
@@ -551,6 +557,10 @@ impl Sm {
         c.cont_cycles = 0;
         c.cont_last = NO_CYCLE;
         c.occ.launch(now + 1);
+        if let Some(t) = self.trace_cfg.filter(|t| t.cta == cta_id && self.trace.is_none()) {
+            self.trace = Some(OccupancyTrace::default());
+            c.occ.trace = Some(Box::new(OccupancyTrace { sm: self.id as u32, cta: cta_id, start: now + 1, cycles: t.cycles, ..Default::default() }));
+        }
         self.resident_ctas += 1;
         self.report.ctas += 1;
     }
@@ -945,6 +955,9 @@ impl Sm {
         if c.unretired == 0 {
             c.occ.retire(now);
             self.occupancy.add(&c.occ.sums);
+            if let Some(t) = c.occ.trace.take() {
+                self.trace = Some(*t);
+            }
             c.valid = false;
             c.warps.clear();
             self.resident_ctas -= 1;
@@ -1027,7 +1040,10 @@ impl Sm {
         let next = pc + 1;
         let cta = self.warps[w].cta as usize;
         self.ctas[cta].occ.before(now);
-        self.ctas[cta].occ.issue(now);
+        if route == Route::Execute {
+            // (a deferred instruction is in flight from its drain on)
+            self.ctas[cta].occ.issue(now);
+        }
         let ramp_since = self.warps[w].ramp_since;
         if ramp_since != NO_CYCLE {
             // the warp's first issue after its barrier: the ramp-up part of S4
@@ -1226,6 +1242,7 @@ impl Sm {
         let inst = &k.insts[d.pc as usize];
         let cta = self.warps[w].cta as usize;
         self.ctas[cta].occ.before(now);
+        self.ctas[cta].occ.issue(now);
         if matches!(inst.op, Op::Bar | Op::Membar(_)) {
             self.ctas[cta].occ.complete(now, now + 1);
         }

@@ -6,8 +6,9 @@
 //! parameter load) until its result is ready, a load, atomic or shared-memory access
 //! until its data returns, anything else (branch, barrier, fence, exit, store: the
 //! LD/ST unit takes a store) in its issue cycle only (our choice). An instruction held
-//! in the issue hook's buffer (TFB) is in flight from its issue until it completes
-//! after the drain.
+//! in the issue hook's buffer (TFB's BDIB) is in flight from its drain, when it
+//! executes, not while it waits in the buffer (our choice: the buffer holds it
+//! unexecuted, operands unread).
 //!
 //! Event-driven and exact, so the SM may sleep through idle cycles: the in-flight
 //! warp-cycles before cycle `t` are `A(t) = sum over issues i < t of (t - i) - sum over
@@ -54,6 +55,43 @@ impl OccupancySums {
     }
 }
 
+/// The in-flight count of one threadblock, cycle by cycle from its launch (S3, Fig. 5.2;
+/// `[stats] occupancy_trace`), with the first arrival and the resumption of each
+/// barrier window.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OccupancyTrace {
+    pub sm: u32,
+    pub cta: u64,
+    /// The cycle of `in_flight[0]`.
+    pub start: u64,
+    pub in_flight: Vec<u32>,
+    pub arrivals: Vec<u64>,
+    pub resumes: Vec<u64>,
+    /// Cycles to record.
+    #[serde(skip)]
+    pub cycles: u64,
+}
+
+impl OccupancyTrace {
+    /// The trace as CSV: `cycle,in_flight,event` (event: `arrival` or `resume` where a
+    /// barrier window opens or closes).
+    pub fn csv(&self) -> String {
+        let mut s = String::from("cycle,in_flight,event\n");
+        for (i, n) in self.in_flight.iter().enumerate() {
+            let t = self.start + i as u64;
+            let ev = if self.arrivals.contains(&t) {
+                "arrival"
+            } else if self.resumes.contains(&t) {
+                "resume"
+            } else {
+                ""
+            };
+            s.push_str(&format!("{t},{n},{ev}\n"));
+        }
+        s
+    }
+}
+
 /// One threadblock's in-flight accounting.
 #[derive(Debug, Clone)]
 pub struct CtaOccupancy {
@@ -74,6 +112,8 @@ pub struct CtaOccupancy {
     ramping: bool,
     ramp_from: u64,
     pub sums: OccupancySums,
+    /// Recording this threadblock's trace (off: `None`, one test per event).
+    pub trace: Option<Box<OccupancyTrace>>,
 }
 
 impl Default for CtaOccupancy {
@@ -100,6 +140,7 @@ impl CtaOccupancy {
             ramping: false,
             ramp_from: 0,
             sums: OccupancySums::default(),
+            trace: None,
         }
     }
 
@@ -107,6 +148,7 @@ impl CtaOccupancy {
     pub fn launch(&mut self, now: u64) {
         let ring = std::mem::take(&mut self.ring);
         *self = CtaOccupancy { ring, ..CtaOccupancy::new(0) };
+        self.trace = None;
         self.ring.fill((NONE, 0));
         self.launched = now;
     }
@@ -115,6 +157,9 @@ impl CtaOccupancy {
     /// event after it is recorded yet, so `A` at its end is still exact).
     #[inline(always)]
     pub fn before(&mut self, now: u64) {
+        if self.trace.is_some() {
+            self.sample(now);
+        }
         if self.close_at != NONE && now >= self.close_at {
             self.finish_window();
         }
@@ -155,6 +200,17 @@ impl CtaOccupancy {
         }
     }
 
+    /// Record the in-flight count of the cycles before `now` not yet recorded (the first
+    /// event at `now` has not been recorded yet).
+    fn sample(&mut self, now: u64) {
+        let mut t = self.trace.take().expect("tracing");
+        let end = now.min(t.start + t.cycles);
+        for c in t.start + t.in_flight.len() as u64..end {
+            t.in_flight.push(self.in_flight(c) as u32);
+        }
+        self.trace = Some(t);
+    }
+
     /// Completions registered ahead of `t`: how many, and the sum of `d - t`.
     fn ahead(&self, t: u64) -> (u64, u64) {
         self.ring.iter().filter(|&&(d, _)| d != NONE && d > t).fold((0, 0), |(n, s), &(d, k)| (n + k as u64, s + k as u64 * (d - t)))
@@ -184,6 +240,9 @@ impl CtaOccupancy {
             self.end_ramp(now);
         }
         self.from = now;
+        if let Some(t) = self.trace.as_mut() {
+            t.arrivals.push(now);
+        }
         self.area_from = self.area(now);
         self.level = self.in_flight(now).saturating_sub(1);
     }
@@ -199,6 +258,9 @@ impl CtaOccupancy {
         let b = self.close_at;
         self.sums.barrier_inst_cycles += self.area(b) - self.area_from;
         self.sums.barrier_cycles += b - self.from;
+        if let Some(t) = self.trace.as_mut() {
+            t.resumes.push(b);
+        }
         self.close_at = NONE;
         self.ramping = true;
         self.ramp_from = b;
@@ -258,6 +320,30 @@ mod tests {
         o.retire(40);
         assert_eq!(o.sums.inst_cycles, 24);
         assert_eq!(o.sums.cta_cycles, 30);
+    }
+
+    /// The same timeline traced cycle by cycle (1 at 10, 2 at 11, 3 at 12, 2 at 13, then
+    /// the load alone until 30), 8 cycles recorded.
+    #[test]
+    fn trace_by_hand() {
+        let mut o = CtaOccupancy::new(20);
+        o.launch(10);
+        o.trace = Some(Box::new(OccupancyTrace { start: 10, cycles: 8, ..Default::default() }));
+        o.before(10);
+        o.issue(10);
+        o.complete(10, 14);
+        o.before(11);
+        o.issue(11);
+        o.before(12);
+        o.issue(12);
+        o.complete(12, 13);
+        o.open_window(12);
+        o.before(30);
+        o.complete(30, 30);
+        let t = o.trace.as_ref().unwrap();
+        assert_eq!(t.in_flight, [1, 2, 3, 2, 1, 1, 1, 1]);
+        assert_eq!(t.arrivals, [12]);
+        assert!(t.csv().starts_with("cycle,in_flight,event\n10,1,\n11,2,\n12,3,arrival\n13,2,\n"), "{}", t.csv());
     }
 
     /// A barrier window by hand: two ALU instructions in flight (issued at 0 and 1,

@@ -373,6 +373,8 @@ impl Gpu {
             r.per_sm.push(sr);
         }
         r.occupancy = OccupancyStats::from_sums(&occupancy);
+        // the first kernel's threadblock: the earliest trace
+        r.occupancy_trace = self.sms.iter().filter_map(|sm| sm.trace.clone()).filter(|t| !t.in_flight.is_empty()).min_by_key(|t| t.start);
         for p in &self.parts {
             let l = &p.llc.stats;
             r.llc.reads += l.reads;

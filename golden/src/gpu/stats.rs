@@ -245,6 +245,9 @@ pub struct GpuReport {
     pub dram: DramStats,
     pub sync: SyncStats,
     pub occupancy: OccupancyStats,
+    /// `[stats] occupancy_trace`: one threadblock's in-flight count, cycle by cycle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupancy_trace: Option<super::occupancy::OccupancyTrace>,
     pub noc: NocReport,
     pub per_sm: Vec<SmReport>,
     pub checks: Vec<CheckReport>,
