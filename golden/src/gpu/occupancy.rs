@@ -31,7 +31,7 @@ pub const RAMP_CAP: u64 = 1000;
 const NONE: u64 = u64::MAX;
 
 /// Sums over threadblocks (per SM, then per GPU).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct OccupancySums {
     /// In-flight warp-cycles over each threadblock's residency, and the residency cycles.
     pub inst_cycles: u64,
@@ -293,18 +293,25 @@ impl CtaOccupancy {
 mod tests {
     use super::*;
 
-    /// A hand-drawn threadblock: an ALU instruction issued at 10 with latency 4 (in flight
-    /// 10..14), a load issued at 11 completing at 30 (11..30), a barrier at 12 (12..13).
+    /// A hand-drawn threadblock up to cycle 12: an ALU instruction issued at 10 with
+    /// latency 4 (in flight 10..14), a load issued at 11, a barrier at 12 (12..13).
+    fn timeline_to_12(o: &mut CtaOccupancy) {
+        o.before(10);
+        o.issue(10);
+        o.complete(10, 14);
+        o.before(11);
+        o.issue(11);
+        o.before(12);
+        o.issue(12);
+        o.complete(12, 13);
+    }
+
+    /// [`timeline_to_12`], the load completing at 30 (in flight 11..30).
     #[test]
     fn area_and_in_flight_by_hand() {
         let mut o = CtaOccupancy::new(20);
         o.launch(10);
-        o.before(10);
-        o.issue(10);
-        o.complete(10, 14);
-        o.issue(11);
-        o.issue(12);
-        o.complete(12, 13);
+        timeline_to_12(&mut o);
         assert_eq!(o.in_flight(12), 3);
         // before 12: cycle 10 (1) + cycle 11 (2) = 3
         assert_eq!(o.area(12), 3);
@@ -329,14 +336,7 @@ mod tests {
         let mut o = CtaOccupancy::new(20);
         o.launch(10);
         o.trace = Some(Box::new(OccupancyTrace { start: 10, cycles: 8, ..Default::default() }));
-        o.before(10);
-        o.issue(10);
-        o.complete(10, 14);
-        o.before(11);
-        o.issue(11);
-        o.before(12);
-        o.issue(12);
-        o.complete(12, 13);
+        timeline_to_12(&mut o);
         o.open_window(12);
         o.before(30);
         o.complete(30, 30);

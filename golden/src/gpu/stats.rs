@@ -131,12 +131,9 @@ pub struct OccupancyStats {
     /// the in-flight count is back at its level just before it (`lost_window_cycles /
     /// windows`).
     pub lost_window: f64,
-    pub inst_cycles: u64,
-    pub cta_cycles: u64,
-    pub barrier_inst_cycles: u64,
-    pub barrier_cycles: u64,
-    pub lost_window_cycles: u64,
-    pub windows: u64,
+    /// The sums these divide.
+    #[serde(flatten)]
+    pub sums: super::occupancy::OccupancySums,
 }
 
 impl OccupancyStats {
@@ -146,12 +143,7 @@ impl OccupancyStats {
             overall: ratio(s.inst_cycles, s.cta_cycles),
             during_barrier: ratio(s.barrier_inst_cycles, s.barrier_cycles),
             lost_window: ratio(s.lost_window_cycles, s.windows),
-            inst_cycles: s.inst_cycles,
-            cta_cycles: s.cta_cycles,
-            barrier_inst_cycles: s.barrier_inst_cycles,
-            barrier_cycles: s.barrier_cycles,
-            lost_window_cycles: s.lost_window_cycles,
-            windows: s.windows,
+            sums: *s,
         }
     }
 }
