@@ -108,8 +108,9 @@ enum Cmd {
         /// NoC: injection rates to sweep (flits/node/cycle), e.g. 0.02,0.05,0.1.
         #[arg(long, value_delimiter = ',')]
         sweep: Vec<f64>,
-        /// NoC: directory for the sweep's CSV, JSON and SVG plot (`--out`, as `gen` and
-        /// `study run` spell it, works too).
+        /// NoC: directory for the sweep's CSV, JSON and SVG plot; GPU model with `[stats]
+        /// occupancy_trace`: for the trace's CSV and SVG (`--out`, as `gen` and `study run`
+        /// spell it, works too).
         #[arg(long, visible_alias = "out")]
         out_dir: Option<PathBuf>,
         /// Input-data seed.
@@ -408,6 +409,29 @@ fn build_model(d: &Design, opts: BuildOpts) -> Res {
     Ok(())
 }
 
+/// The GPU model's occupancy trace (`[stats] occupancy_trace`, S3) as
+/// `occupancy_trace.csv` and a plot, `occupancy_trace.svg`, in `dir`.
+fn occupancy_trace(dir: &Path, json: &serde_json::Value) -> Res {
+    use gpuforge::study::figure::{curve, Series};
+    let t: golden::gpu::occupancy::OccupancyTrace = serde_json::from_value(json.clone()).map_err(|e| Fail::Check(format!("occupancy trace: {e}")))?;
+    std::fs::create_dir_all(dir).map_err(|e| io_fail(dir, e))?;
+    let csv = dir.join("occupancy_trace.csv");
+    std::fs::write(&csv, t.csv()).map_err(|e| io_fail(&csv, e))?;
+    let top = t.in_flight.iter().copied().max().unwrap_or(0) as f64;
+    let mut series = vec![Series { name: "in flight".into(), points: t.in_flight.iter().enumerate().map(|(i, &n)| ((t.start + i as u64) as f64, n as f64)).collect() }];
+    let end = t.start + t.in_flight.len() as u64;
+    for (name, marks) in [("first arrival", &t.arrivals), ("resumption", &t.resumes)] {
+        for &m in marks.iter().filter(|&&m| m < end) {
+            series.push(Series { name: format!("{name} {m}"), points: vec![(m as f64, 0.0), (m as f64, top)] });
+        }
+    }
+    let title = format!("Warp instructions in flight, threadblock {} on SM {}", t.cta, t.sm);
+    let svg = dir.join("occupancy_trace.svg");
+    std::fs::write(&svg, curve(&title, "cycle", "warp instructions in flight", &series, false)).map_err(|e| io_fail(&svg, e))?;
+    println!("occupancy trace: {}, {}", csv.display(), svg.display());
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn sim(
     path: &Path,
@@ -427,6 +451,7 @@ fn sim(
         bar.set_message(m.to_string());
         bar.tick();
     };
+    let trace_dir = out_dir.clone();
     let mut args = SimArgs { seed, check, sweep, out_dir, launch, max_cycles, dump, progress: Some(&mut status) };
     let r = cfg.simulate(&mut args);
     drop(args);
@@ -436,6 +461,9 @@ fn sim(
         SimError::Failed(m) => Fail::Check(m),
     })?;
     println!("{}", out.text);
+    if let (Some(dir), Some(t)) = (&trace_dir, out.json.get("occupancy_trace")) {
+        occupancy_trace(dir, t)?;
+    }
     if let Some(j) = &json {
         let text = serde_json::to_string_pretty(&out.json).expect("report serializes");
         std::fs::write(j, text + "\n").map_err(|e| io_fail(j, e))?;

@@ -229,6 +229,8 @@ fn bad_study_files_are_refused_naming_file_and_field() {
         &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\nwhere = {{ rate = 1 }}\n"),
         &["measure[0].where.\"rate\"", "allowed: group, config, launch, seed"],
     );
+    rejects("divide-no-stat", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\ndivide_by = \"x\"\nreason = \"r\"\n"), &["measure[0].divide_by", "set stat"]);
+    rejects("divide-empty", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\ndivide_by = \" \"\n"), &["measure[0].divide_by", "empty path"]);
     rejects("no-source", &format!("{runs}[[measure]]\nname = \"m\"\nlabel = \"l\"\nstat = \"x\"\npaper = 1.0\n"), &["measure[0].source"]);
     rejects("flag", &format!("{runs}max_cycles = 10\n"), &["runs[0].max_cycles", "allowed"]);
     rejects("figure", &format!("{runs}[[figure]]\nname = \"f\"\ntitle = \"t\"\nkind = \"bars\"\nmeasures = [\"zzz\"]\n"), &["figure[0].measures", "zzz"]);
@@ -397,4 +399,62 @@ fn readme_blocks_are_the_reports(reports: &Path) {
             &block[..block.find('\n').unwrap()]
         );
     }
+}
+
+/// `divide_by`: a statistic over a second one, of the same run (mean of
+/// latency_p95 / latency_avg over the MACRO runs), or with `over` of the denominator
+/// run (geomean of MACRO's latency_p95 over the baseline's latency_avg), recomputed here
+/// from results.json; a zero divisor is not measured, with the run named.
+#[test]
+fn a_measure_divides_by_a_second_statistic() {
+    let d = scratch("divide");
+    let study = noc_study(&d, 1500);
+    let extra = r#"
+[[measure]]
+name = "tail"
+label = "p95 over mean latency"
+stat = "points.0.latency_p95"
+divide_by = "points.0.latency_avg"
+where = { config = "noc_macro_4x4" }
+
+[[measure]]
+name = "cross"
+label = "MACRO p95 over baseline mean"
+stat = "points.0.latency_p95"
+divide_by = "points.0.latency_avg"
+where = { config = "noc_macro_4x4" }
+over = { config = "noc_baseline_4x4" }
+reduce = "geomean"
+
+[[measure]]
+name = "by_zero"
+label = "over undelivered"
+stat = "points.0.latency_avg"
+divide_by = "points.0.undelivered"
+"#;
+    std::fs::write(&study, read(&study) + extra).unwrap();
+    let o = gpuforge(&d, &["study", "run", study.to_str().unwrap(), "--out", "out", "--jobs", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let j: serde_json::Value = serde_json::from_str(&read(&d.join("out/results.json"))).unwrap();
+    let runs = j["runs"].as_array().unwrap();
+    let stat = |r: &serde_json::Value, k: &str| r["stats"][k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    let of = |net: &str| -> Vec<&serde_json::Value> { runs.iter().filter(|r| r["config"].as_str().unwrap().ends_with(&format!("/{net}.toml"))).collect() };
+    let (macro_runs, base_runs) = (of("noc_macro_4x4"), of("noc_baseline_4x4"));
+    assert_eq!((macro_runs.len(), base_runs.len()), (3, 3));
+    let tail: f64 = macro_runs.iter().map(|r| stat(r, "points.0.latency_p95") / stat(r, "points.0.latency_avg")).sum::<f64>() / 3.0;
+    let rate = |r: &serde_json::Value| r["knobs"]["noc.traffic.rate"].as_f64().unwrap();
+    let cross = macro_runs
+        .iter()
+        .map(|m| {
+            let b = base_runs.iter().find(|b| rate(b) == rate(m)).unwrap();
+            (stat(m, "points.0.latency_p95") / stat(b, "points.0.latency_avg")).ln()
+        })
+        .sum::<f64>()
+        / 3.0;
+    let measured = |name: &str| j["measures"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap().clone();
+    assert!((measured("tail")["measured"].as_f64().unwrap() - tail).abs() < 1e-12, "{}", measured("tail"));
+    assert!((measured("cross")["measured"].as_f64().unwrap() - cross.exp()).abs() < 1e-12, "{}", measured("cross"));
+    let z = measured("by_zero");
+    assert!(z["measured"].is_null() && z["note"].as_str().unwrap().contains("`points.0.undelivered` is 0 in run"), "{z}");
+    std::fs::remove_dir_all(&d).unwrap();
 }

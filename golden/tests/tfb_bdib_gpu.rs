@@ -175,19 +175,94 @@ fn no_barrier_variants_remove_every_barrier() {
 /// The occupancy-loss split (spec §4.4, S4) on micro/barrier.ptx, by hand: warp 0 issues
 /// `bar.sync` one cycle after its clock read (before0 + 1), warp 1 at before1 + 1, the
 /// last arrival; both resume erf + eaf after it (gpu_timing.rs derives that release
-/// exactly). Load imbalance: warp 0 waits before1 - before0 for warp 1, warp 1 nothing.
-/// Fence: each of the two warps waits erf + eaf after the last arrival.
+/// exactly). Load imbalance: warp 0 waits before1 - before0 for warp 1 (64 dependent adds,
+/// 64 x the integer latency, +- one latency for the branch and fetch), warp 1 nothing.
+/// Fence: each of the two warps waits erf + eaf after the last arrival. One threadblock:
+/// no issue contention. Ramp-up: each warp's first issue after the barrier is its clock
+/// read (after_w), so warp w ramps up after_w - resume cycles (0 on tiny, one scheduler
+/// each; on tfb_maxwell_16 warp 1's read may lose the shared ALU pipe, gpu_timing.rs).
+/// The lost warp-cycles, from each arrival to the warp's next issue, are
+/// sum over w of (after_w - before_w - 1), and the four parts add up to them exactly.
 #[test]
 fn occupancy_loss_split_by_hand() {
     for name in ["tiny", "tfb_maxwell_16"] {
         let cfg = config(name);
         let (r, b) = run_capture(Gpu::new(&cfg).unwrap(), &launch("micro/barrier.toml"), RunOptions::default()).unwrap();
-        let skew = (b["out"].get(4) - b["out"].get(0)) as u64;
+        let o = |i: usize| b["out"].get(i) as u64;
+        let (before0, after0, before1, after1) = (o(0), o(1), o(4), o(5));
+        let skew = before1 - before0;
         let s = &cfg.core.sync;
-        assert_eq!(r.sync.barrier_imbalance_cycles, skew, "{name}");
-        assert_eq!(r.sync.barrier_fence_cycles, 2 * (s.erf_latency + s.eaf_latency) as u64, "{name}");
-        assert_eq!(r.sync.barrier_imbalance_cycles + r.sync.barrier_fence_cycles, r.sync.barrier_wait_cycles, "{name}");
+        let i = match name {
+            "tiny" => 4,
+            _ => 6,
+        };
+        within(&format!("{name} skew by hand"), skew as f64, 64.0 * i as f64, i as f64).unwrap();
+        let resume = before1 + 1 + (s.erf_latency + s.eaf_latency) as u64;
+        let y = &r.sync;
+        assert_eq!(y.barrier_imbalance_cycles, skew, "{name}");
+        assert_eq!(y.barrier_contention_cycles, 0, "{name}: one threadblock");
+        assert_eq!(y.barrier_fence_cycles, 2 * (s.erf_latency + s.eaf_latency) as u64, "{name}");
+        assert_eq!(y.barrier_rampup_cycles, (after0 - resume) + (after1 - resume), "{name}");
+        if name == "tiny" {
+            assert_eq!(y.barrier_rampup_cycles, 0, "{name}: each warp has its own scheduler");
+        }
+        assert_eq!(y.barrier_imbalance_cycles + y.barrier_fence_cycles, y.barrier_wait_cycles, "{name}");
+        assert_eq!(y.barrier_lost_cycles, (after0 - before0 - 1) + (after1 - before1 - 1), "{name}");
+        assert_eq!(y.barrier_lost_cycles, y.barrier_imbalance_cycles + y.barrier_contention_cycles + y.barrier_fence_cycles + y.barrier_rampup_cycles, "{name}");
     }
+}
+
+/// Issue contention and ramp-up by hand (spec §4.4, S4), micro/barrier_contention.ptx
+/// on tiny with one SM: threadblocks A (warp slots 0, 1) and B (2, 3); slots 0 and 2 on
+/// scheduler 0 go straight to the barrier, slots 1 and 3 on scheduler 1 each issue
+/// N = 128 independent adds first. Integer latency 4 < 8 destination registers in turn,
+/// two integer units and a 2-entry I-buffer refilled the cycle it empties: a warp alone
+/// on its scheduler issues one add per cycle. GTO: slot 1 (older) runs its N adds, clock
+/// read and `bar.sync` back to back (N + 2 cycles) while slot 3, ready since the prologue,
+/// waits: B's waiting warp (slot 2) loses those cycles to issue contention, about N
+/// (minus the prologue's 8 instructions, P below, during which slot 3 is not yet ready
+/// or slot 2 not yet at the barrier). Then slot 3, greedy now, runs its N + 2: slot 2's
+/// imbalance is about N, A's warp 0 waits about N + 2 for slot 1, imbalance (A has no
+/// contention but the prologue's interleaving). A resumes erf + eaf after slot 1's
+/// arrival, but scheduler 1 stays on slot 3 (greedy) until its `bar.sync`: slot 1's
+/// ramp-up is about N + 2 - (erf + eaf). Fence: 4 warps x (erf + eaf), exactly.
+/// Exact from the clock reads (each warp's `bar.sync` issues one cycle after its read,
+/// its next instruction after the barrier is the read `after`): the lost warp-cycles
+/// sum over w of (after_w - before_w - 1), imbalance + contention up to each
+/// threadblock's last arrival, and the ramp-up after each threadblock's resumption.
+#[test]
+fn issue_contention_and_ramp_up_by_hand() {
+    const N: u64 = 128;
+    const P: u64 = 16;
+    let cfg = config_with("tiny", &[("gpu", "sms", "1")]);
+    let (r, b) = run_capture(Gpu::new(&cfg).unwrap(), &launch("micro/barrier_contention.toml"), RunOptions::default()).unwrap();
+    let s = &cfg.core.sync;
+    let fence = (s.erf_latency + s.eaf_latency) as u64;
+    // (before, after) of warp w of threadblock c at out[4 (2 c + w)]
+    let clk = |c: usize, w: usize| (b["out"].get(4 * (2 * c + w)) as u64, b["out"].get(4 * (2 * c + w) + 1) as u64);
+    let (mut lost, mut waited_to_last, mut ramp) = (0, 0, 0);
+    for c in 0..2 {
+        let last = clk(c, 0).0.max(clk(c, 1).0) + 1;
+        let resume = last + fence;
+        for w in 0..2 {
+            let (before, after) = clk(c, w);
+            lost += after - before - 1;
+            waited_to_last += last - (before + 1);
+            ramp += after - resume;
+        }
+    }
+    let y = &r.sync;
+    assert_eq!(y.barrier_lost_cycles, lost);
+    assert_eq!(y.barrier_lost_cycles, y.barrier_imbalance_cycles + y.barrier_contention_cycles + y.barrier_fence_cycles + y.barrier_rampup_cycles);
+    assert_eq!(y.barrier_fence_cycles, 4 * fence);
+    assert_eq!(y.barrier_imbalance_cycles + y.barrier_contention_cycles, waited_to_last);
+    assert_eq!(y.barrier_rampup_cycles, ramp);
+    // the hand estimates
+    within("contention", y.barrier_contention_cycles as f64, N as f64, P as f64).unwrap();
+    within("imbalance", y.barrier_imbalance_cycles as f64, 2.0 * N as f64, 2.0 * P as f64).unwrap();
+    within("ramp-up", y.barrier_rampup_cycles as f64, (N + 2 - fence) as f64, P as f64).unwrap();
+    // slot 1 ran first: B's last arrival is about N + 2 after A's
+    within("arrival gap", (clk(1, 1).0 - clk(0, 1).0) as f64, (N + 2) as f64, 2.0).unwrap();
 }
 
 /// Bad values of the barrier knobs name their field and what is allowed.

@@ -29,6 +29,8 @@
 //! stat = "giga_items_per_s"          # dotted path into the run's JSON (arrays by index)
 //! where = { group = "paper", "gpucc.app.kind" = "conv3x3" }
 //! over = { ... }                     # optional: ratio to the run that differs only in these
+//! divide_by = "stat.path"            # optional: the denominator's statistic (same run, or with
+//!                                    # `over` the denominator run; default: `stat` over it)
 //! reduce = "mean"                    # mean | geomean | min | max, over runs (or ratios)
 //! paper = 14.8                       # or [lo, hi]
 //! tolerance = 0.05                   # relative, widens the paper's value into the band
@@ -153,6 +155,7 @@ struct RawMeasure {
     #[serde(default, rename = "where")]
     select: Select,
     over: Option<Select>,
+    divide_by: Option<String>,
     #[serde(default = "default_reduce")]
     reduce: Reduce,
     paper: Option<Value>,
@@ -258,6 +261,9 @@ pub struct Measure {
     pub stat: Option<String>,
     pub select: Select,
     pub over: Option<Select>,
+    /// The statistic to divide by: of the same run, or with `over`, of the denominator
+    /// run (`None`: no division, or with `over` the same `stat`).
+    pub divide_by: Option<String>,
     pub reduce: Reduce,
     pub paper: Option<PaperValue>,
     pub tolerance: f64,
@@ -390,6 +396,14 @@ pub fn load(path: &Path) -> Result<Study, ConfigError> {
                 return Err(err(at("over"), "a ratio needs a statistic".into(), Some("set stat, or drop over".into())));
             }
         }
+        if let Some(d) = &m.divide_by {
+            if m.stat.is_none() {
+                return Err(err(at("divide_by"), "a ratio needs a statistic".into(), Some("set stat, or drop divide_by".into())));
+            }
+            if d.trim().is_empty() {
+                return Err(err(at("divide_by"), "empty path".into(), Some("a dotted path into the run's JSON, e.g. sync.barrier_lost_cycles".into())));
+            }
+        }
         if m.stat.as_deref().is_some_and(|s| s.trim().is_empty()) {
             return Err(err(at("stat"), "empty path".into(), Some("a dotted path into the run's JSON, e.g. points.0.latency_avg".into())));
         }
@@ -413,6 +427,7 @@ pub fn load(path: &Path) -> Result<Study, ConfigError> {
             stat: m.stat,
             select: m.select,
             over: m.over,
+            divide_by: m.divide_by,
             reduce: m.reduce,
             paper,
             tolerance: m.tolerance,

@@ -1,5 +1,6 @@
 //! From run results to the study's numbers: a statistic by its dotted path in a run's
-//! JSON, a measure's selection of runs (or pairs of runs for a ratio), its reduction
+//! JSON (or the ratio of two), a measure's selection of runs (or pairs of runs for a
+//! ratio), its reduction
 //! (mean, geomean, min, max) and where it falls against the paper's tolerance band.
 
 use super::def::{self, Measure, Reduce};
@@ -88,7 +89,7 @@ pub fn evaluate(m: &Measure, plan: &Plan, results: &[Option<RunResult>]) -> Outc
         let mode = if plan.quick { "--quick" } else { "the full study" };
         return Outcome::NotMeasured(format!("no run of {mode} matches {}", show_select(&m.select)));
     }
-    let value_of = |r: &Run| -> Result<f64, String> {
+    let value_of = |r: &Run, path: &str| -> Result<f64, String> {
         match &results[r.index] {
             None => Err(format!("run {} ({}) has not run yet", r.index, r.label())),
             Some(res) => match &res.failure {
@@ -97,13 +98,21 @@ pub fn evaluate(m: &Measure, plan: &Plan, results: &[Option<RunResult>]) -> Outc
             },
         }
     };
+    let divisor = |r: &Run, path: &str| -> Result<f64, String> {
+        let b = value_of(r, path)?;
+        if b == 0.0 && m.divide_by.is_some() {
+            return Err(format!("`{path}` is 0 in run {} ({}): nothing to divide by", r.index, r.label()));
+        }
+        Ok(b)
+    };
     let mut values = Vec::new();
     for r in &chosen {
-        let v = match &m.over {
-            None => value_of(r),
-            Some(over) => match denominator(plan, r, over) {
+        let v = match (&m.over, &m.divide_by) {
+            (None, None) => value_of(r, path),
+            (None, Some(by)) => value_of(r, path).and_then(|a| divisor(r, by).map(|b| a / b)),
+            (Some(over), by) => match denominator(plan, r, over) {
                 Err(e) => Err(e),
-                Ok(d) => value_of(r).and_then(|a| value_of(d).map(|b| a / b)),
+                Ok(d) => value_of(r, path).and_then(|a| divisor(d, by.as_deref().unwrap_or(path)).map(|b| a / b)),
             },
         };
         match v {

@@ -115,7 +115,7 @@ pub fn json(plan: &Plan, results: &[Option<RunResult>]) -> String {
                 Outcome::NotMeasured(why) => (serde_json::Value::Null, 0, "not measured", Some(why)),
             };
             serde_json::json!({
-                "name": m.name, "label": m.label, "unit": m.unit, "stat": m.stat, "reduce": m.reduce.name(),
+                "name": m.name, "label": m.label, "unit": m.unit, "stat": m.stat, "divide_by": m.divide_by, "reduce": m.reduce.name(),
                 "paper": m.paper.map(|p| [p.lo, p.hi]), "band": m.band().map(|b| [b.0, b.1]), "source": m.source,
                 "measured": value, "runs": n, "verdict": verdict, "note": note, "reason": m.reason,
             })
@@ -218,10 +218,13 @@ pub fn markdown(plan: &Plan, results: &[Option<RunResult>], figures: &[String]) 
     let mut unmeasured = Vec::new();
     for m in &st.measures {
         let unit = if m.unit.is_empty() { String::new() } else { format!(" ({})", m.unit) };
-        let how = match (&m.over, m.stat.is_some()) {
-            (Some(o), _) => format!("; {} of `{}` over the run with {}", m.reduce.name(), m.stat.as_deref().unwrap_or(""), measure::show_select(o)),
-            (None, true) => format!("; {} of `{}`", m.reduce.name(), m.stat.as_deref().unwrap_or("")),
-            (None, false) => String::new(),
+        let stat = m.stat.as_deref().unwrap_or("");
+        let how = match (&m.over, &m.divide_by, m.stat.is_some()) {
+            (Some(o), None, _) => format!("; {} of `{stat}` over the run with {}", m.reduce.name(), measure::show_select(o)),
+            (Some(o), Some(by), _) => format!("; {} of `{stat}` over `{by}` of the run with {}", m.reduce.name(), measure::show_select(o)),
+            (None, Some(by), _) => format!("; {} of `{stat}` / `{by}`", m.reduce.name()),
+            (None, None, true) => format!("; {} of `{stat}`", m.reduce.name()),
+            (None, None, false) => String::new(),
         };
         let label = if m.stat.is_some() { format!("{}{unit}<br><sub>{}{how}</sub>", m.label, measure::show_select(&m.select)) } else { format!("{}{unit}", m.label) };
         let (measured, n, verdict) = match measure::evaluate(m, plan, results) {

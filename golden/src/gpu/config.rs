@@ -373,7 +373,38 @@ pub struct GpuConfig {
     /// `[energy]`: energy per event and static power (optional; defaults in
     /// [`crate::energy`]).
     pub energy: EnergyTable,
+    /// `[stats]`: recordings beyond the statistics of every run (off by default).
+    #[serde(skip_serializing_if = "StatsConfig::is_off")]
+    pub stats: StatsConfig,
 }
+
+/// `[stats]` of a GPU config.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsConfig {
+    /// Record one threadblock's warp instructions in flight cycle by cycle (S3,
+    /// tfb_bdib.md §4.4): `occupancy_trace = { cta = 0, cycles = 3000 }`.
+    #[serde(default)]
+    pub occupancy_trace: Option<TraceConfig>,
+}
+
+impl StatsConfig {
+    fn is_off(&self) -> bool {
+        self.occupancy_trace.is_none()
+    }
+}
+
+/// Which threadblock to trace: `cta`, its index in the grid (x fastest) of the first
+/// kernel that has it, for `cycles` cycles from its launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    pub cta: u64,
+    pub cycles: u64,
+}
+
+/// Longest occupancy trace (cycles).
+pub const MAX_TRACE_CYCLES: u64 = 1_000_000;
 
 /// A GPU config file as written (every top-level table), before validation.
 #[derive(Deserialize)]
@@ -391,6 +422,8 @@ pub struct RawFile {
     hooks: BTreeMap<String, toml::Table>,
     #[serde(default)]
     energy: EnergyTable,
+    #[serde(default)]
+    stats: StatsConfig,
 }
 
 #[derive(Deserialize)]
@@ -559,6 +592,9 @@ impl GpuConfig {
         }
         let network = Self::network(raw.network, sms as usize, mem_nodes as usize)?;
         raw.energy.validate("energy")?;
+        if let Some(t) = raw.stats.occupancy_trace {
+            check_range("stats.occupancy_trace.cycles", t.cycles, 1, MAX_TRACE_CYCLES)?;
+        }
         Ok(GpuConfig {
             name: raw.name,
             path: PathBuf::new(),
@@ -574,6 +610,7 @@ impl GpuConfig {
             memory_bytes,
             hooks: raw.hooks,
             energy: raw.energy,
+            stats: raw.stats,
         })
     }
 

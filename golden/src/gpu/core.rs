@@ -64,6 +64,7 @@ use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
 use super::memspace::DeviceMemory;
+use super::occupancy::{CtaOccupancy, OccupancySums, OccupancyTrace};
 use super::predecode::Fast;
 use super::ptx::{CacheOp, Kernel, Op, OpClass, Scope, Space, NO_PRED};
 use super::scheduler::WarpScheduler;
@@ -143,8 +144,16 @@ pub struct Warp {
     pub age: u64,
     pub resume_at: u64,
     pub sync_since: u64,
+    /// Occupancy-loss split (tfb_bdib.md §4.4, S4): the CTA's contended cycles before
+    /// this warp's arrival at its barrier, and the cycle it resumed from its last barrier
+    /// until its first issue after it ([`NO_CYCLE`]: none pending, ramp-up counted).
+    pub cont_mark: u64,
+    pub ramp_since: u64,
     pub ids: WarpIds,
 }
+
+/// No cycle (a ramp-up not pending, no contended cycle yet).
+const NO_CYCLE: u64 = u64::MAX;
 
 impl Warp {
     fn empty() -> Self {
@@ -161,6 +170,8 @@ impl Warp {
             state: WarpState::Finished,
             resume_at: 0,
             sync_since: 0,
+            cont_mark: 0,
+            ramp_since: NO_CYCLE,
             erf_done: false,
             bar_id: 0,
             pending_loads: 0,
@@ -200,6 +211,21 @@ struct CtaSlot {
     arrived: [u32; NAMED_BARRIERS],
     /// The cycle of the latest arrival at the current barrier (occupancy-loss split).
     last_arrival: [u64; NAMED_BARRIERS],
+    /// Occupancy-loss split (S4): warps waiting at a barrier, cycles in which one of
+    /// them waited while a lagging warp of this CTA could have issued but its scheduler
+    /// issued another CTA's warp (issue contention), and the latest such cycle.
+    at_barrier: u32,
+    cont_cycles: u64,
+    cont_last: u64,
+    /// Warp instructions in flight (S3, S13).
+    occ: CtaOccupancy,
+}
+
+/// The longest completion latency [`CtaOccupancy`] registers ahead: a functional unit's
+/// result latency, a parameter load's (the integer latency), one cycle.
+fn occupancy_horizon(c: &super::config::CoreConfig) -> u32 {
+    let u = &c.units;
+    [u.int.latency, u.fp32.latency, u.fp64.latency, u.sfu.latency, 1].into_iter().max().unwrap_or(1)
 }
 
 /// Named barriers per CTA (PTX: ids 0..15).
@@ -326,10 +352,17 @@ pub struct Sm {
     taps: IssueTaps,
     /// Deferred instructions over all warps.
     deferred_total: u32,
+    /// Warps waiting at a barrier, over all CTAs (the contention probe runs while > 0).
+    bar_waiting: u32,
     // statistics
     pub issue: IssueStats,
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
+    pub occupancy: OccupancySums,
+    /// `[stats] occupancy_trace`: the threadblock to trace, and its trace once it
+    /// started here (one per SM: the first such threadblock the SM runs).
+    trace_cfg: Option<super::config::TraceConfig>,
+    pub trace: Option<OccupancyTrace>,
     pub report: SmReport,
     // idle skipping
     /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
@@ -366,7 +399,7 @@ impl Sm {
             preds: Vec::new(),
             local: Vec::new(),
             warps: (0..slots).map(|_| Warp::empty()).collect(),
-            ctas: (0..c.max_ctas).map(|_| CtaSlot::default()).collect(),
+            ctas: (0..c.max_ctas).map(|_| CtaSlot { occ: CtaOccupancy::new(occupancy_horizon(c)), ..CtaSlot::default() }).collect(),
             resident_ctas: 0,
             scoreboard: Scoreboard::default(),
             schedulers: (0..c.schedulers).map(|_| WarpScheduler::new(c.scheduler)).collect(),
@@ -397,9 +430,13 @@ impl Sm {
             issue_hook: Box::new(NoHook),
             taps: IssueTaps::default(),
             deferred_total: 0,
+            bar_waiting: 0,
             issue: IssueStats::default(),
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
+            occupancy: OccupancySums::default(),
+            trace_cfg: cfg.stats.occupancy_trace,
+            trace: None,
             report: SmReport::default(),
             sleep_until: 0,
             slept_from: 0,
@@ -481,6 +518,8 @@ impl Sm {
             wp.in_fetch_q = true;
             wp.state = WarpState::Active;
             wp.resume_at = 0;
+            wp.cont_mark = 0;
+            wp.ramp_since = NO_CYCLE;
             wp.erf_done = false;
             wp.pending_loads = 0;
             wp.pending_stores = 0;
@@ -515,6 +554,14 @@ impl Sm {
         c.release_at = [0; NAMED_BARRIERS];
         c.bar_expected = [None; NAMED_BARRIERS];
         c.arrived = [0; NAMED_BARRIERS];
+        c.at_barrier = 0;
+        c.cont_cycles = 0;
+        c.cont_last = NO_CYCLE;
+        c.occ.launch(now + 1);
+        if let Some(t) = self.trace_cfg.filter(|t| t.cta == cta_id && self.trace.is_none()) {
+            self.trace = Some(OccupancyTrace::default());
+            c.occ.trace = Some(Box::new(OccupancyTrace { sm: self.id as u32, cta: cta_id, start: now + 1, cycles: t.cycles, ..Default::default() }));
+        }
         self.resident_ctas += 1;
         self.report.ctas += 1;
     }
@@ -551,6 +598,9 @@ impl Sm {
         let m = *m;
         self.free_tokens.push(token);
         let w = m.warp as usize;
+        let occ = &mut self.ctas[self.warps[w].cta as usize].occ;
+        occ.before(now);
+        occ.complete(now, now);
         for &d in &m.defs[..m.n_def as usize] {
             self.scoreboard.set(w, d, now);
         }
@@ -622,7 +672,7 @@ impl Sm {
             WarpState::Active => {}
             WarpState::Barrier => self.try_erf(w, now),
             WarpState::Fence(_) => self.try_fence(w, now),
-            WarpState::Finished => self.try_retire(w),
+            WarpState::Finished => self.try_retire(w, now),
         }
     }
 
@@ -714,7 +764,9 @@ impl Sm {
             Op::Tex => (true, false, AccKind::Read),
             _ => unreachable!("mem_issue on a non-memory instruction"),
         };
+        let cta = self.warps[w].cta as usize;
         if rec_mask == 0 {
+            self.ctas[cta].occ.complete(now, now + 1);
             return;
         }
         let mut defs = [0u16; 4];
@@ -725,6 +777,7 @@ impl Sm {
                 // our choice: parameter loads are constant-cache hits with the integer
                 // ALU latency and do not occupy the LD/ST unit
                 self.scoreboard.set_defs(w, inst, now + self.int_latency as u64);
+                self.ctas[cta].occ.complete(now, now + self.int_latency as u64);
             }
             Space::Shared => {
                 let d = conflict_degree(&self.rec, self.shcfg.banks, self.shcfg.bank_bytes);
@@ -759,6 +812,7 @@ impl Sm {
                     }
                     self.alloc_token(MemInst { warp: w as u16, defs, n_def: nd as u8, remaining: segs.len() as u32 })
                 } else {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     NO_TOKEN
                 };
                 let kind = if kind == AccKind::Read && bypass { AccKind::ReadBypass } else { kind };
@@ -813,6 +867,8 @@ impl Sm {
         let eaf = if gpu_scope { self.sync.fence_gpu_latency } else { self.sync.eaf_latency };
         let resume = c.release_at[id].max(now) + eaf as u64;
         let last_arrival = c.last_arrival[id];
+        // contended cycles before the last arrival (none can follow it: no warp lags)
+        let cont_before_last = c.cont_cycles - (c.cont_last == last_arrival) as u64;
         if gpu_scope {
             // device-scope acquire: drop possibly stale L1 data
             self.l1.invalidate_all();
@@ -835,15 +891,24 @@ impl Sm {
                 wp.blocked_until = resume;
                 wp.stall = Stall::Barrier;
                 self.syncs.barrier_wait_cycles += resume - wp.sync_since;
+                self.syncs.barrier_lost_cycles += resume - wp.sync_since;
                 let last = last_arrival.max(wp.sync_since);
-                self.syncs.barrier_imbalance_cycles += last - wp.sync_since;
+                let contention = cont_before_last.saturating_sub(wp.cont_mark).min(last - wp.sync_since);
+                self.syncs.barrier_contention_cycles += contention;
+                self.syncs.barrier_imbalance_cycles += last - wp.sync_since - contention;
                 self.syncs.barrier_fence_cycles += resume - last;
+                wp.ramp_since = resume;
+                self.ctas[cta].at_barrier -= 1;
+                self.bar_waiting -= 1;
                 let ns = self.sched_sleep.len();
                 self.sched_sleep[w as usize % ns] = 0;
                 self.issue_hook.barrier_release(now, w, resume);
             }
         }
         let c = &mut self.ctas[cta];
+        if c.at_barrier == 0 {
+            c.occ.close_window(resume);
+        }
         c.erf_count[id] = 0;
         c.release_at[id] = 0;
         c.bar_expected[id] = None;
@@ -876,7 +941,7 @@ impl Sm {
         }
     }
 
-    fn try_retire(&mut self, w: usize) {
+    fn try_retire(&mut self, w: usize, now: u64) {
         let wp = &mut self.warps[w];
         if !wp.valid || wp.state != WarpState::Finished || wp.pending_loads > 0 || wp.pending_stores > 0 || wp.lsu_pending > 0 || wp.deferred > 0 {
             return;
@@ -889,6 +954,11 @@ impl Sm {
         let c = &mut self.ctas[cta];
         c.unretired -= 1;
         if c.unretired == 0 {
+            c.occ.retire(now);
+            self.occupancy.add(&c.occ.sums);
+            if let Some(t) = c.occ.trace.take() {
+                self.trace = Some(*t);
+            }
             c.valid = false;
             c.warps.clear();
             self.resident_ctas -= 1;
@@ -969,6 +1039,19 @@ impl Sm {
         let inst = &k.insts[pc as usize];
         let active = self.warps[w].simt.mask();
         let next = pc + 1;
+        let cta = self.warps[w].cta as usize;
+        self.ctas[cta].occ.before(now);
+        if route == Route::Execute {
+            // (a deferred instruction is in flight from its drain on)
+            self.ctas[cta].occ.issue(now);
+        }
+        let ramp_since = self.warps[w].ramp_since;
+        if ramp_since != NO_CYCLE {
+            // the warp's first issue after its barrier: the ramp-up part of S4
+            self.syncs.barrier_rampup_cycles += now - ramp_since;
+            self.syncs.barrier_lost_cycles += now - ramp_since;
+            self.warps[w].ramp_since = NO_CYCLE;
+        }
         if route == Route::Defer {
             // the warp moves past it; it executes when the hook drains it
             if matches!(inst.op, Op::Ld { .. } | Op::Atom { .. }) {
@@ -991,10 +1074,12 @@ impl Sm {
             match effect {
                 Effect::Alu => {
                     let lat = self.fus.issue(inst.class, now);
+                    self.ctas[cta].occ.complete(now, now + lat as u64);
                     self.scoreboard.set_defs(w, inst, now + lat as u64);
                     self.warps[w].simt.advance(next);
                 }
                 Effect::Branch { taken } => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.branch(taken, inst.target, next, inst.rpc);
                 }
                 Effect::Mem => {
@@ -1002,14 +1087,17 @@ impl Sm {
                     self.warps[w].simt.advance(next);
                 }
                 Effect::Bar => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.advance(next);
                     self.arrive_barrier(w, inst, now);
                 }
                 Effect::Membar(scope) => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     self.warps[w].simt.advance(next);
                     self.enter_fence(w, scope, now);
                 }
                 Effect::Exit => {
+                    self.ctas[cta].occ.complete(now, now + 1);
                     let survivors = active & !self.rec_guard;
                     let done = self.warps[w].simt.exit(self.rec_guard);
                     if !done && survivors != 0 {
@@ -1024,12 +1112,13 @@ impl Sm {
                         for id in 0..NAMED_BARRIERS {
                             self.check_release(cta, id, now);
                         }
-                        self.try_retire(w);
+                        self.try_retire(w, now);
                         return Ok(());
                     }
                 }
             }
         }
+        self.ctas[cta].occ.after_issue(now);
         // I-buffer
         let wp = &mut self.warps[w];
         wp.ibuf_pc = next;
@@ -1115,6 +1204,14 @@ impl Sm {
         wp.state = WarpState::Barrier;
         wp.bar_id = id as u8;
         wp.sync_since = now;
+        let c = &mut self.ctas[cta as usize];
+        // (a cycle already marked contended is one the warp waits in)
+        wp.cont_mark = c.cont_cycles - (c.cont_last == now) as u64;
+        c.at_barrier += 1;
+        if c.at_barrier == 1 {
+            c.occ.open_window(now);
+        }
+        self.bar_waiting += 1;
         self.syncs.barrier_warps += 1;
         self.issue_hook.barrier_arrive(now, w as u16, cta);
         self.try_erf(w, now);
@@ -1144,6 +1241,12 @@ impl Sm {
         self.deferred_total -= 1;
         let k: &Kernel = &p.run.kernel;
         let inst = &k.insts[d.pc as usize];
+        let cta = self.warps[w].cta as usize;
+        self.ctas[cta].occ.before(now);
+        self.ctas[cta].occ.issue(now);
+        if matches!(inst.op, Op::Bar | Op::Membar(_)) {
+            self.ctas[cta].occ.complete(now, now + 1);
+        }
         match self.execute(w, d.pc, inst, d.mask, p)? {
             Effect::Mem => {
                 self.mem_issue(w, inst, p);
@@ -1264,6 +1367,9 @@ impl Sm {
         }
         match issued {
             Some((w, route)) => {
+                if self.bar_waiting > 0 {
+                    self.note_contention(s, w as usize, k, now, lsu_free);
+                }
                 self.schedulers[s].last = Some(w);
                 self.issue_warp(w as usize, route, p)
             }
@@ -1316,6 +1422,9 @@ impl Sm {
                 }
                 match issued {
                     Some((w, route)) => {
+                        if self.bar_waiting > 0 {
+                            self.note_contention(s, w as usize, &run.kernel, now, lsu_free);
+                        }
                         self.schedulers[s].last = Some(w);
                         self.issue_warp(w as usize, route, p)?;
                     }
@@ -1343,6 +1452,50 @@ impl Sm {
         }
         self.order = order;
         Ok(())
+    }
+
+    /// Issue contention (tfb_bdib.md §4.4, S4; our choice of test): scheduler `s` is
+    /// about to issue warp `x`. Every other CTA with warps waiting at a barrier marks
+    /// this cycle contended when one of its lagging warps on `s` could have issued
+    /// instead ([`Self::could_issue`]). Statistics only: nothing here changes state the
+    /// timing reads.
+    fn note_contention(&mut self, s: usize, x: usize, k: &Kernel, now: u64, lsu_free: bool) {
+        let xc = self.warps[x].cta as usize;
+        let ns = self.schedulers.len();
+        for c in 0..self.ctas.len() {
+            let cs = &self.ctas[c];
+            if c == xc || !cs.valid || cs.at_barrier == 0 || cs.cont_last == now {
+                continue;
+            }
+            if cs.warps.iter().any(|&w| w as usize % ns == s && self.could_issue(w as usize, k, now, lsu_free)) {
+                let cs = &mut self.ctas[c];
+                cs.cont_cycles += 1;
+                cs.cont_last = now;
+            }
+        }
+    }
+
+    /// Whether lagging (active) warp `w` passes [`Self::check`] now, read only: the
+    /// operands, the I-buffer, the functional unit or the LD/ST unit (the issue hook is
+    /// not asked).
+    fn could_issue(&self, w: usize, k: &Kernel, now: u64, lsu_free: bool) -> bool {
+        let wp = &self.warps[w];
+        if !wp.valid || wp.state != WarpState::Active || now < wp.blocked_until {
+            return false;
+        }
+        let pc = wp.simt.pc();
+        if wp.ibuf_n == 0 || wp.ibuf_pc != pc || now < wp.ibuf_ready {
+            return false;
+        }
+        let inst = &k.insts[pc as usize];
+        if self.scoreboard.ready_cycle(w, inst) > now {
+            return false;
+        }
+        match inst.class {
+            OpClass::Mem => lsu_free,
+            OpClass::Ctrl => true,
+            c => self.fus.free_at(c) <= now,
+        }
     }
 
     /// Every live warp's MWF / fMWF key for this cycle (tfb_bdib.md §2.14): per CTA, the

@@ -27,6 +27,7 @@ pub mod mempart;
 pub mod memspace;
 pub mod net;
 pub mod npy;
+pub mod occupancy;
 pub mod predecode;
 pub mod printf;
 pub mod ptx;
@@ -85,7 +86,8 @@ impl GpuConfig {
 }
 
 impl Simulate for GpuModel {
-    const FLAGS: &'static [SimFlag] = &[SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Dump];
+    /// (`--out`: the CLI writes the occupancy trace there, `[stats] occupancy_trace`.)
+    const FLAGS: &'static [SimFlag] = &[SimFlag::Launch, SimFlag::MaxCycles, SimFlag::Dump, SimFlag::OutDir];
 
     /// The kernels of a launch file, checked against their reference.
     fn simulate(cfg: &ConfigFile<GpuConfig>, args: &mut SimArgs<'_>) -> Result<SimOutcome, BlockSimError> {

@@ -323,6 +323,7 @@ impl Gpu {
             printf: self.mem.printf_output().to_string(),
             ..Default::default()
         };
+        let mut occupancy = super::occupancy::OccupancySums::default();
         for sm in &self.sms {
             let i = &sm.issue;
             r.issue.warp_insts += i.warp_insts;
@@ -358,15 +359,22 @@ impl Gpu {
             r.sync.barrier_warps += s.barrier_warps;
             r.sync.barriers_completed += s.barriers_completed;
             r.sync.barrier_wait_cycles += s.barrier_wait_cycles;
+            r.sync.barrier_lost_cycles += s.barrier_lost_cycles;
             r.sync.barrier_imbalance_cycles += s.barrier_imbalance_cycles;
+            r.sync.barrier_contention_cycles += s.barrier_contention_cycles;
             r.sync.barrier_fence_cycles += s.barrier_fence_cycles;
+            r.sync.barrier_rampup_cycles += s.barrier_rampup_cycles;
             r.sync.fences += s.fences;
             r.sync.fence_wait_cycles += s.fence_wait_cycles;
+            occupancy.add(&sm.occupancy);
             let mut sr = sm.report.clone();
             sr.l1_read_hits = l.read_hits;
             sr.l1_read_misses = l.read_misses;
             r.per_sm.push(sr);
         }
+        r.occupancy = OccupancyStats::from_sums(&occupancy);
+        // the first kernel's threadblock: the earliest trace
+        r.occupancy_trace = self.sms.iter().filter_map(|sm| sm.trace.clone()).filter(|t| !t.in_flight.is_empty()).min_by_key(|t| t.start);
         for p in &self.parts {
             let l = &p.llc.stats;
             r.llc.reads += l.reads;

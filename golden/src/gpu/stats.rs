@@ -101,14 +101,51 @@ pub struct SyncStats {
     pub barriers_completed: u64,
     /// Warp-cycles spent between issuing `bar.sync` and resuming.
     pub barrier_wait_cycles: u64,
-    /// The occupancy-loss split of tfb_bdib.md §4.4 (S4) over those warp-cycles: load
-    /// imbalance (from a warp's arrival to the last arrival of its CTA at that barrier,
-    /// issue contention included) and fence (from the last arrival to the warp's
-    /// resumption: ERFs, then the EAF). Ramp-up after the barrier is not split out.
+    /// The barrier occupancy loss of tfb_bdib.md §4.4 (S4), warp-cycles: for each warp
+    /// and barrier, from its arrival to its first issue after the barrier (the waiting
+    /// above plus the ramp-up), split exactly into
+    /// * issue contention: before the CTA's last arrival, cycles in which a lagging warp
+    ///   of the CTA could have issued but its scheduler issued another CTA's warp;
+    /// * load imbalance: the other cycles from the warp's arrival to the last arrival;
+    /// * fence: from the last arrival to the warp's resumption (ERFs, then the EAF);
+    /// * ramp-up: from the resumption to the warp's first issue after the barrier.
+    pub barrier_lost_cycles: u64,
     pub barrier_imbalance_cycles: u64,
+    pub barrier_contention_cycles: u64,
     pub barrier_fence_cycles: u64,
+    pub barrier_rampup_cycles: u64,
     pub fences: u64,
     pub fence_wait_cycles: u64,
+}
+
+/// Warp-instruction occupancy per threadblock (tfb_bdib.md §1.1; studies S3 and S13;
+/// [`super::occupancy`] defines it): warp instructions issued and not completed.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct OccupancyStats {
+    /// Mean in flight per resident threadblock over its residency (`inst_cycles /
+    /// cta_cycles`), and inside barrier windows, from the first warp's arrival to the
+    /// threadblock's resumption (`barrier_inst_cycles / barrier_cycles`).
+    pub overall: f64,
+    pub during_barrier: f64,
+    /// Mean lost occupancy window per barrier (S3, Fig. 5.2): from the first arrival until
+    /// the in-flight count is back at its level just before it (`lost_window_cycles /
+    /// windows`).
+    pub lost_window: f64,
+    /// The sums these divide.
+    #[serde(flatten)]
+    pub sums: super::occupancy::OccupancySums,
+}
+
+impl OccupancyStats {
+    pub fn from_sums(s: &super::occupancy::OccupancySums) -> Self {
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        OccupancyStats {
+            overall: ratio(s.inst_cycles, s.cta_cycles),
+            during_barrier: ratio(s.barrier_inst_cycles, s.barrier_cycles),
+            lost_window: ratio(s.lost_window_cycles, s.windows),
+            sums: *s,
+        }
+    }
 }
 
 /// One kernel launch (one iteration of a repeated kernel counts separately).
@@ -199,6 +236,10 @@ pub struct GpuReport {
     pub llc: LlcStats,
     pub dram: DramStats,
     pub sync: SyncStats,
+    pub occupancy: OccupancyStats,
+    /// `[stats] occupancy_trace`: one threadblock's in-flight count, cycle by cycle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupancy_trace: Option<super::occupancy::OccupancyTrace>,
     pub noc: NocReport,
     pub per_sm: Vec<SmReport>,
     pub checks: Vec<CheckReport>,
