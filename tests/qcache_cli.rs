@@ -97,15 +97,21 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
         (("rate_depth_pct", "25"), "hooks.qcache.cpu.rate_period", "1..=65536 when rate_depth_pct > 0"),
         (("false_share_pct", "91"), "hooks.qcache.cpu.false_share_pct", "0..=90"),
         (("unconsumed_pct", "60"), "hooks.qcache.cpu.unconsumed_pct", "0..=50"),
-        // a producer knob on a launch whose producer cannot read it (reduce_rw2: qctl of 4 words)
-        (("unconsumed_pct", "20"), "reduce_rw2.toml", "`qctl` of 8 words"),
-        (("rate_period", "8"), "buffer", "producer_sens.ptx"),
     ];
     for (edit, field, allowed) in cases {
         let (code, err, wrote) = run_hetero(edit);
         assert_eq!(code, 2, "{edit:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{edit:?}: not one line: {err}");
         assert!(err.contains("bad.toml") && err.contains(field) && err.contains(allowed), "{edit:?}: {err}");
+        assert!(!wrote, "{edit:?}: output written");
+    }
+    // a producer knob on a launch whose producer cannot read it (reduce_rw2: a `qctl` of 4
+    // words, producer.ptx): refused naming the launch file and the buffer
+    for edit in [("unconsumed_pct", "20"), ("rate_period", "8")] {
+        let (code, err, wrote) = run_hetero(edit);
+        assert_eq!(code, 2, "{edit:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{edit:?}: not one line: {err}");
+        assert!(err.contains("reduce_rw2.toml") && err.contains("buffer") && err.contains("`qctl` has 4 words") && err.contains("producer_sens.ptx"), "{edit:?}: {err}");
         assert!(!wrote, "{edit:?}: output written");
     }
 }
