@@ -296,7 +296,7 @@ fn rate_modulation_runs_each_phase_at_its_compute_intensity() {
     let input = u32s(&l.materialize(1), "in");
     let knobs = [("hooks.qcache.cpu", "rate_period", "16"), ("hooks.qcache.cpu", "rate_depth_pct", "50")];
     let (r, out) = run_mode("unbounded", "qcache/prodcons_sens.toml", &knobs);
-    let ci = |b: usize| if (b / 16) % 2 == 0 { 4 } else { 12 };
+    let ci = |b: usize| if (b / 16).is_multiple_of(2) { 4 } else { 12 };
     assert_eq!(u32s(&out, "sums"), reference_sums_by(&input, 256, 1024, 2, &ci, &|_| 32));
     assert_eq!(h(&r, "cpu.lines"), 8192);
     // the phases swapped (a bug that starts slow) and no modulation are told apart
