@@ -92,12 +92,26 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
         (("mlp", "0"), "hooks.qcache.cpu.mlp", "1..=32"),
         (("actuation", "\"dvfs\""), "hooks.qcache.cpu", "dvfs_drain"),
         (("dvfs_max_ns", "100"), "hooks.qcache.cpu.dvfs_max_ns", "15000..=1000000"),
+        (("rate_period", "70000"), "hooks.qcache.cpu.rate_period", "0..=65536"),
+        (("rate_depth_pct", "95"), "hooks.qcache.cpu.rate_depth_pct", "0..=90"),
+        (("rate_depth_pct", "25"), "hooks.qcache.cpu.rate_period", "1..=65536 when rate_depth_pct > 0"),
+        (("false_share_pct", "91"), "hooks.qcache.cpu.false_share_pct", "0..=90"),
+        (("unconsumed_pct", "60"), "hooks.qcache.cpu.unconsumed_pct", "0..=50"),
     ];
     for (edit, field, allowed) in cases {
         let (code, err, wrote) = run_hetero(edit);
         assert_eq!(code, 2, "{edit:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{edit:?}: not one line: {err}");
         assert!(err.contains("bad.toml") && err.contains(field) && err.contains(allowed), "{edit:?}: {err}");
+        assert!(!wrote, "{edit:?}: output written");
+    }
+    // a producer knob on a launch whose producer cannot read it (reduce_rw2: a `qctl` of 4
+    // words, producer.ptx): refused naming the launch file and the buffer
+    for edit in [("unconsumed_pct", "20"), ("rate_period", "8")] {
+        let (code, err, wrote) = run_hetero(edit);
+        assert_eq!(code, 2, "{edit:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{edit:?}: not one line: {err}");
+        assert!(err.contains("reduce_rw2.toml") && err.contains("buffer") && err.contains("`qctl` has 4 words") && err.contains("producer_sens.ptx"), "{edit:?}: {err}");
         assert!(!wrote, "{edit:?}: output written");
     }
 }
@@ -142,4 +156,27 @@ fn a_launch_without_a_queue_buffer_is_refused_naming_the_buffer() {
 fn fine_grained_mode_without_a_signals_buffer_is_refused_naming_it() {
     // the consumers of mode fine_grained would have no signals to wait on
     refused_launch("signals", "words", "fine_grained", "no_signals.toml", &["buffer", "`signals`", "as long as `out`"]);
+}
+
+#[test]
+fn unconsumed_data_without_a_spare_buffer_is_refused_naming_it() {
+    // prodcons_sens without its `spare` buffer: the producer's duplicates would have nowhere to go
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("workloads/qcache/prodcons_sens.toml")).unwrap();
+    let launch = text
+        .replace("name = \"spare\"", "name = \"extra\"")
+        .replace("\"spare\"]", "\"extra\"]")
+        .replace("ptx = \"producer_sens.ptx\"", &format!("ptx = {:?}", root.join("workloads/qcache/producer_sens.ptx").display().to_string()));
+    let cfg = std::fs::read_to_string(root.join("configs/gpu/qcache_hetero.toml")).unwrap().replace("unconsumed_pct = 0", "unconsumed_pct = 20");
+    let dir = tempfile::tempdir().unwrap();
+    let (file, cfg_file) = (dir.path().join("no_spare.toml"), dir.path().join("hetero.toml"));
+    std::fs::write(&file, launch).unwrap();
+    std::fs::write(&cfg_file, cfg).unwrap();
+    let out = dir.path().join("out.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root).arg("sim").arg(&cfg_file).arg(&file).arg("--json").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.contains("no_spare.toml") && err.contains("`spare`") && err.contains("as long as `out`"), "{err}");
+    assert!(!out.exists());
 }

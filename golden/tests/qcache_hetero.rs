@@ -15,18 +15,25 @@ use gpu_common::*;
 /// The producer's output word `idx` and the consumer's chunk sums, written from the
 /// kernel's C description (producer.ptx header), not from the simulator.
 fn reference_sums(input: &[u32], tasks: usize, chunk: usize, rw: usize, ci: u32) -> Vec<u32> {
+    reference_sums_by(input, tasks, chunk, rw, &|_| ci, &|_| 32)
+}
+
+/// As [`reference_sums`] with CTA `b` computing `ci_of(b)` multiply-adds per word
+/// (producer_sens.ptx, A13) and the consumer summing the first `kept(g)` words of line
+/// `g` of each chunk (false sharing, A14).
+fn reference_sums_by(input: &[u32], tasks: usize, chunk: usize, rw: usize, ci_of: &dyn Fn(usize) -> u32, kept: &dyn Fn(usize) -> usize) -> Vec<u32> {
     let total = tasks * chunk;
-    let word = |idx: usize| {
+    let word = |b: usize, idx: usize| {
         let mut acc = 0u32;
         for r in 0..rw {
             acc = acc.wrapping_add(input[r * total + idx]);
         }
-        for _ in 0..ci {
+        for _ in 0..ci_of(b) {
             acc = acc.wrapping_mul(1664525).wrapping_add(1013904223);
         }
         acc
     };
-    (0..tasks).map(|b| (0..chunk).fold(0u32, |s, i| s.wrapping_add(word(b * chunk + i)))).collect()
+    (0..tasks).map(|b| (0..chunk).filter(|i| i % 32 < kept(i / 32)).fold(0u32, |s, i| s.wrapping_add(word(b, b * chunk + i)))).collect()
 }
 
 fn u32s(h: &HostBuffers, name: &str) -> Vec<u32> {
@@ -231,4 +238,89 @@ fn consumers_with_memory_level_parallelism_read_the_same_data_faster() {
     let saved = h(&one, "cpu.busy_cycles") as f64 - h(&four, "cpu.busy_cycles") as f64;
     assert!(saved >= ideal / 2.0, "saved {saved} of ideal {ideal}");
     assert!(four.cycles < one.cycles);
+}
+
+// The prodcons sensitivity knobs (studies A13-A15): off by default, and then the runs
+// are the ones the study measured before they existed; each knob's effect by hand.
+
+#[test]
+fn the_sensitivity_knobs_default_off_leave_existing_runs_unchanged() {
+    // reduce_rw2 on the finite queue of 8 chunks: 109,225 cycles and the write-backs of
+    // the study's run before the knobs existed (README, "Why A4 is low"); the knobs
+    // written out as 0 change nothing
+    let cap = ("hooks.qcache.cpu", "cap_tasks", "8");
+    let (a, oa) = run_mode("finite", "qcache/reduce_rw2.toml", &[cap]);
+    assert_eq!(a.cycles, 109_225);
+    let zero = [cap, ("hooks.qcache.cpu", "rate_period", "0"), ("hooks.qcache.cpu", "false_share_pct", "0"), ("hooks.qcache.cpu", "unconsumed_pct", "0")];
+    let (b, ob) = run_mode("finite", "qcache/reduce_rw2.toml", &zero);
+    assert_eq!((a.cycles, a.llc.writebacks, &a.hooks), (b.cycles, b.llc.writebacks, &b.hooks));
+    assert_eq!(u32s(&oa, "sums"), u32s(&ob, "sums"));
+    assert!(!a.hooks.contains_key("qcache.cpu.false_shared_words"), "no new counter without the knob");
+}
+
+#[test]
+fn false_tail_spreads_the_skipped_words_evenly() {
+    use golden::qcache::cpu::false_tail;
+    // 5%: 1.6 words a line; cumulative floor(1.6 n) = 1, 3, 4, 6, 8 -> 1, 2, 1, 2, 2
+    assert_eq!((0..5).map(|g| false_tail(g, 5)).collect::<Vec<_>>(), [1, 2, 1, 2, 2]);
+    // per 32-line chunk: floor(1024 f / 100) words: 10 at 1%, 51 at 5%, 153 at 15%, 512 at 50%
+    for (f, words) in [(0, 0), (1, 10), (5, 51), (15, 153), (50, 512)] {
+        assert_eq!((0..32).map(|g| false_tail(g, f)).sum::<u32>(), words, "{f}%");
+    }
+    // 1%: 0.32 words a line: a word at lines 3, 6, 9, 12, 15, ... (floor(0.32 (g+1)) steps)
+    assert_eq!((0..10).filter(|&g| false_tail(g, 1) == 1).collect::<Vec<_>>(), [3, 6, 9]);
+}
+
+#[test]
+fn false_sharing_consumers_skip_the_hand_counted_words_and_nothing_else() {
+    // 5% on prodcons_sens (256 chunks of 32 lines): 51 words a chunk, 13,056 in all;
+    // every line is still read once (a dirty one is one CONSUME), and the sums are the
+    // reference's over the kept words only
+    let l = launch("qcache/prodcons_sens.toml");
+    let input = u32s(&l.materialize(1), "in");
+    let (r, out) = run_mode("unbounded", "qcache/prodcons_sens.toml", &[("hooks.qcache.cpu", "false_share_pct", "5")]);
+    assert_eq!(h(&r, "cpu.false_shared_words"), 256 * 51);
+    assert_eq!(h(&r, "cpu.lines"), 8192);
+    assert_eq!(h(&r, "consumed"), h(&r, "cpu.consumed_dirty"));
+    // line g keeps 32 minus its share of floor(32 * 0.05 * n) skipped words
+    let kept = |g: usize| 32 - ((g + 1) * 32 * 5 / 100 - g * 32 * 5 / 100);
+    assert_eq!(u32s(&out, "sums"), reference_sums_by(&input, 256, 1024, 2, &|_| 8, &kept));
+    assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 2, 8), "the skipped words are not summed");
+}
+
+#[test]
+fn rate_modulation_runs_each_phase_at_its_compute_intensity() {
+    // rate_period 16, depth 50% around ci 8: CTAs 0-15 run 8 * 50 / 100 = 4 multiply-adds
+    // per word, 16-31 run 8 * 150 / 100 = 12, and so on; the consumers' sums prove it
+    let l = launch("qcache/prodcons_sens.toml");
+    let input = u32s(&l.materialize(1), "in");
+    let knobs = [("hooks.qcache.cpu", "rate_period", "16"), ("hooks.qcache.cpu", "rate_depth_pct", "50")];
+    let (r, out) = run_mode("unbounded", "qcache/prodcons_sens.toml", &knobs);
+    let ci = |b: usize| if (b / 16).is_multiple_of(2) { 4 } else { 12 };
+    assert_eq!(u32s(&out, "sums"), reference_sums_by(&input, 256, 1024, 2, &ci, &|_| 32));
+    assert_eq!(h(&r, "cpu.lines"), 8192);
+    // the phases swapped (a bug that starts slow) and no modulation are told apart
+    assert_ne!(u32s(&out, "sums"), reference_sums_by(&input, 256, 1024, 2, &|b| 16 - ci(b), &|_| 32));
+    assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 2, 8));
+    // without the knobs the sensitivity producer computes prodcons_ci8's data
+    let (_, plain) = run_mode("serial", "qcache/prodcons_sens.toml", &[]);
+    assert_eq!(u32s(&plain, "sums"), reference_sums(&input, 256, 1024, 2, 8));
+}
+
+#[test]
+fn unconsumed_lines_go_to_spare_and_are_never_read() {
+    // 20% unconsumed: u / (100 - u) = 1/4, so line L is duplicated when
+    // floor((L+1)/4) > floor(L/4), i.e. L = 3 mod 4: 2,048 of 8,192 lines, 20% of the
+    // 10,240 written; the consumers read the 8,192 lines of `out` and sum them as always
+    let l = launch("qcache/prodcons_sens.toml");
+    let input = u32s(&l.materialize(1), "in");
+    let (r, out) = run_mode("qcache", "qcache/prodcons_sens.toml", &[("hooks.qcache.cpu", "unconsumed_pct", "20")]);
+    assert_eq!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 2, 8));
+    assert_eq!(h(&r, "cpu.lines"), 8192);
+    let (o, s) = (u32s(&out, "out"), u32s(&out, "spare"));
+    let dup: Vec<usize> = (0..8192).filter(|&line| s[line * 32..line * 32 + 32].iter().any(|&w| w != 0)).collect();
+    assert_eq!(dup.len(), 2048);
+    assert!(dup.iter().all(|&line| line % 4 == 3 && s[line * 32..line * 32 + 32] == o[line * 32..line * 32 + 32]));
+    // the GPU made both kinds of line dirty: at least 8,192 + 2,048 PRODUCEs
+    assert!(h(&r, "produced") >= 10_240, "{}", h(&r, "produced"));
 }

@@ -107,6 +107,10 @@ pub struct RawCpu {
     dvfs_ns: u32,
     dvfs_step_ns: u32,
     dvfs_max_ns: u32,
+    rate_period: u32,
+    rate_depth_pct: u32,
+    false_share_pct: u32,
+    unconsumed_pct: u32,
 }
 
 impl Default for RawCpu {
@@ -126,6 +130,10 @@ impl Default for RawCpu {
             dvfs_ns: 15_000,
             dvfs_step_ns: 10_000,
             dvfs_max_ns: 45_000,
+            rate_period: 0,
+            rate_depth_pct: 0,
+            false_share_pct: 0,
+            unconsumed_pct: 0,
         }
     }
 }
@@ -160,6 +168,32 @@ pub struct CpuConfig {
     pub dvfs_ns: u32,
     pub dvfs_step_ns: u32,
     pub dvfs_max_ns: u32,
+    /// The prodcons sensitivity knobs of spec §4.6 (studies A13-A15); every default
+    /// leaves the run as it was. The producer's two are written to the queue's control
+    /// block (`qctl[4..7]`) for the sensitivity producer (`workloads/qcache/producer_sens.ptx`),
+    /// which needs a `qctl` of 8 words.
+    /// A13: producer CTAs per phase of the rate modulation (0: off). CTA `b`'s compute
+    /// loop runs `ci·(100 − rate_depth_pct)/100` times in even phases `⌊b / rate_period⌋`
+    /// and `ci·(100 + rate_depth_pct)/100` in odd ones.
+    pub rate_period: u32,
+    /// A13: the modulation's depth in percent of the compute intensity.
+    pub rate_depth_pct: u32,
+    /// A14: percent of the intermediate data a consumer skips in the lines it reads
+    /// (false sharing): line `g` of a chunk loses its last
+    /// `⌊(g+1)·32·f/100⌋ − ⌊g·32·f/100⌋` words ([`false_tail`]).
+    pub false_share_pct: u32,
+    /// A15: percent of the lines the producer writes that no consumer reads: output line
+    /// `L` is also written to the never-read buffer `spare` when
+    /// `⌊(L+1)·u/(100−u)⌋ > ⌊L·u/(100−u)⌋`.
+    pub unconsumed_pct: u32,
+}
+
+/// A14: the words at the end of line `g` of a chunk (32-word lines) a consumer skips at
+/// `pct` percent false sharing: the chunk's first `n` lines skip `⌊n·32·pct/100⌋` words
+/// in all, spread evenly (the thesis's consumer ignores the tail of a line past an offset,
+/// §6.7.4; ours spreads the tails evenly rather than at random).
+pub fn false_tail(g: u32, pct: u32) -> u32 {
+    ((g + 1) * 32 * pct) / 100 - (g * 32 * pct) / 100
 }
 
 impl CpuConfig {
@@ -180,6 +214,17 @@ impl CpuConfig {
         check_range("cpu.dvfs_ns", r.dvfs_ns as u64, 0, 1_000_000)?;
         check_range("cpu.dvfs_step_ns", r.dvfs_step_ns as u64, 0, 1_000_000)?;
         check_range("cpu.dvfs_max_ns", r.dvfs_max_ns as u64, r.dvfs_ns as u64, 1_000_000)?;
+        check_range("cpu.rate_period", r.rate_period as u64, 0, 1 << 16)?;
+        check_range("cpu.rate_depth_pct", r.rate_depth_pct as u64, 0, 90)?;
+        if r.rate_depth_pct > 0 && r.rate_period == 0 {
+            return Err(FieldError::new(
+                "cpu.rate_period",
+                format!("is 0 (no modulation) while rate_depth_pct is {}", r.rate_depth_pct),
+                Some("1..=65536 when rate_depth_pct > 0".into()),
+            ));
+        }
+        check_range("cpu.false_share_pct", r.false_share_pct as u64, 0, 90)?;
+        check_range("cpu.unconsumed_pct", r.unconsumed_pct as u64, 0, 50)?;
         Ok(CpuConfig {
             cores: r.cores,
             mhz: r.mhz,
@@ -195,6 +240,10 @@ impl CpuConfig {
             dvfs_ns: r.dvfs_ns,
             dvfs_step_ns: r.dvfs_step_ns,
             dvfs_max_ns: r.dvfs_max_ns,
+            rate_period: r.rate_period,
+            rate_depth_pct: r.rate_depth_pct,
+            false_share_pct: r.false_share_pct,
+            unconsumed_pct: r.unconsumed_pct,
         })
     }
 }
@@ -210,6 +259,10 @@ pub struct QueueLayout {
     pub qctl: u64,
     /// Fine-grained signaling: one signal word per word of `out` (optional buffer).
     pub signals: Option<u64>,
+    /// A15: the never-read half of the output (optional buffer `spare`).
+    pub spare: Option<u64>,
+    /// Words of `qctl` (4; 8 for the sensitivity producer's knobs).
+    pub qctl_words: u32,
     pub tasks: u32,
     pub chunk_words: u32,
 }
@@ -234,8 +287,18 @@ impl QueueLayout {
         };
         let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
         let tasks = (flags.bytes / 4) as u32;
-        let signals = bufs.iter().find(|b| b.name == "signals").map(|b| b.addr);
-        Ok(QueueLayout { out: out.addr, flags: flags.addr, sums: sums.addr, qctl: qctl.addr, signals, tasks, chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32 })
+        let opt = |n: &str| bufs.iter().find(|b| b.name == n).map(|b| b.addr);
+        Ok(QueueLayout {
+            out: out.addr,
+            flags: flags.addr,
+            sums: sums.addr,
+            qctl: qctl.addr,
+            signals: opt("signals"),
+            spare: opt("spare"),
+            qctl_words: (qctl.bytes / 4) as u32,
+            tasks,
+            chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32,
+        })
     }
 }
 
@@ -289,6 +352,8 @@ pub struct CpuStats {
     /// CONSUMEs too, counted in `consumed_dirty`; their DRAM reads in `dram_reads`).
     pub signal_lines: u64,
     pub polls: u64,
+    /// A14: words of the lines read that the consumers skipped (false sharing).
+    pub false_shared_words: u64,
     /// GPU cycles the cores spent busy (not spinning, not idle), summed over cores.
     pub busy_cycles: u64,
     /// Cycle the last consumer finished.
@@ -356,6 +421,12 @@ impl CpuCluster {
             mem.write_word(l.qctl + 4, 0);
             mem.write_word(l.qctl + 8, (self.cfg.mode == QueueMode::Fusion) as u32);
             mem.write_word(l.qctl + 12, self.cfg.mode.fine() as u32);
+            if l.qctl_words >= 8 {
+                // the sensitivity producer's knobs (producer_sens.ptx)
+                mem.write_word(l.qctl + 16, self.cfg.rate_period);
+                mem.write_word(l.qctl + 20, self.cfg.rate_depth_pct);
+                mem.write_word(l.qctl + 24, self.cfg.unconsumed_pct);
+            }
             self.initialized = true;
         }
         let line_words = 32u32;
@@ -420,7 +491,11 @@ impl CpuCluster {
                             let addr = l.out + 4 * first;
                             self.stats.lines += 1;
                             lat = lat.max(self.fetch(c, addr, mem, consumed));
-                            let words = line_words.min(l.chunk_words - g * line_words);
+                            // false sharing (A14): the line's tail is not the consumer's
+                            let all = line_words.min(l.chunk_words - g * line_words);
+                            let skip = false_tail(g, self.cfg.false_share_pct).min(all);
+                            self.stats.false_shared_words += skip as u64;
+                            let words = all - skip;
                             for w in 0..words as u64 {
                                 acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
                             }

@@ -41,6 +41,11 @@
 //! [hooks.qcache.cpu] # optional: CPU consumer cores (super::cpu), any key optional
 //! cores = 2
 //! mode = "qcache"    # serial | fusion | unbounded | finite | qcache | fine_grained | fine_grained_qcache
+//! # prodcons sensitivity knobs (studies A13-A15, super::cpu::CpuConfig); 0 = off
+//! rate_period = 16   # producer CTAs per phase of the rate modulation (producer_sens.ptx)
+//! rate_depth_pct = 50
+//! false_share_pct = 5
+//! unconsumed_pct = 20  # needs a `spare` buffer (producer_sens.ptx)
 //! ```
 
 use super::actuator::{dvfs_delay_ns, Actuation, GpuActuator};
@@ -218,6 +223,24 @@ impl L2Hook for QcacheHook {
                     Some("a `signals` buffer as long as `out` (workloads/qcache/*.toml)".into()),
                 ));
             }
+            let c = &cpu.cfg;
+            if (c.rate_period > 0 || c.unconsumed_pct > 0) && l.qctl_words < 8 {
+                return Err(FieldError::new(
+                    "buffer",
+                    format!(
+                        "rate_period and unconsumed_pct of [hooks.qcache.cpu] are read by the sensitivity producer from `qctl` words 4-6, and this launch's `qctl` has {} words",
+                        l.qctl_words
+                    ),
+                    Some("a `qctl` of 8 words and the kernel producer_sens.ptx (workloads/qcache/prodcons_sens.toml)".into()),
+                ));
+            }
+            if c.unconsumed_pct > 0 && l.spare.is_none() {
+                return Err(FieldError::new(
+                    "buffer",
+                    "unconsumed_pct of [hooks.qcache.cpu] needs a buffer named `spare` (the never-read half of the output) and the launch has none",
+                    Some("a `spare` buffer as long as `out` (workloads/qcache/prodcons_sens.toml)".into()),
+                ));
+            }
             cpu.set_layout(Some(l));
         }
         Ok(())
@@ -336,6 +359,10 @@ impl L2Hook for QcacheHook {
                 ("done_at", s.done_at),
             ] {
                 count(out, &format!("qcache.cpu.{name}"), v);
+            }
+            if cpu.cfg.false_share_pct > 0 {
+                // only with the knob: the runs without it keep their counters as they were
+                count(out, "qcache.cpu.false_shared_words", s.false_shared_words);
             }
         }
         count(out, &format!("qcache.final_state_{}", super::monitor::st::NAMES[self.m.r.state as usize].to_lowercase()), 1);
