@@ -123,15 +123,7 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
                 let v = next(isz, src)?;
                 let v = if s.long { v as i64 } else { v as u32 as i32 as i64 };
                 let digits = with_prec(v.unsigned_abs().to_string(), s.prec);
-                let sign = if v < 0 {
-                    "-"
-                } else if s.plus {
-                    "+"
-                } else if s.space {
-                    " "
-                } else {
-                    ""
-                };
+                let sign = s.sign(v < 0);
                 pad(&s, sign, &digits, s.prec.is_none())
             }
             b'u' | b'x' | b'X' | b'o' => {
@@ -163,15 +155,7 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
             }
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
                 let v = f64::from_bits(next(8, src)?);
-                let sign = if v.is_sign_negative() && !v.is_nan() {
-                    "-"
-                } else if s.plus {
-                    "+"
-                } else if s.space {
-                    " "
-                } else {
-                    ""
-                };
+                let sign = s.sign(v.is_sign_negative() && !v.is_nan());
                 let a = v.abs();
                 let upper = conv.is_ascii_uppercase();
                 let digits = if a.is_nan() {
@@ -211,6 +195,21 @@ fn with_prec(d: String, prec: Option<usize>) -> String {
 
 /// `sign`/prefix and digits padded to the width (zeros after the sign when `0` and
 /// `zero_ok`, else spaces; left-aligned with `-`).
+impl Spec {
+    /// The sign a signed conversion prints: `-`, or `+` / space under those flags.
+    fn sign(&self, negative: bool) -> &'static str {
+        if negative {
+            "-"
+        } else if self.plus {
+            "+"
+        } else if self.space {
+            " "
+        } else {
+            ""
+        }
+    }
+}
+
 fn pad(s: &Spec, sign: &str, digits: &str, zero_ok: bool) -> String {
     let len = sign.len() + digits.chars().count();
     if len >= s.width {
