@@ -82,10 +82,11 @@ fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
 
 #[test]
 fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
-    let list: Vec<String> = ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let list: Vec<String> =
+        ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     results_never_change("tfb_maxwell_16", &list);
 }
 
@@ -139,8 +140,10 @@ fn every_workload_gives_the_same_results_under_mwf_fmwf_and_device_scope_on_tiny
 
 #[test]
 fn barrier_workloads_give_the_same_results_under_mwf_fmwf_and_device_scope_on_tfb_maxwell_16() {
-    let list: Vec<String> =
-        ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml"].iter().map(|s| s.to_string()).collect();
+    let list: Vec<String> = ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     results_never_change_with_scheduler_or_scope("tfb_maxwell_16", &list);
 }
 
@@ -308,4 +311,24 @@ fn heartwall_keeps_its_points_on_frame_0_and_a_planted_bug_is_caught() {
     }
     let (r, _) = run_edited(&cfg, "heartwall", "heartwall", &[("setp.gt.f32 \t%p13, %f32, %f31;", "setp.lt.f32 \t%p13, %f32, %f31;")], &[]);
     assert!(!r.checks_passed(), "an argmin instead of the argmax goes unnoticed");
+}
+
+/// dwt (Rodinia dwt2d) against numbers derived by hand: on a constant image every
+/// predict step gives a zero detail (v - (v + v) / 2) and every update keeps the value
+/// (v + (0 + 0 + 2) >> 2), so the low-pass quadrant (the first 24 rows, first 32
+/// columns) holds the constant and the three others zero, borders included. A planted
+/// bug, the horizontal predict's `>> 1` made `>> 2`, is caught by the reference.
+#[test]
+fn dwt_of_a_constant_image_by_hand_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let (r, b) = run_edited(&cfg, "dwt", "dwt53", &[], &[("kind = \"randint\", lo = -128, hi = 127, seed = 81", "kind = \"constant\", value = 37")]);
+    assert!(r.checks_passed(), "{r}");
+    let out = b["out"].u32s();
+    for y in 0..48 {
+        for x in 0..64 {
+            assert_eq!(out[y * 64 + x] as i32, if y < 24 && x < 32 { 37 } else { 0 }, "({y}, {x})");
+        }
+    }
+    let (r, _) = run_edited(&cfg, "dwt", "dwt53", &[("shr.s32 \t%r26, %r26, 1;", "shr.s32 \t%r26, %r26, 2;")], &[]);
+    assert!(!r.checks_passed(), "a wrong predict shift goes unnoticed");
 }

@@ -7,14 +7,31 @@
 use std::collections::BTreeMap;
 
 use super::host::{HostBuffer, HostBuffers};
-use super::reference_inputs::{f32s, need, param, product, u32s, uparam, uparam_in, Params};
+use super::reference_inputs::{f32s, i32s, need, param, product, u32s, uparam, uparam_in, Params};
 
 /// Names a `[check] reference = "..."` may use.
 pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
-const BASE_REFERENCES: &[&str] =
-    &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons", "tpacf", "heartwall"];
+const BASE_REFERENCES: &[&str] = &[
+    "vecadd",
+    "saxpy",
+    "triad",
+    "copy",
+    "reduce",
+    "transpose",
+    "conv2d",
+    "matvec",
+    "bfs",
+    "kmeans",
+    "backprop",
+    "bpnn_layerforward",
+    "stencil",
+    "prodcons",
+    "tpacf",
+    "heartwall",
+    "dwt53",
+];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
     let mut out = [""; N];
@@ -420,6 +437,48 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             put(HostBuffer::from_f32("templates", &tmpl));
             put(HostBuffer::from_u32("row", &row));
             put(HostBuffer::from_u32("col", &col));
+        }
+        // Rodinia dwt2d: one level of the forward 5/3 integer lifting (predict odd
+        // x -= (left + right) >> 1, then update even x += (left + right + 2) >> 2) over
+        // every row, then every column, with whole-sample symmetric extension (x[-1] =
+        // x[1], x[n] = x[n - 2]); then the even (low-pass) half first and the odd half
+        // after it, in both directions (workloads/dwt/dwt53.ptx)
+        "dwt53" => {
+            let (w, h) = (uparam_in(p, "width", 16, 1 << 14)?, uparam_in(p, "height", 16, 1 << 14)?);
+            if w % 16 != 0 || h % 16 != 0 {
+                return Err(format!("dwt53: width ({w}) and height ({h}) must be multiples of 16 (the tile)"));
+            }
+            let (inp, mut out) = (i32s(b, "in")?, i32s(b, "out")?);
+            need(inp.len().min(out.len()), product(&[w, h], "width x height")?, "in/out")?;
+            let lift = |x: &mut [i32]| {
+                let n = x.len();
+                for i in (1..n).step_by(2) {
+                    let right = if i + 1 < n { x[i + 1] } else { x[i - 1] };
+                    x[i] = x[i].wrapping_sub(x[i - 1].wrapping_add(right) >> 1);
+                }
+                for i in (0..n).step_by(2) {
+                    let left = if i > 0 { x[i - 1] } else { x[i + 1] };
+                    x[i] = x[i].wrapping_add(left.wrapping_add(x[i + 1]).wrapping_add(2) >> 2);
+                }
+            };
+            let mut t = inp[..w * h].to_vec();
+            for row in t.chunks_exact_mut(w) {
+                lift(row);
+            }
+            for x in 0..w {
+                let mut column: Vec<i32> = (0..h).map(|y| t[y * w + x]).collect();
+                lift(&mut column);
+                for (y, v) in column.into_iter().enumerate() {
+                    t[y * w + x] = v;
+                }
+            }
+            let band = |g: usize, n: usize| if g % 2 == 0 { g / 2 } else { n / 2 + g / 2 };
+            for y in 0..h {
+                for x in 0..w {
+                    out[band(y, h) * w + band(x, w)] = t[y * w + x];
+                }
+            }
+            put(HostBuffer::from_i32("out", &out));
         }
         other => return super::suite::reference(other, b, p),
     }
