@@ -82,11 +82,19 @@ fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
 
 #[test]
 fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
-    let list: Vec<String> =
-        ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+    let list: Vec<String> = [
+        "reduce/reduce.toml",
+        "backprop/backprop.toml",
+        "transpose/transpose.toml",
+        "hotspot/hotspot.toml",
+        "tpacf/tpacf.toml",
+        "heartwall/heartwall.toml",
+        "dwt/dwt53.toml",
+        "fw_block/fw_block.toml",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     results_never_change("tfb_maxwell_16", &list);
 }
 
@@ -140,10 +148,11 @@ fn every_workload_gives_the_same_results_under_mwf_fmwf_and_device_scope_on_tiny
 
 #[test]
 fn barrier_workloads_give_the_same_results_under_mwf_fmwf_and_device_scope_on_tfb_maxwell_16() {
-    let list: Vec<String> = ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let list: Vec<String> =
+        ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml", "fw_block/fw_block.toml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     results_never_change_with_scheduler_or_scope("tfb_maxwell_16", &list);
 }
 
@@ -331,4 +340,29 @@ fn dwt_of_a_constant_image_by_hand_and_a_planted_bug_is_caught() {
     }
     let (r, _) = run_edited(&cfg, "dwt", "dwt53", &[("shr.s32 \t%r26, %r26, 1;", "shr.s32 \t%r26, %r26, 2;")], &[]);
     assert!(!r.checks_passed(), "a wrong predict shift goes unnoticed");
+}
+
+/// fw_block (Pannotia) against properties derived by hand: the result is a distance
+/// matrix (every entry at most the direct weight, and the triangle inequality d[i][j]
+/// <= d[i][k] + d[k][j] for every i, j, k), and no entry below 1 (weights are >= 1;
+/// the diagonal is the lighter of the self-loop and the shortest cycle). A planted bug, phase 3 taking the max instead of the
+/// min, is caught by the reference.
+#[test]
+fn fw_block_gives_a_distance_matrix_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let (r, b) = run_edited(&cfg, "fw_block", "fw_block", &[], &[]);
+    assert!(r.checks_passed(), "{r}");
+    let w = launch("fw_block/fw_block.toml").materialize(1)["d"].u32s();
+    let d = b["d"].u32s();
+    let n = 64;
+    for i in 0..n {
+        for j in 0..n {
+            assert!((1..=w[i * n + j]).contains(&d[i * n + j]), "({i}, {j})");
+            for k in 0..n {
+                assert!(d[i * n + j] <= d[i * n + k] + d[k * n + j], "({i}, {j}) via {k}");
+            }
+        }
+    }
+    let (r, _) = run_edited(&cfg, "fw_block", "fw_block", &[("min.u32 \t%r17, %r17, %r30;", "max.u32 \t%r17, %r17, %r30;")], &[]);
+    assert!(!r.checks_passed(), "a max for the min in phase 3 goes unnoticed");
 }

@@ -31,6 +31,7 @@ const BASE_REFERENCES: &[&str] = &[
     "tpacf",
     "heartwall",
     "dwt53",
+    "floyd_warshall",
 ];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
@@ -479,6 +480,22 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
                 }
             }
             put(HostBuffer::from_i32("out", &out));
+        }
+        // all-pairs shortest paths by the plain (unblocked) Floyd-Warshall triple loop on
+        // the n x n weight matrix d, in place (workloads/fw_block/fw_block.ptx computes
+        // it blocked; with weights >= 0 both give the same distances)
+        "floyd_warshall" => {
+            let n = uparam_in(p, "n", 0, 1 << 9)?;
+            let mut d = u32s(b, "d")?;
+            need(d.len(), product(&[n, n], "n x n")?, "d")?;
+            for k in 0..n {
+                for i in 0..n {
+                    for j in 0..n {
+                        d[i * n + j] = d[i * n + j].min(d[i * n + k].wrapping_add(d[k * n + j]));
+                    }
+                }
+            }
+            put(HostBuffer::from_u32("d", &d));
         }
         other => return super::suite::reference(other, b, p),
     }
