@@ -473,7 +473,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
                     t[y * w + x] = v;
                 }
             }
-            let band = |g: usize, n: usize| if g % 2 == 0 { g / 2 } else { n / 2 + g / 2 };
+            let band = |g: usize, n: usize| if g.is_multiple_of(2) { g / 2 } else { n / 2 + g / 2 };
             for y in 0..h {
                 for x in 0..w {
                     out[band(y, h) * w + band(x, w)] = t[y * w + x];
