@@ -82,7 +82,19 @@ fn every_workload_gives_the_same_results_under_p_g_and_f_tfb_on_tiny() {
 
 #[test]
 fn barrier_workloads_give_the_same_results_on_tfb_maxwell_16() {
-    let list: Vec<String> = ["reduce/reduce.toml", "backprop/backprop.toml", "transpose/transpose.toml", "hotspot/hotspot.toml"].iter().map(|s| s.to_string()).collect();
+    let list: Vec<String> = [
+        "reduce/reduce.toml",
+        "backprop/backprop.toml",
+        "transpose/transpose.toml",
+        "hotspot/hotspot.toml",
+        "tpacf/tpacf.toml",
+        "heartwall/heartwall.toml",
+        "dwt/dwt53.toml",
+        "fw_block/fw_block.toml",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     results_never_change("tfb_maxwell_16", &list);
 }
 
@@ -136,7 +148,11 @@ fn every_workload_gives_the_same_results_under_mwf_fmwf_and_device_scope_on_tiny
 
 #[test]
 fn barrier_workloads_give_the_same_results_under_mwf_fmwf_and_device_scope_on_tfb_maxwell_16() {
-    let list: Vec<String> = ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml"].iter().map(|s| s.to_string()).collect();
+    let list: Vec<String> =
+        ["backprop/layerforward.toml", "stencil/stencil.toml", "reduce/reduce.toml", "tpacf/tpacf.toml", "heartwall/heartwall.toml", "dwt/dwt53.toml", "fw_block/fw_block.toml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     results_never_change_with_scheduler_or_scope("tfb_maxwell_16", &list);
 }
 
@@ -312,4 +328,116 @@ fn named_and_partial_barriers_fall_back_to_drain_under_tfb() {
         assert_eq!(after0(&f, bar), (wait_drain, 0), "{bar} under F-TFB: a drain barrier");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `workloads/<dir>/<name>.toml` with its PTX text and launch text edited (each
+/// `(from, to)` must match), from a scratch directory; returns the report and buffers.
+fn run_edited(cfg: &GpuConfig, dir: &str, name: &str, ptx_edits: &[(&str, &str)], toml_edits: &[(&str, &str)]) -> (golden::gpu::GpuReport, golden::gpu::host::HostBuffers) {
+    let edit = |mut text: String, edits: &[(&str, &str)]| {
+        for (from, to) in edits {
+            assert!(text.contains(from), "{dir}/{name}: no `{from}` to edit");
+            text = text.replacen(from, to, 1);
+        }
+        text
+    };
+    let src = root().join("workloads").join(dir);
+    let tmp = std::env::temp_dir().join(format!("tfb_wl_{name}_{}_{}", std::process::id(), ptx_edits.len() * 10 + toml_edits.len()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(tmp.join(format!("{name}.ptx")), edit(std::fs::read_to_string(src.join(format!("{name}.ptx"))).unwrap(), ptx_edits)).unwrap();
+    std::fs::write(tmp.join(format!("{name}.toml")), edit(std::fs::read_to_string(src.join(format!("{name}.toml"))).unwrap(), toml_edits)).unwrap();
+    let l = golden::gpu::Launch::load(&tmp.join(format!("{name}.toml"))).unwrap();
+    let out = run_capture(Gpu::new(cfg).unwrap(), &l, RunOptions::default()).unwrap();
+    std::fs::remove_dir_all(&tmp).unwrap();
+    out
+}
+
+/// tpacf (Parboil) against numbers derived by hand: with bin boundaries 3.1, 2.79, ...,
+/// -3.1 every dot product of two points of [-1, 1]^3 (|d| <= 3) falls in some bin, so
+/// the histogram of a self threadblock (DD, RR_i) sums to the 150 * 149 / 2 = 11,175
+/// unordered pairs and that of a cross threadblock (DR_i) to 150 * 150 = 22,500. A
+/// planted bug, the self test `tid + j > i + k` made `>=` (each point also paired with
+/// itself), is caught by the reference.
+#[test]
+fn tpacf_counts_every_pair_once_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let (r, b) = run_edited(&cfg, "tpacf", "tpacf", &[], &[("start = 1.5, step = -0.15", "start = 3.1, step = -0.31")]);
+    assert!(r.checks_passed(), "{r}");
+    let h = b["histograms"].u32s();
+    for bx in 0..11 {
+        let total: u32 = h[bx * 20..(bx + 1) * 20].iter().sum();
+        assert_eq!(total, if bx <= 5 { 11_175 } else { 22_500 }, "threadblock {bx}");
+    }
+    let (r, _) = run_edited(&cfg, "tpacf", "tpacf", &[("setp.gt.u32 \t%p5, %r22, %r25;", "setp.ge.u32 \t%p5, %r22, %r25;")], &[]);
+    assert!(!r.checks_passed(), "pairing each point with itself goes unnoticed");
+}
+
+/// heartwall (Rodinia) against facts derived by hand: in frame 0 the template is the
+/// point's own 7 x 7 window, whose correlation with itself is 1 and beats every window
+/// of noise, so after one frame no point has moved and each template is the frame's
+/// window at the point. A planted bug, thread 0 keeping the smallest correlation
+/// instead of the largest, is caught by the reference.
+#[test]
+fn heartwall_keeps_its_points_on_frame_0_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let l = launch("heartwall/heartwall.toml");
+    let init = l.materialize(1);
+    let (r, b) = run_edited(&cfg, "heartwall", "heartwall", &[], &[("repeat = 3", "repeat = 1"), ("frames = 3", "frames = 1")]);
+    assert!(r.checks_passed(), "{r}");
+    assert_eq!(b["row"].u32s(), init["row"].u32s(), "no point moved on frame 0");
+    assert_eq!(b["col"].u32s(), init["col"].u32s(), "no point moved on frame 0");
+    let (frame, t) = (init["frames"].f32s(), b["templates"].f32s());
+    let (rows, cols) = (init["row"].u32s(), init["col"].u32s());
+    for p in 0..51 {
+        for i in 0..49 {
+            let (y, x) = (rows[p] as usize + i / 7 - 3, cols[p] as usize + i % 7 - 3);
+            assert_eq!(t[p * 49 + i], frame[y * 64 + x], "point {p} template element {i}");
+        }
+    }
+    let (r, _) = run_edited(&cfg, "heartwall", "heartwall", &[("setp.gt.f32 \t%p13, %f32, %f31;", "setp.lt.f32 \t%p13, %f32, %f31;")], &[]);
+    assert!(!r.checks_passed(), "an argmin instead of the argmax goes unnoticed");
+}
+
+/// dwt (Rodinia dwt2d) against numbers derived by hand: on a constant image every
+/// predict step gives a zero detail (v - (v + v) / 2) and every update keeps the value
+/// (v + (0 + 0 + 2) >> 2), so the low-pass quadrant (the first 24 rows, first 32
+/// columns) holds the constant and the three others zero, borders included. A planted
+/// bug, the horizontal predict's `>> 1` made `>> 2`, is caught by the reference.
+#[test]
+fn dwt_of_a_constant_image_by_hand_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let (r, b) = run_edited(&cfg, "dwt", "dwt53", &[], &[("kind = \"randint\", lo = -128, hi = 127, seed = 81", "kind = \"constant\", value = 37")]);
+    assert!(r.checks_passed(), "{r}");
+    let out = b["out"].u32s();
+    for y in 0..48 {
+        for x in 0..64 {
+            assert_eq!(out[y * 64 + x] as i32, if y < 24 && x < 32 { 37 } else { 0 }, "({y}, {x})");
+        }
+    }
+    let (r, _) = run_edited(&cfg, "dwt", "dwt53", &[("shr.s32 \t%r26, %r26, 1;", "shr.s32 \t%r26, %r26, 2;")], &[]);
+    assert!(!r.checks_passed(), "a wrong predict shift goes unnoticed");
+}
+
+/// fw_block (Pannotia) against properties derived by hand: the result is a distance
+/// matrix (every entry at most the direct weight, and the triangle inequality d[i][j]
+/// <= d[i][k] + d[k][j] for every i, j, k), and no entry below 1 (weights are >= 1;
+/// the diagonal is the lighter of the self-loop and the shortest cycle). A planted bug, phase 3 taking the max instead of the
+/// min, is caught by the reference.
+#[test]
+fn fw_block_gives_a_distance_matrix_and_a_planted_bug_is_caught() {
+    let cfg = config("tfb_maxwell_16");
+    let (r, b) = run_edited(&cfg, "fw_block", "fw_block", &[], &[]);
+    assert!(r.checks_passed(), "{r}");
+    let w = launch("fw_block/fw_block.toml").materialize(1)["d"].u32s();
+    let d = b["d"].u32s();
+    let n = 64;
+    for i in 0..n {
+        for j in 0..n {
+            assert!((1..=w[i * n + j]).contains(&d[i * n + j]), "({i}, {j})");
+            for k in 0..n {
+                assert!(d[i * n + j] <= d[i * n + k] + d[k * n + j], "({i}, {j}) via {k}");
+            }
+        }
+    }
+    let (r, _) = run_edited(&cfg, "fw_block", "fw_block", &[("min.u32 \t%r17, %r17, %r30;", "max.u32 \t%r17, %r17, %r30;")], &[]);
+    assert!(!r.checks_passed(), "a max for the min in phase 3 goes unnoticed");
 }

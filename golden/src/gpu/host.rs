@@ -97,6 +97,10 @@ impl HostBuffer {
     pub fn from_u32(name: &str, v: &[u32]) -> Self {
         HostBuffer { name: name.into(), elem: Elem::U32, data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
     }
+
+    pub fn from_i32(name: &str, v: &[i32]) -> Self {
+        HostBuffer { name: name.into(), elem: Elem::I32, data: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    }
 }
 
 /// All buffers of a launch, by name.

@@ -12,12 +12,6 @@ use super::reference_inputs::{f32s, fparam, i32s, need, param, u32s, uparam_in a
 /// Names of the suite's references (appended to [`super::workloads::REFERENCES`]).
 pub const NAMES: &[&str] = &["hotspot", "pathfinder", "srad", "nn", "gaussian", "lavamd", "streamcluster", "bptree", "nw"];
 
-fn from_i32(name: &str, v: &[i32]) -> HostBuffer {
-    let mut h = HostBuffer::from_u32(name, &v.iter().map(|&x| x as u32).collect::<Vec<_>>());
-    h.elem = super::host::Elem::I32;
-    h
-}
-
 const MAX_ELEMS: usize = 1 << 26;
 
 /// Run suite reference `name`; returns the expected output buffers.
@@ -93,7 +87,7 @@ fn pathfinder(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
         }
         bufs[d][..cols].copy_from_slice(&row);
     }
-    Ok(vec![from_i32("ra", &bufs[0]), from_i32("rb", &bufs[1])])
+    Ok(vec![HostBuffer::from_i32("ra", &bufs[0]), HostBuffer::from_i32("rb", &bufs[1])])
 }
 
 /// `iterations` x (srad1: derivatives and the clamped diffusion coefficient; srad2: the
@@ -387,5 +381,5 @@ fn nw(b: &HostBuffers, p: &Params) -> Result<Vec<HostBuffer>, String> {
             score[r * w + c] = diag.max(left.max(up));
         }
     }
-    Ok(vec![from_i32("score", &score)])
+    Ok(vec![HostBuffer::from_i32("score", &score)])
 }

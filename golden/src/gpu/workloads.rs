@@ -7,14 +7,35 @@
 use std::collections::BTreeMap;
 
 use super::host::{HostBuffer, HostBuffers};
-use super::reference_inputs::{f32s, need, param, product, u32s, uparam, Params};
+use super::reference_inputs::{f32s, i32s, need, param, product, u32s, uparam, uparam_in, Params};
 
 /// Names a `[check] reference = "..."` may use.
 pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
-const BASE_REFERENCES: &[&str] =
-    &["vecadd", "saxpy", "triad", "copy", "reduce", "transpose", "conv2d", "matvec", "bfs", "kmeans", "backprop", "bpnn_layerforward", "stencil", "prodcons", "compare", "density", "norm"];
+const BASE_REFERENCES: &[&str] = &[
+    "vecadd",
+    "saxpy",
+    "triad",
+    "copy",
+    "reduce",
+    "transpose",
+    "conv2d",
+    "matvec",
+    "bfs",
+    "kmeans",
+    "backprop",
+    "bpnn_layerforward",
+    "stencil",
+    "prodcons",
+    "tpacf",
+    "heartwall",
+    "dwt53",
+    "floyd_warshall",
+    "compare",
+    "density",
+    "norm",
+];
 
 const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
     let mut out = [""; N];
@@ -353,6 +374,160 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             put(HostBuffer::from_u32("out", &outv));
             put(HostBuffer::from_u32("flags", &flags));
             put(HostBuffer::from_u32("count", &[n as u32]));
+        }
+        // Parboil tpacf, by direct loops over the point pairs: threadblock bx's histogram
+        // over NUM_BINS = 20 bins (binb decreasing: bin k counts binb[k] > d >= binb[k + 1])
+        // of the dot products d; bx <= num_sets: every unordered pair of set bx once,
+        // bx > num_sets: set 0 against set bx - num_sets (workloads/tpacf/tpacf.ptx)
+        "tpacf" => {
+            const BINS: usize = 20;
+            let sets = uparam_in(p, "num_sets", 0, 1 << 12)?;
+            let n = uparam_in(p, "num_elements", 0, 1 << 16)?;
+            let (x, y, z, binb, mut hist) = (f32s(b, "x")?, f32s(b, "y")?, f32s(b, "z")?, f32s(b, "binb")?, u32s(b, "histograms")?);
+            need(x.len().min(y.len()).min(z.len()), product(&[sets + 1, n], "(num_sets + 1) x num_elements")?, "x/y/z")?;
+            need(binb.len(), BINS + 1, "binb")?;
+            need(hist.len(), (2 * sets + 1) * BINS, "histograms")?;
+            // data point a against random point r, as the kernel: x first, then fused y, z
+            let dot = |a: usize, r: usize| z[a].mul_add(z[r], y[a].mul_add(y[r], x[a] * x[r]));
+            for bx in 0..2 * sets + 1 {
+                let h = &mut hist[bx * BINS..(bx + 1) * BINS];
+                h.fill(0);
+                let (data, random) = if bx <= sets { (bx * n, bx * n) } else { (0, (bx - sets) * n) };
+                for r in 0..n {
+                    let partners = if bx <= sets { 0..r } else { 0..n };
+                    for a in partners {
+                        let d = dot(data + a, random + r);
+                        if let Some(k) = (0..BINS).find(|&k| binb[k] > d && d >= binb[k + 1]) {
+                            h[k] += 1;
+                        }
+                    }
+                }
+            }
+            put(HostBuffer::from_u32("histograms", &hist));
+        }
+        // Rodinia heartwall, point by point and frame by frame: frame 0's 7 x 7 window at
+        // the point is the template; the new location is the best normalised
+        // cross-correlation of the template with the windows offset by -6..=6 in each
+        // direction (first maximum in row-major offset order), clamped to 9..=size - 10
+        // (workloads/heartwall/heartwall.ptx)
+        "heartwall" => {
+            const T: usize = 7;
+            const OFFSETS: usize = 13;
+            let points = uparam_in(p, "points", 0, 1 << 16)?;
+            let frames = uparam_in(p, "frames", 0, 1 << 12)?;
+            let (w, h) = (uparam_in(p, "width", 19, 1 << 14)?, uparam_in(p, "height", 19, 1 << 14)?);
+            let (fr, mut tmpl, mut row, mut col) = (f32s(b, "frames")?, f32s(b, "templates")?, u32s(b, "row")?, u32s(b, "col")?);
+            need(fr.len(), product(&[frames, h, w], "frames x height x width")?, "frames")?;
+            need(tmpl.len(), product(&[points, T * T], "points x 49")?, "templates")?;
+            need(row.len().min(col.len()), points, "row/col")?;
+            for pt in 0..points {
+                for f in 0..frames {
+                    let (r0, c0) = (row[pt] as usize, col[pt] as usize);
+                    if !(9..=h - 10).contains(&r0) || !(9..=w - 10).contains(&c0) {
+                        return Err(format!("heartwall: point {pt} at ({r0}, {c0}) is not in 9..=height - 10 x 9..=width - 10"));
+                    }
+                    let px = |y: usize, x: usize| fr[(f * h + y) * w + x];
+                    let t = &mut tmpl[pt * T * T..(pt + 1) * T * T];
+                    if f == 0 {
+                        for (i, v) in t.iter_mut().enumerate() {
+                            *v = px(r0 - 3 + i / T, c0 - 3 + i % T);
+                        }
+                    }
+                    // template statistics: column sums, then the sum over the columns
+                    let (mut sum, mut sqr) = (0f32, 0f32);
+                    for c in 0..T {
+                        let (mut cs, mut cq) = (0f32, 0f32);
+                        for i in 0..T {
+                            cs += t[T * i + c];
+                            cq = t[T * i + c].mul_add(t[T * i + c], cq);
+                        }
+                        sum += cs;
+                        sqr += cq;
+                    }
+                    let mean = sum / 49.0;
+                    let denom_t = 48f32.sqrt() * (sqr / 49.0 - mean * mean).sqrt();
+                    let (mut best, mut best_o) = (f32::MIN, 0);
+                    for o in 0..OFFSETS * OFFSETS {
+                        let (y0, x0) = (r0 - 9 + o / OFFSETS, c0 - 9 + o % OFFSETS);
+                        let (mut s, mut s2, mut conv) = (0f32, 0f32, 0f32);
+                        for u in 0..T {
+                            for v in 0..T {
+                                let a = px(y0 + u, x0 + v);
+                                s += a;
+                                s2 = a.mul_add(a, s2);
+                                conv = a.mul_add(t[T * u + v], conv);
+                            }
+                        }
+                        let corr = (conv - s * mean) / ((s2 - s * s / 49.0).sqrt() * denom_t);
+                        if corr > best {
+                            (best, best_o) = (corr, o);
+                        }
+                    }
+                    row[pt] = (r0 + best_o / OFFSETS - 6).clamp(9, h - 10) as u32;
+                    col[pt] = (c0 + best_o % OFFSETS - 6).clamp(9, w - 10) as u32;
+                }
+            }
+            put(HostBuffer::from_f32("templates", &tmpl));
+            put(HostBuffer::from_u32("row", &row));
+            put(HostBuffer::from_u32("col", &col));
+        }
+        // Rodinia dwt2d: one level of the forward 5/3 integer lifting (predict odd
+        // x -= (left + right) >> 1, then update even x += (left + right + 2) >> 2) over
+        // every row, then every column, with whole-sample symmetric extension (x[-1] =
+        // x[1], x[n] = x[n - 2]); then the even (low-pass) half first and the odd half
+        // after it, in both directions (workloads/dwt/dwt53.ptx)
+        "dwt53" => {
+            let (w, h) = (uparam_in(p, "width", 16, 1 << 14)?, uparam_in(p, "height", 16, 1 << 14)?);
+            if w % 16 != 0 || h % 16 != 0 {
+                return Err(format!("dwt53: width ({w}) and height ({h}) must be multiples of 16 (the tile)"));
+            }
+            let (inp, mut out) = (i32s(b, "in")?, i32s(b, "out")?);
+            need(inp.len().min(out.len()), product(&[w, h], "width x height")?, "in/out")?;
+            let lift = |x: &mut [i32]| {
+                let n = x.len();
+                for i in (1..n).step_by(2) {
+                    let right = if i + 1 < n { x[i + 1] } else { x[i - 1] };
+                    x[i] = x[i].wrapping_sub(x[i - 1].wrapping_add(right) >> 1);
+                }
+                for i in (0..n).step_by(2) {
+                    let left = if i > 0 { x[i - 1] } else { x[i + 1] };
+                    x[i] = x[i].wrapping_add(left.wrapping_add(x[i + 1]).wrapping_add(2) >> 2);
+                }
+            };
+            let mut t = inp[..w * h].to_vec();
+            for row in t.chunks_exact_mut(w) {
+                lift(row);
+            }
+            for x in 0..w {
+                let mut column: Vec<i32> = (0..h).map(|y| t[y * w + x]).collect();
+                lift(&mut column);
+                for (y, v) in column.into_iter().enumerate() {
+                    t[y * w + x] = v;
+                }
+            }
+            let band = |g: usize, n: usize| if g.is_multiple_of(2) { g / 2 } else { n / 2 + g / 2 };
+            for y in 0..h {
+                for x in 0..w {
+                    out[band(y, h) * w + band(x, w)] = t[y * w + x];
+                }
+            }
+            put(HostBuffer::from_i32("out", &out));
+        }
+        // all-pairs shortest paths by the plain (unblocked) Floyd-Warshall triple loop on
+        // the n x n weight matrix d, in place (workloads/fw_block/fw_block.ptx computes
+        // it blocked; with weights >= 0 both give the same distances)
+        "floyd_warshall" => {
+            let n = uparam_in(p, "n", 0, 1 << 9)?;
+            let mut d = u32s(b, "d")?;
+            need(d.len(), product(&[n, n], "n x n")?, "d")?;
+            for k in 0..n {
+                for i in 0..n {
+                    for j in 0..n {
+                        d[i * n + j] = d[i * n + j].min(d[i * n + k].wrapping_add(d[k * n + j]));
+                    }
+                }
+            }
+            put(HostBuffer::from_u32("d", &d));
         }
         other => return super::suite::reference(other, b, p),
     }
