@@ -254,10 +254,10 @@ fn the_shipped_studies_are_listed_and_plan() {
     let o = gpuforge(&repo(), &["study", "list"]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
-    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "seed 004", "seed 003", "seed 002"] {
+    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload", "seed 004", "seed 003", "seed 002", "seed 000"] {
         assert!(t.contains(s), "{s} missing: {t}");
     }
-    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero"] {
+    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload"] {
         for quick in [false, true] {
             let mut args = vec!["study", "show", name, "--out", "/nonexistent-gpuforge-study"];
             if quick {
@@ -270,7 +270,7 @@ fn the_shipped_studies_are_listed_and_plan() {
     }
     let o = gpuforge(&repo(), &["study", "show", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("gpucc_table1, macro_noc_area, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
+    assert!(text(&o).contains("gpucc_table1, llc_compute_offload, macro_noc_area, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
 }
 
 /// Needs a real Slurm: `scripts/slurm-local.sh start` (run here) configures and starts
@@ -321,6 +321,7 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         ("tfb_barriers", "speedups.svg", "S9: F-TFB over drain (speed-up, geomean, sensitive set)", "✗ outside"),
         ("macro_noc_area", "table2.svg", "XY-YX / baseline (1 plane), 4x4", "✓ within"),
         ("qcache_hetero", "qcache_runtime.svg", "A4: run time, finite software queue / Q-cache (speedup of Q-cache)", "✗ outside"),
+        ("llc_compute_offload", "table3.svg", "Study 5, KMN: chain instructions / all", "✓ within"),
     ] {
         let out = d.join(format!("{name}_quick"));
         let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);
