@@ -254,7 +254,19 @@ fn the_shipped_studies_are_listed_and_plan() {
     let o = gpuforge(&repo(), &["study", "list"]);
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&o);
-    for s in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload", "seed 004", "seed 003", "seed 002", "seed 000"] {
+    for s in [
+        "gpucc_table1",
+        "macro_noc_latency",
+        "macro_noc_exec",
+        "macro_noc_area",
+        "tfb_barriers",
+        "qcache_hetero",
+        "llc_compute_offload",
+        "seed 004",
+        "seed 003",
+        "seed 002",
+        "seed 000",
+    ] {
         assert!(t.contains(s), "{s} missing: {t}");
     }
     for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload"] {

@@ -302,9 +302,9 @@ impl Finder<'_> {
         }
     }
 
-    /// The chain whose last ALU op or compare is at `pc` with result `out` consumed by
-    /// `tail` (the store, or nothing for patterns 2, 5, 6, 8): its steps before `tail`.
-    fn compute_part(&self, pc: usize) -> Option<(u32, Vec<Step>, u32, u32, bool, Option<Uniform>)> {
+    /// The chain whose last ALU op or compare is at `pc`, as patterns 1, 4, 5, 6, 7 or 8
+    /// (without a store; [`Self::chain_at`] turns them into the stored or DATA forms).
+    fn compute_part(&self, pc: usize) -> Option<Chain> {
         let i = &self.insts[pc];
         let is_def = |o: Operand| matches!(o, Operand::Def(..));
         let step = |kind, pc: usize| Step { kind, pc: Some(pc as u32) };
@@ -331,27 +331,34 @@ impl Finder<'_> {
             }
             return match y {
                 Operand::Def(db, rb) if db != da && self.load_into(db, rb, pc) => {
-                    Some((5, vec![step(InstrKind::Ld, da), step(InstrKind::Ld, db), step(InstrKind::Cmp, pc)], code, 0, fp, None))
+                    Some(Chain { pattern: 5, steps: vec![step(InstrKind::Ld, da), step(InstrKind::Ld, db), step(InstrKind::Cmp, pc)], op0: code, op1: 0, fp, uniform: None })
                 }
-                Operand::Uniform(u) => Some((6, vec![step(InstrKind::Ld, da), movi, step(InstrKind::Cmp, pc)], code, 0, fp, Some(u))),
+                Operand::Uniform(u) => Some(Chain { pattern: 6, steps: vec![step(InstrKind::Ld, da), movi, step(InstrKind::Cmp, pc)], op0: code, op1: 0, fp, uniform: Some(u) }),
                 _ => None,
             };
         }
         if let Some((sub, fp)) = self.unary_op(i) {
             let Some(Operand::Def(da, ra)) = self.operand(pc, i.a[0]) else { return None };
-            return self.load_into(da, ra, pc).then(|| (4, vec![step(InstrKind::Ld, da), step(InstrKind::Alu, pc)], 14, 0, fp, Some(Uniform::Imm(sub))));
+            return self.load_into(da, ra, pc).then(|| Chain {
+                pattern: 4,
+                steps: vec![step(InstrKind::Ld, da), step(InstrKind::Alu, pc)],
+                op0: 14,
+                op1: 0,
+                fp,
+                uniform: Some(Uniform::Imm(sub)),
+            });
         }
         let (op, fp, commutes) = self.binary_op(i)?;
         let loaded = |o: Operand| matches!(o, Operand::Def(d, r) if self.load_into(d, r, pc));
         // patterns 1/2: op0(A, B), both loads
         if let Some((Operand::Def(da, _), Operand::Def(db, _))) = self.ordered(pc, commutes, loaded).filter(|(_, y)| loaded(*y)) {
             if da != db {
-                return Some((1, vec![step(InstrKind::Ld, da), step(InstrKind::Ld, db), step(InstrKind::Alu, pc)], op, 0, fp, None));
+                return Some(Chain { pattern: 1, steps: vec![step(InstrKind::Ld, da), step(InstrKind::Ld, db), step(InstrKind::Alu, pc)], op0: op, op1: 0, fp, uniform: None });
             }
         }
         // pattern 7: op0(A, I)
         if let Some((Operand::Def(da, _), Operand::Uniform(u))) = self.ordered(pc, commutes, loaded) {
-            return Some((7, vec![step(InstrKind::Ld, da), movi, step(InstrKind::Alu, pc)], op, 0, fp, Some(u)));
+            return Some(Chain { pattern: 7, steps: vec![step(InstrKind::Ld, da), movi, step(InstrKind::Alu, pc)], op0: op, op1: 0, fp, uniform: Some(u) });
         }
         // patterns 8/9: op1(A, T), T = op0(B, I) defined for this op alone
         let (Operand::Def(da, _), Operand::Def(dt, rt)) = self.ordered(pc, commutes, loaded)? else { return None };
@@ -362,13 +369,20 @@ impl Finder<'_> {
         }
         let loaded_t = |o: Operand| matches!(o, Operand::Def(d, r) if self.load_into(d, r, dt));
         let (Operand::Def(db, _), Operand::Uniform(u)) = self.ordered(dt, commutes0, loaded_t)? else { return None };
-        (db != da).then(|| (8, vec![step(InstrKind::Ld, db), movi, step(InstrKind::Ld, da), step(InstrKind::Alu, dt), step(InstrKind::Alu, pc)], op0, op, fp, Some(u)))
+        (db != da).then(|| Chain {
+            pattern: 8,
+            steps: vec![step(InstrKind::Ld, db), movi, step(InstrKind::Ld, da), step(InstrKind::Alu, dt), step(InstrKind::Alu, pc)],
+            op0,
+            op1: op,
+            fp,
+            uniform: Some(u),
+        })
     }
 
     /// The chain ending at `pc`, if there is one and it may be laid out contiguously.
     fn chain_at(&self, pc: usize) -> Option<Chain> {
         let i = &self.insts[pc];
-        let (pattern, mut steps, op0, op1, fp, uniform) = if let Op::St { space: Space::Global, vec: 1, .. } = i.op {
+        let chain = if let Op::St { space: Space::Global, vec: 1, .. } = i.op {
             if !is_word(i.ty) || i.guard != NO_PRED {
                 return None;
             }
@@ -377,33 +391,34 @@ impl Finder<'_> {
             if !self.single_use(d, v, pc) {
                 return None;
             }
-            if self.is_load(d) {
-                (3, vec![Step { kind: InstrKind::Ld, pc: Some(d as u32) }], 0, 0, false, None)
+            let mut c = if self.is_load(d) {
+                Chain { pattern: 3, steps: vec![Step { kind: InstrKind::Ld, pc: Some(d as u32) }], op0: 0, op1: 0, fp: false, uniform: None }
             } else {
-                let (p, steps, op0, op1, fp, u) = self.compute_part(d)?;
-                let stored = match p {
+                let mut c = self.compute_part(d)?;
+                // the stored forms of the computed results (Table 1)
+                c.pattern = match c.pattern {
                     1 => 1,
                     4 => 4,
                     7 => 7,
                     8 => 9,
                     _ => return None,
                 };
-                (stored, steps, op0, op1, fp, u)
-            }
+                c
+            };
+            c.steps.push(Step { kind: InstrKind::St, pc: Some(pc as u32) });
+            c
         } else {
-            let (p, steps, op0, op1, fp, u) = self.compute_part(pc)?;
-            let p = if p == 1 { 2 } else { p };
-            if matches!(p, 4 | 7) {
-                // their result is stored by definition (Table 1)
-                return None;
-            }
-            (p, steps, op0, op1, fp, u)
+            let mut c = self.compute_part(pc)?;
+            c.pattern = match c.pattern {
+                // the result goes back to the core: DATA
+                1 => 2,
+                // 4 and 7 store their result by definition (Table 1)
+                4 | 7 => return None,
+                p => p,
+            };
+            c
         };
-        if matches!(i.op, Op::St { .. }) {
-            steps.push(Step { kind: InstrKind::St, pc: Some(pc as u32) });
-        }
-        let chain = Chain { pattern, steps, op0, op1, fp, uniform };
-        debug_assert_eq!(Pattern::get(pattern).map(|p| p.seq), Some(chain.steps.iter().map(|s| s.kind).collect::<Vec<_>>().as_slice()));
+        debug_assert_eq!(Pattern::get(chain.pattern).map(|p| p.seq), Some(chain.steps.iter().map(|s| s.kind).collect::<Vec<_>>().as_slice()));
         self.contiguous(&chain, pc).then_some(chain)
     }
 
