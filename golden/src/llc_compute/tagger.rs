@@ -34,7 +34,7 @@
 //! no instruction of its own in nvcc's PTX, so its chain step has no `pc`.
 
 use super::chain::{InstrKind, Pattern};
-use crate::gpu::ptx::cfg::{leaders, Liveness};
+use crate::gpu::ptx::cfg::{every_def, leaders, Liveness};
 use crate::gpu::ptx::pressure::MAX_LIVENESS_WORDS;
 use crate::gpu::ptx::{BoolOp, CacheOp, Cmp, Inst, Kernel, Op, Rnd, Space, Src, Ty, NO_PRED};
 
@@ -163,23 +163,18 @@ fn block_starts(insts: &[Inst]) -> Vec<usize> {
         .collect()
 }
 
-/// Registers whose every definition is a `ld.param` or a `mov` of an immediate: warp-uniform.
+/// Registers whose every definition is an unguarded `ld.param` or `mov` of a 32-bit
+/// immediate: warp-uniform.
 fn uniform_regs(insts: &[Inst], nregs: u16) -> Vec<bool> {
-    let mut seen: Vec<Option<bool>> = vec![None; nregs as usize];
-    for i in insts {
-        let uniform = match i.op {
-            Op::Ld { space: Space::Param, vec: 1, .. } => i.ty.bits() == 32,
-            Op::Mov => matches!(i.a[0], Src::Imm(_)) && i.ty.bits() == 32,
-            _ => false,
-        };
-        for &d in &i.sb_def[..i.n_def as usize] {
-            if d < nregs {
-                let e = &mut seen[d as usize];
-                *e = Some(e.unwrap_or(true) && uniform && i.guard == NO_PRED);
+    every_def(insts, nregs as usize, |i| {
+        i.guard == NO_PRED
+            && i.ty.bits() == 32
+            && match i.op {
+                Op::Ld { space: Space::Param, vec: 1, .. } => true,
+                Op::Mov => matches!(i.a[0], Src::Imm(_)),
+                _ => false,
             }
-        }
-    }
-    seen.into_iter().map(|u| u == Some(true)).collect()
+    })
 }
 
 fn is_word(ty: Ty) -> bool {

@@ -144,19 +144,8 @@ pub fn read_before_written(insts: &[Inst], nregs: usize) -> Vec<bool> {
                     }
                 }
             }
-            let guarded = i.guard != NO_PRED;
-            let mut succ = [None, None];
-            match i.op {
-                Op::Bra => {
-                    succ[0] = Some(i.target as usize);
-                    if guarded {
-                        succ[1] = Some(pc + 1);
-                    }
-                }
-                Op::Ret | Op::Exit if !guarded => {}
-                _ => succ[0] = Some(pc + 1),
-            }
-            for s in succ.into_iter().flatten().filter(|&s| s < n) {
+            let (succ, k) = successors(insts, pc);
+            for &s in &succ[..k] {
                 for (w, o) in written[s].iter_mut().zip(&out) {
                     let meet = *w & o;
                     if meet != *w {
@@ -301,4 +290,23 @@ impl Liveness {
     pub fn is_live_out(&self, pc: usize, r: u16) -> bool {
         self.live_out(pc)[r as usize / 64] >> (r % 64) & 1 == 1
     }
+}
+
+/// Per general register (of `nregs`): whether it has at least one definition and every
+/// definition satisfies `pred` (a register whose value always comes from one kind of
+/// source: constant-bank reads for the register estimate, uniform values for the
+/// LLC-Compute tagger).
+pub fn every_def(insts: &[Inst], nregs: usize, pred: impl Fn(&Inst) -> bool) -> Vec<bool> {
+    // None: no definition seen yet
+    let mut all: Vec<Option<bool>> = vec![None; nregs];
+    for i in insts {
+        let ok = pred(i);
+        for &d in &i.sb_def[..i.n_def as usize] {
+            if (d as usize) < nregs {
+                let e = &mut all[d as usize];
+                *e = Some(e.unwrap_or(true) && ok);
+            }
+        }
+    }
+    all.into_iter().map(|c| c == Some(true)).collect()
 }

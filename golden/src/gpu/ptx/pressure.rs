@@ -22,7 +22,7 @@
 //! * The result is capped at [`ARCH_REG_LIMIT`] (255, the per-thread limit of every
 //!   NVIDIA architecture since Kepler); `.maxnreg N` caps it further.
 
-use super::cfg::Liveness;
+use super::cfg::{every_def, Liveness};
 use super::inst::{Inst, Op, Space, Special, Src, Ty};
 
 /// Registers `ptxas` reports for a kernel with no live values (R0 and R1).
@@ -43,22 +43,11 @@ fn words(n: usize) -> usize {
 
 /// Registers whose every definition is a constant-bank read (see the module notes).
 fn constant_bank_regs(insts: &[Inst], nregs: usize) -> Vec<bool> {
-    // None: no definition seen yet
-    let mut only_cbank: Vec<Option<bool>> = vec![None; nregs];
-    for i in insts {
-        let cbank = match i.op {
-            Op::Ld { space: Space::Param, .. } => true,
-            Op::Mov => matches!(i.a[0], Src::Special(Special::Ntid(_) | Special::Nctaid(_))),
-            _ => false,
-        };
-        for &d in &i.sb_def[..i.n_def as usize] {
-            if (d as usize) < nregs {
-                let e = &mut only_cbank[d as usize];
-                *e = Some(e.unwrap_or(true) && cbank);
-            }
-        }
-    }
-    only_cbank.into_iter().map(|c| c == Some(true)).collect()
+    every_def(insts, nregs, |i| match i.op {
+        Op::Ld { space: Space::Param, .. } => true,
+        Op::Mov => matches!(i.a[0], Src::Special(Special::Ntid(_) | Special::Nctaid(_))),
+        _ => false,
+    })
 }
 
 /// Maximum 32-bit registers live at once (without the fixed overhead).
