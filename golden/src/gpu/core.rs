@@ -59,7 +59,7 @@ use super::config::{BarrierMode, BarrierScope, GpuConfig, L1Config, SchedulerPol
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
-use super::hooks::{Deferred, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, SmNetHook, WarpView};
+use super::hooks::{Absorb, Absorbed, Deferred, HeldLine, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, OffloadEvent, SmNetHook, WarpView};
 use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
@@ -190,6 +190,8 @@ enum Route {
     Execute,
     /// Into the issue hook ([`IssueDecision::Defer`]).
     Defer,
+    /// Absorbed by the hook's offload queue ([`IssueDecision::Offload`]).
+    Offload,
 }
 
 /// A resident CTA.
@@ -257,6 +259,18 @@ struct Access {
     bytes: u32,
     token: u32,
     warp: u16,
+}
+
+/// A line access an offload queue holds ([`IssueDecision::Offload`]): it enters the
+/// LD/ST unit only if the chain is released ([`Absorb::Release`],
+/// [`OffloadEvent::Fallback`]).
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    acc: Access,
+    /// The load instruction it belongs to (one memory token per instruction).
+    inst: u32,
+    defs: [u16; 4],
+    n_def: u8,
 }
 
 /// What an SM needs from the rest of the GPU during a cycle.
@@ -354,6 +368,11 @@ pub struct Sm {
     deferred_total: u32,
     /// Warps waiting at a barrier, over all CTAs (the contention probe runs while > 0).
     bar_waiting: u32,
+    /// Per warp slot: accesses its offload queue holds; warps waiting for an answer.
+    held: Vec<Vec<Held>>,
+    held_lines: Vec<HeldLine>,
+    next_held_inst: u32,
+    offload_waiting: u32,
     // statistics
     pub issue: IssueStats,
     pub shmem: ShmemStats,
@@ -431,6 +450,10 @@ impl Sm {
             taps: IssueTaps::default(),
             deferred_total: 0,
             bar_waiting: 0,
+            held: vec![Vec::new(); slots],
+            held_lines: Vec::new(),
+            next_held_inst: 0,
+            offload_waiting: 0,
             issue: IssueStats::default(),
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
@@ -831,6 +854,91 @@ impl Sm {
         }
     }
 
+    /// Timing side of an absorbed global load or store (its record is in `self.rec`):
+    /// its line accesses are held, a load's lines looked up in the L1 (no fill, no
+    /// MSHR), and listed in `lines` for the hook.
+    fn hold(&mut self, w: usize, inst: &super::ptx::Inst, now: u64, lines: &mut Vec<HeldLine>) {
+        let store = matches!(inst.op, Op::St { .. });
+        let cta = self.warps[w].cta as usize;
+        if store || self.rec.mask == 0 {
+            // a store is done at issue for the warp, as in `mem_issue`
+            self.ctas[cta].occ.complete(now, now + 1);
+        }
+        if self.rec.mask == 0 {
+            return;
+        }
+        let mut segs = std::mem::take(&mut self.segs);
+        coalesce(&self.rec, &self.rec.addr, self.l1cfg.line_bytes as u64, &mut segs);
+        let id = self.next_held_inst;
+        self.next_held_inst = self.next_held_inst.wrapping_add(1);
+        let mut defs = [0u16; 4];
+        let nd = if store { 0 } else { inst.n_def as usize };
+        defs[..nd].copy_from_slice(&inst.sb_def[..nd]);
+        for s in &segs {
+            let l1_hit = !store && self.l1.probe(s.line);
+            lines.push(HeldLine { line: s.line, bytes: s.bytes, store, l1_hit });
+            let kind = if store { AccKind::Write } else { AccKind::Read };
+            let acc = Access { kind, line: s.line, mask: s.bytes, bytes: s.bytes.count_ones(), token: NO_TOKEN, warp: w as u16 };
+            self.held[w].push(Held { acc, inst: id, defs, n_def: nd as u8 });
+        }
+        self.segs = segs;
+    }
+
+    /// Warp `w`'s held accesses go the normal way or are dropped: loads (if `loads`, else
+    /// they were answered elsewhere) become L1 accesses with their registers reserved,
+    /// one memory token per instruction; stores (if `stores`, else done elsewhere) follow
+    /// into the LD/ST unit.
+    fn release_held(&mut self, w: usize, loads: bool, stores: bool, now: u64) {
+        let held = std::mem::take(&mut self.held[w]);
+        let cta = self.warps[w].cta as usize;
+        self.ctas[cta].occ.before(now);
+        let mut i = 0;
+        while i < held.len() {
+            let h = held[i];
+            let j = i + held[i..].iter().take_while(|x| x.inst == h.inst).count();
+            match h.acc.kind {
+                AccKind::Read if loads => {
+                    for &r in &h.defs[..h.n_def as usize] {
+                        self.scoreboard.set(w, r, PENDING);
+                    }
+                    self.warps[w].pending_loads += 1;
+                    let token = self.alloc_token(MemInst { warp: w as u16, defs: h.defs, n_def: h.n_def, remaining: (j - i) as u32 });
+                    self.lsu.extend(held[i..j].iter().map(|x| Access { token, ..x.acc }));
+                    self.warps[w].lsu_pending += (j - i) as u32;
+                }
+                // answered elsewhere: the load's data is home now
+                AccKind::Read => self.ctas[cta].occ.complete(now, now),
+                _ if stores => {
+                    self.lsu.extend(held[i..j].iter().map(|x| x.acc));
+                    self.warps[w].lsu_pending += (j - i) as u32;
+                }
+                _ => {}
+            }
+            i = j;
+        }
+        self.held[w] = held;
+        self.held[w].clear();
+        if !self.lsu.is_empty() {
+            self.sched_sleep.fill(0);
+        }
+    }
+
+    /// The hook's answer for a waiting warp.
+    fn offload_event(&mut self, ev: OffloadEvent, now: u64) {
+        let (OffloadEvent::Resume(w) | OffloadEvent::Fallback(w)) = ev;
+        let w = w as usize;
+        assert!(self.warps[w].blocked_until == PENDING && self.offload_waiting > 0, "cycle {now}: offload answer {ev:?} for a warp that does not wait");
+        // the stores of a served chain were done at the EMN; a fallback sends them now
+        self.release_held(w, false, matches!(ev, OffloadEvent::Fallback(_)), now);
+        self.offload_waiting -= 1;
+        self.unpark_load(w);
+        let wp = &mut self.warps[w];
+        wp.pending_loads -= 1;
+        wp.blocked_until = 0;
+        self.wake(w);
+        self.progress(w, now);
+    }
+
     // ---------------------------------------------------------------- sync
 
     fn try_erf(&mut self, w: usize, now: u64) {
@@ -1025,6 +1133,15 @@ impl Sm {
         match self.issue_hook.decide(now, &view, inst) {
             IssueDecision::Issue if !view.at_barrier || runs_past => Ok(Route::Execute),
             IssueDecision::Defer if deferrable => Ok(Route::Defer),
+            IssueDecision::Offload if !view.at_barrier => {
+                let absorbable = match inst.op {
+                    Op::Ld { space, cache, .. } => space == Space::Global && cache != CacheOp::BypassL1,
+                    Op::St { space, .. } => space == Space::Global,
+                    _ => !matches!(inst.class, OpClass::Mem | OpClass::Ctrl),
+                };
+                assert!(absorbable, "cycle {now}: issue hook offloads pc {pc}, which an offload queue cannot absorb");
+                Ok(Route::Offload)
+            }
             _ => Err(Stall::Barrier),
         }
     }
@@ -1041,7 +1158,7 @@ impl Sm {
         let next = pc + 1;
         let cta = self.warps[w].cta as usize;
         self.ctas[cta].occ.before(now);
-        if route == Route::Execute {
+        if route != Route::Defer {
             // (a deferred instruction is in flight from its drain on)
             self.ctas[cta].occ.issue(now);
         }
@@ -1066,6 +1183,34 @@ impl Sm {
             self.warps[w].deferred += 1;
             self.deferred_total += 1;
             self.issue_hook.defer(now, Deferred { warp: w as u16, pc, mask: active });
+        } else if route == Route::Offload {
+            self.issue.warp_insts += 1;
+            self.issue.by_class[inst.class.index()] += 1;
+            self.report.warp_insts += 1;
+            let mut lines = std::mem::take(&mut self.held_lines);
+            lines.clear();
+            match self.execute(w, pc, inst, active, p)? {
+                Effect::Alu => self.ctas[cta].occ.complete(now, now + 1),
+                Effect::Mem => self.hold(w, inst, now, &mut lines),
+                e => unreachable!("absorbed instruction with effect {e:?}"),
+            }
+            self.warps[w].simt.advance(next);
+            let out = self.issue_hook.absorb(now, &Absorbed { warp: w as u16, pc, mask: self.rec_guard, lines: &lines });
+            self.held_lines = lines;
+            match out {
+                Absorb::Hold => {}
+                Absorb::Release => self.release_held(w, true, true, now),
+                Absorb::Wait => {
+                    let wp = &mut self.warps[w];
+                    wp.pending_loads += 1;
+                    wp.blocked_until = PENDING;
+                    wp.stall = Stall::MemData;
+                    self.park(w, true);
+                    self.offload_waiting += 1;
+                }
+            }
+            // the hook's network side may have a packet to send
+            p.net_hook.wake = p.net_hook.wake.min(now);
         } else {
             self.issue.warp_insts += 1;
             self.issue.by_class[inst.class.index()] += 1;
@@ -1676,6 +1821,12 @@ impl Sm {
         self.lsu_step(p);
         if self.deferred_total > 0 {
             self.drain_stage(p)?;
+        }
+        while self.offload_waiting > 0 {
+            let Some(ev) = self.issue_hook.poll(now) else {
+                break;
+            };
+            self.offload_event(ev, now);
         }
         self.issue_stage(p)?;
         let run: &KernelRun = p.run;

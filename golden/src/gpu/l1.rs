@@ -144,6 +144,14 @@ impl L1D {
         }
     }
 
+    /// Whether `line` is in the L1 or on its way (a pending MSHR), without touching the
+    /// replacement state or the statistics (the offload queue's tag lookup,
+    /// llc_omni_compute.md §1.3.6).
+    pub fn probe(&self, line: u64) -> bool {
+        let s = self.set_of(line) * self.ways;
+        self.tags[s..s + self.ways].contains(&line) || self.mshr_of(line).is_some()
+    }
+
     /// A write-through store to `line`; returns whether it hit.
     pub fn write(&mut self, line: u64) -> bool {
         self.stats.writes += 1;

@@ -685,6 +685,10 @@ impl CorePort for SmPort<'_> {
     fn deliver(&mut self, pkt: Packet) {
         self.sm.receive(pkt, self.txns, self.now);
     }
+
+    fn wake_sm(&mut self) {
+        self.sm.wake_up(self.now);
+    }
 }
 
 /// The core-scheduler controls the GPU offers the L2's hook.

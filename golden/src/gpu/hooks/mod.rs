@@ -183,6 +183,63 @@ pub enum IssueDecision {
     Defer,
     /// Do not issue this cycle (charged as a barrier stall).
     Block,
+    /// Issue into the hook's offload queue (a chain instruction the OQ absorbs,
+    /// llc_omni_compute.md §1.2–1.3). It executes now, so results are the baseline's,
+    /// and counts as issued; it takes no functional unit and reserves no register. A
+    /// global load's or store's line accesses are held by the SM instead of entering the
+    /// LD/ST unit (a load's lines are looked up in the L1 without a fill or an MSHR).
+    /// [`IssueHook::absorb`] then says what becomes of the warp's held accesses. Only
+    /// global loads and stores and ALU instructions can be absorbed.
+    Offload,
+}
+
+/// One line an absorbed global load or store touches ([`IssueHook::absorb`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldLine {
+    /// Line-aligned byte address.
+    pub line: u64,
+    /// Bytes of the line (bit i = byte i).
+    pub bytes: u128,
+    pub store: bool,
+    /// A load whose line is in the L1 or already on its way there (a pending MSHR).
+    pub l1_hit: bool,
+}
+
+/// The instruction [`IssueDecision::Offload`] just issued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Absorbed<'a> {
+    pub warp: u16,
+    pub pc: u32,
+    /// The lanes it ran on (active lanes its guard allowed).
+    pub mask: u32,
+    /// Its line accesses (empty for an ALU instruction or when no lane ran).
+    pub lines: &'a [HeldLine],
+}
+
+/// What the SM does with a warp's held accesses after [`IssueHook::absorb`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absorb {
+    /// Keep holding them (the chain is still forming).
+    Hold,
+    /// Send them the normal way now (a DISCARD or FLUSH, spec §2.5): loads become
+    /// ordinary L1 accesses and reserve their registers; a held store follows the loads
+    /// into the LD/ST unit. The warp goes on.
+    Release,
+    /// The chain left as a ComputePacket: the warp issues nothing more until the hook
+    /// answers with an [`OffloadEvent`] (charged as a memory-data stall).
+    Wait,
+}
+
+/// The answer to a waiting warp ([`IssueHook::poll`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffloadEvent {
+    /// The chain was served elsewhere (an ACK, DATA or BITMAP response): the held
+    /// accesses are dropped and the warp goes on.
+    Resume(u16),
+    /// The service queue fell back (spec §1.6.4): the loads' data came back to the
+    /// core, which computes and stores itself; the held loads are dropped, the held
+    /// stores go out the normal way, and the warp goes on.
+    Fallback(u16),
 }
 
 /// The warp [`IssueHook::decide`] is asked about.
@@ -268,6 +325,18 @@ pub trait IssueHook {
     /// not (the `fence_done` of tfb_bdib.md §2.7 T9, which ends DRAIN_F).
     fn fence_done(&mut self, _now: u64, _warp: u16, _resume_at: u64) {}
 
+    /// An instruction issued by [`IssueDecision::Offload`] was absorbed.
+    fn absorb(&mut self, now: u64, a: &Absorbed<'_>) -> Absorb {
+        panic!("cycle {now}: issue hook answered Offload for {a:?} but keeps no offload queue (implement IssueHook::absorb and poll)")
+    }
+
+    /// An answer for a warp that waits ([`Absorb::Wait`]); asked before the schedulers
+    /// in every cycle the SM runs while a warp waits (the SM may sleep: the hook's
+    /// network side wakes it with [`CorePort::wake_sm`] when an answer arrives).
+    fn poll(&mut self, _now: u64) -> Option<OffloadEvent> {
+        None
+    }
+
     fn counters(&self, _out: &mut HookCounters) {}
 }
 
@@ -322,6 +391,10 @@ pub trait CorePort {
     /// Hand the SM a reply to one of its transactions (`pkt.tag` = the transaction)
     /// as if it had arrived from the network now.
     fn deliver(&mut self, pkt: Packet);
+
+    /// Run the SM this cycle even if it planned to sleep (its issue hook has an answer
+    /// for a waiting warp, [`IssueHook::poll`]).
+    fn wake_sm(&mut self);
 }
 
 // ------------------------------------------------------------------ (d) L2
