@@ -448,3 +448,28 @@ fn files_a_launch_reads_must_be_regular_and_bounded() {
     let e = err(&d, &expect_launch("big.bin"));
     assert!(e.contains("check.expect[0].file") && e.contains("more than the 1048592 allowed"), "{e}");
 }
+
+/// `align` / `skew` place a buffer at the first address past the buffers before it that is
+/// `skew` past a multiple of `align` (hand values); bad values name the field and range.
+#[test]
+fn buffers_are_placed_by_align_and_skew() {
+    use golden::gpu::memspace::place;
+    assert_eq!(place(0, 1024, 0), 0);
+    assert_eq!(place(40_000, 1024, 0), 40_960);
+    assert_eq!(place(40_960, 1024, 128), 41_088);
+    assert_eq!(place(41_089, 1024, 128), 42_112);
+    assert_eq!(place(100, 256, 200), 200);
+    let d = scratch("align");
+    let l = parse(&d, &store("1").replace("init = { kind = \"zeros\" }\n", "init = { kind = \"zeros\" }\nalign = 4096\nskew = 256\n")).unwrap();
+    assert_eq!((l.buffers[0].align, l.buffers[0].skew), (4096, 256));
+    assert!(run(&l).is_ok());
+    for (extra, field, allowed) in [
+        ("align = 1000", "buffer[0].align", "256..=1048576"),
+        ("align = 128", "buffer[0].align", "256..=1048576"),
+        ("align = 1024\nskew = 1024", "buffer[0].skew", "0..=1020"),
+        ("skew = 2", "buffer[0].skew", "0..=252"),
+    ] {
+        let m = err(&d, &store("1").replace("init = { kind = \"zeros\" }\n", &format!("init = {{ kind = \"zeros\" }}\n{extra}\n")));
+        assert!(m.contains(field) && m.contains(allowed) && m.contains("l.toml"), "{extra}: {m}");
+    }
+}

@@ -10,6 +10,11 @@
 //! type = "f32"
 //! len = 10000
 //! init = { kind = "uniform", lo = -1.0, hi = 1.0, seed = 1 }
+//! align = 1024                  # optional: base address a multiple of this (a power of
+//! skew = 0                      # two, 256..=1 MiB), plus `skew` bytes (0..align, a
+//!                               # multiple of 4): where a buffer's lines fall among
+//!                               # the memory partitions (LLC-Compute's ALIGNED and
+//!                               # STRIDED microbenchmarks)
 //!
 //! [[kernel]]
 //! ptx = "vecadd.ptx"            # relative to this file
@@ -151,6 +156,9 @@ pub struct BufferSpec {
     pub elem: Elem,
     pub len: usize,
     pub init: Init,
+    /// Base address alignment (bytes, a power of two) and the offset from it.
+    pub align: u64,
+    pub skew: u64,
     /// Contents of an `init = { kind = "file" }` buffer, read at load time.
     file_data: Option<Vec<u8>>,
 }
@@ -287,6 +295,9 @@ struct RawExpect {
     atol: f64,
 }
 
+/// The largest buffer alignment a launch may ask for.
+pub const MAX_BUFFER_ALIGN: u64 = 1 << 20;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBuffer {
@@ -296,6 +307,10 @@ struct RawBuffer {
     #[serde(default)]
     len: Option<usize>,
     init: Init,
+    #[serde(default)]
+    align: Option<u64>,
+    #[serde(default)]
+    skew: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -439,7 +454,15 @@ impl Launch {
             }
             // the device memory bound (the GPU config's `gpu.memory_bytes`) is checked
             // when the launch meets a config, in [`Launch::check_fits`]
-            buffers.push(BufferSpec { name: b.name, elem: b.elem, len, init: b.init, file_data });
+            let align = b.align.unwrap_or(super::memspace::BUFFER_ALIGN);
+            if !align.is_power_of_two() || !(super::memspace::BUFFER_ALIGN..=MAX_BUFFER_ALIGN).contains(&align) {
+                return Err(ferr(format!("{f}.align"), format!("{align} is not a power of two in range"), Some(format!("a power of two in 256..={MAX_BUFFER_ALIGN}"))));
+            }
+            let skew = b.skew.unwrap_or(0);
+            if skew >= align || skew % 4 != 0 {
+                return Err(ferr(format!("{f}.skew"), format!("{skew} is out of range"), Some(format!("a multiple of 4 in 0..={}", align - 4))));
+            }
+            buffers.push(BufferSpec { name: b.name, elem: b.elem, len, init: b.init, align, skew, file_data });
         }
         // kernels
         if raw.kernels.is_empty() {
@@ -591,7 +614,7 @@ impl Launch {
         let mut total = 0u64;
         for (i, b) in self.buffers.iter().enumerate() {
             let bytes = b.len as u64 * b.elem.bytes() as u64;
-            total = total.div_ceil(super::memspace::BUFFER_ALIGN) * super::memspace::BUFFER_ALIGN + bytes;
+            total = super::memspace::place(total, b.align, b.skew) + bytes;
             if total > memory_bytes {
                 return Err(LaunchError::field(
                     &self.path,

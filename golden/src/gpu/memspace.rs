@@ -16,6 +16,12 @@ pub const MODULE_BASE: u64 = 0x0800_0000;
 pub const MODULE_BYTES: u64 = GLOBAL_BASE - MODULE_BASE;
 /// Alignment of buffers in device memory.
 pub const BUFFER_ALIGN: u64 = 256;
+
+/// The first offset at or past `end` that is `skew` past a multiple of `align`
+/// ([`GLOBAL_BASE`] is a multiple of every alignment a launch may ask for).
+pub fn place(end: u64, align: u64, skew: u64) -> u64 {
+    end.saturating_sub(skew).div_ceil(align) * align + skew
+}
 /// Generic address of shared-memory offset 0.
 pub const SHARED_WINDOW: u64 = 0x7f00_0000_0000;
 /// Generic address of local-memory offset 0.
@@ -115,7 +121,13 @@ impl DeviceMemory {
 
     /// Reserve `bytes` (aligned to [`BUFFER_ALIGN`]) and return the buffer's address.
     pub fn alloc(&mut self, bytes: u64) -> u64 {
-        let off = (self.data.len() as u64).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN;
+        self.alloc_at(bytes, BUFFER_ALIGN, 0)
+    }
+
+    /// Reserve `bytes` at the first address past the buffers so far that is `skew`
+    /// bytes past a multiple of `align` (a power of two, at most [`GLOBAL_BASE`]).
+    pub fn alloc_at(&mut self, bytes: u64, align: u64, skew: u64) -> u64 {
+        let off = place(self.data.len() as u64, align, skew);
         let end = off + bytes.max(1);
         self.data.resize(end as usize, 0);
         GLOBAL_BASE + off

@@ -530,7 +530,7 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
     let mut addrs = Vec::new();
     for b in &launch.buffers {
         let h = &host[&b.name];
-        let a = gpu.mem.alloc(h.data.len() as u64);
+        let a = gpu.mem.alloc_at(h.data.len() as u64, b.align, b.skew);
         gpu.mem.write(a, &h.data).expect("just allocated");
         addrs.push(a);
     }
