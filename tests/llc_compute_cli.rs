@@ -87,7 +87,7 @@ fn the_gpu_hook_refuses_bad_modes_and_profiles_chains() {
         let report = std::fs::read_to_string(&json).ok();
         (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), report)
     };
-    for mode in ["llc", "fast"] {
+    for mode in ["omni", "fast"] {
         let (code, err, report) = run(mode);
         assert_eq!(code, 2, "{mode}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{mode}: one line: {err}");

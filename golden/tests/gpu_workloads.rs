@@ -36,6 +36,8 @@ const WORKLOADS: &[&str] = &[
     "micro_llc/compare.toml",
     "micro_llc/density.toml",
     "micro_llc/norm.toml",
+    "micro_llc/vecadd_aligned.toml",
+    "micro_llc/vecadd_strided.toml",
 ];
 
 fn check_all(cfg: &GpuConfig) {

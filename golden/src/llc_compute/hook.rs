@@ -20,12 +20,20 @@
 //! `llc_compute.chains` (dynamic chain instances: a chain's last instruction issued) and
 //! `llc_compute.static_chains` (the tagger's chains, per kernel start on an SM).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde::Deserialize;
 
+use super::config::{ALU_LAT_MAX, OQ_ENTRIES_MAX, SQ_BUFFER_MAX, SQ_ENTRIES_MAX};
+use super::offload::{Oq, OqIssue, OqNet, Wire};
+use super::service::SqService;
+use super::sq::Sq;
 use super::tagger::find_chains;
-use crate::config::FieldError;
+use crate::config::{check_range, FieldError};
 use crate::gpu::config::GpuConfig;
 use crate::gpu::hooks::{count, params, HookBlock, HookCounters, HookSet, IssueDecision, IssueHook, IssueTaps, WarpView};
+use crate::gpu::mapping::AddressMap;
 use crate::gpu::ptx::{Inst, Kernel, Op, Space};
 
 pub const BLOCK: HookBlock = HookBlock { name: "llc_compute", attach };
@@ -34,19 +42,70 @@ pub const BLOCK: HookBlock = HookBlock { name: "llc_compute", attach };
 #[serde(deny_unknown_fields)]
 struct Params {
     mode: String,
+    /// OQSR entries per SM (spec §6.1, 48 in the paper).
+    #[serde(default = "default_oq")]
+    oq_entries: i64,
+    /// SQSR entries per partition (spec §6.2, 96 in the paper).
+    #[serde(default = "default_sq")]
+    sq_entries: i64,
+    /// Temporary-buffer slots per SQ (spec §1.6.2 step 5, our choice 4).
+    #[serde(default = "default_buf")]
+    sq_buffer: i64,
+    /// The partition ALU's latency per op (spec §3 [OC], 4).
+    #[serde(default = "default_alu")]
+    alu_latency: i64,
 }
 
-fn attach(_cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(), FieldError> {
+fn default_oq() -> i64 {
+    48
+}
+fn default_sq() -> i64 {
+    96
+}
+fn default_buf() -> i64 {
+    4
+}
+fn default_alu() -> i64 {
+    4
+}
+
+const MODES: &str = "\"profile\", \"llc\"";
+
+fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(), FieldError> {
     let p: Params = params("llc_compute", table)?;
     match p.mode.as_str() {
         "profile" => set.set_issue("llc_compute", |_| Box::new(ChainProfile::default())),
-        "llc" | "omni" => Err(FieldError::new(
-            "hooks.llc_compute.mode",
-            format!("`{}`: offloading in the GPU model (spec 2.5, the OQ and SQ attached to the SMs and partitions) is not modelled yet", p.mode),
-            Some("\"profile\"".into()),
-        )),
-        m => Err(FieldError::new("hooks.llc_compute.mode", format!("`{m}` is not a mode"), Some("\"profile\"".into()))),
+        "llc" => attach_llc(cfg, &p, set),
+        "omni" => Err(FieldError::new("hooks.llc_compute.mode", "`omni`: Omni-Compute in the GPU model (an SQ in every core, spec §1.7) is not modelled yet", Some(MODES.into()))),
+        m => Err(FieldError::new("hooks.llc_compute.mode", format!("`{m}` is not a mode"), Some(MODES.into()))),
     }
+}
+
+/// LLC-Compute: an OQ at every SM, an SQ at every partition (spec §2.5, §1.6).
+fn attach_llc(cfg: &GpuConfig, p: &Params, set: &mut HookSet) -> Result<(), FieldError> {
+    let range = |f: &str, v: i64, max: u32| check_range(&format!("hooks.llc_compute.{f}"), v, 1, i64::from(max)).map(|v| v as usize);
+    let oq_entries = range("oq_entries", p.oq_entries, OQ_ENTRIES_MAX)?;
+    let sq_entries = range("sq_entries", p.sq_entries, SQ_ENTRIES_MAX)?;
+    let sq_buffer = range("sq_buffer", p.sq_buffer, SQ_BUFFER_MAX)?;
+    let alu = range("alu_latency", p.alu_latency, ALU_LAT_MAX)? as u32;
+    let nodes = cfg.network.sm_nodes.iter().chain(&cfg.network.mem_nodes).copied().max().unwrap_or(0);
+    if nodes >= 64 {
+        return Err(FieldError::new(
+            "hooks.llc_compute.mode",
+            format!("`llc` needs network node ids below 64 (the ComputePacket's 6-bit node fields, spec §2.3); this network has node {nodes}"),
+            Some("a network of at most 64 nodes".into()),
+        ));
+    }
+    let sms = cfg.sms as usize;
+    let wire = Rc::new(RefCell::new(Wire::new(sms, oq_entries)));
+    let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
+    let mem_nodes = Rc::new(cfg.network.mem_nodes.clone());
+    let warps = cfg.core.warp_slots() as usize;
+    let oqs: Vec<_> = (0..sms).map(|i| Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone())))).collect();
+    set.set_issue("llc_compute", |i| Box::new(OqIssue(oqs[i].clone())))?;
+    set.set_core_net("llc_compute", |i| Box::new(OqNet(oqs[i].clone())))?;
+    let line = u64::from(cfg.l1.line_bytes);
+    set.set_partition("llc_compute", |_| Box::new(SqService::new(Sq::with_sizes(sq_entries, sq_buffer, 32, alu), line, wire.clone())))
 }
 
 /// A global-memory request: a load, store, atomic or reduction in `.global` (the

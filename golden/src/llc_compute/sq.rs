@@ -78,8 +78,13 @@ pub struct Sq {
 
 impl Sq {
     pub fn new(c: &LlcComputeConfig) -> Self {
-        let (n_ent, n_buf) = (c.sq.entries as usize, c.sq.buffer as usize);
-        Self { n_ent, n_buf, lanes: c.oq.lanes as usize, alu_lat: c.sq.alu_latency, state: Sqsr::new(n_ent, n_buf), next: None, plant_full_wbe: false }
+        Self::with_sizes(c.sq.entries as usize, c.sq.buffer as usize, c.oq.lanes as usize, c.sq.alu_latency)
+    }
+
+    /// An SQ of `n_ent` entries, `n_buf` buffer slots, `lanes` ALU lanes and `alu_lat`
+    /// cycles per op (the GPU model's SQ, whose sizes come from its hook table).
+    pub fn with_sizes(n_ent: usize, n_buf: usize, lanes: usize, alu_lat: u32) -> Self {
+        Self { n_ent, n_buf, lanes, alu_lat, state: Sqsr::new(n_ent, n_buf), next: None, plant_full_wbe: false }
     }
 
     pub fn count(&self) -> usize {
