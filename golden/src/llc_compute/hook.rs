@@ -1,24 +1,36 @@
-//! LLC-Compute in the GPU model (`[hooks.llc_compute]`): for now its compiler side alone.
+//! LLC-Compute in the GPU model (`[hooks.llc_compute]`): the compiler side and the
+//! offloading itself.
 //!
 //! ```toml
 //! [hooks.llc_compute]
-//! mode = "profile"   # tag each kernel's chains and count them as they issue
+//! mode = "llc"       # or "profile": tag and count only
+//! oq_entries = 48    # OQSR entries per SM (1..=64)
+//! sq_entries = 96    # SQSR entries per LLC partition (1..=256)
+//! sq_buffer = 4      # SQ temporary-buffer slots (1..=16)
+//! alu_latency = 4    # the partition ALU's cycles per op (1..=16)
 //! ```
 //!
 //! `profile` runs the [`super::tagger`] on every kernel as it starts on an SM and counts,
 //! at the issue stage, the warp instructions that belong to a tagged chain (spec §7
 //! study 5, the paper's Table 3: tagged chain instructions over all dynamic instructions,
 //! chain memory requests over all memory requests). It changes nothing: every decision
-//! is the baseline's, so cycles and results equal a run without the hook (a test). The
-//! offloading modes (`llc`, `omni`: the OQ, SQ and ComputePackets in the GPU, spec §2.5)
-//! are not modelled yet and are refused with that message.
+//! is the baseline's, so cycles and results equal a run without the hook (a test).
+//!
+//! `llc` is LLC-Compute (spec §2.5, §1.6): the OQ of [`super::offload`] at every SM and
+//! the golden SQ of [`super::service`] at every memory partition. Results and dynamic
+//! instruction counts equal the baseline's (a test on every workload with chains);
+//! cycles and traffic are the offloading's. Omni-Compute (`omni`: an SQ in every core,
+//! §1.7) is not modelled in the GPU yet and is refused with that message.
 //!
 //! Counters (summed over SMs, `hooks` in the run report): `llc_compute.warp_insts`,
 //! `llc_compute.chain_warp_insts`, `llc_compute.mem_warp_insts`,
 //! `llc_compute.chain_mem_warp_insts` (`.global` loads, stores and atomics, counted per
 //! warp instruction),
 //! `llc_compute.chains` (dynamic chain instances: a chain's last instruction issued) and
-//! `llc_compute.static_chains` (the tagger's chains, per kernel start on an SM).
+//! `llc_compute.static_chains` (the tagger's chains, per kernel start on an SM), under
+//! `profile`; `llc_compute.oq.*` (chains, sent, answers, fallbacks and why chains ran
+//! normally) and `llc_compute.sq.*` (CPs, LLC accesses by kind, answers, fallback
+//! loads) under `llc`.
 
 use std::cell::RefCell;
 use std::rc::Rc;

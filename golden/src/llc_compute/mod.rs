@@ -6,7 +6,8 @@
 //! * [`emn`]: Algorithm 1 (spec §2.4) for any mesh and MC placement.
 //! * [`chain`]: the nine chain patterns of Table 1; [`tagger`]: the compiler pass that
 //!   finds and tags them in PTX (§2.1); [`hook`]: `[hooks.llc_compute]` in the GPU
-//!   model (today the chain profile of study 5).
+//!   model (the chain profile of study 5, and LLC-Compute offloading: [`offload`], the
+//!   OQ's run-time decision at each SM, and [`service`], the SQ at each partition).
 //! * [`hops`]: the zero-load hop model of spec §2.7.
 //! * [`packet`]: the ComputePacket flit layout (§2.3); [`lane_op`]: the ALU semantics.
 //! * Golden models (`eval`/`commit`, [`crate::model::Model`]): [`oq`], [`sq`] (at an

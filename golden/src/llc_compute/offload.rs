@@ -392,3 +392,49 @@ impl CoreNetHook for OqNet {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oq() -> Oq {
+        let cfg = crate::gpu::GpuConfig::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpu/tiny.toml")).unwrap();
+        let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
+        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4))), map, Rc::new(vec![2, 3]));
+        q.entries[1] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
+        q.live = 1;
+        q
+    }
+
+    fn pkt(kind: u64, flits: u32) -> Packet {
+        Packet { id: 1, src: 2, dst: 0, class: Class::Reply, flits, tag: kind << 8 | 1, injected_at: 0 }
+    }
+
+    #[test]
+    fn answers_resume_or_fall_back_after_every_operand() {
+        let mut q = oq();
+        q.answer(&pkt(0, 1));
+        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Resume(5)));
+        assert_eq!(q.live, 0);
+        let mut q = oq();
+        q.answer(&pkt(WIRE_FB_A, 5));
+        assert!(q.events.is_empty(), "one of two fallback loads");
+        q.answer(&pkt(WIRE_FB_A + 1, 5));
+        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Fallback(5)));
+    }
+
+    /// A planted protocol bug (an ACK the size of a data packet) is caught.
+    #[test]
+    #[should_panic(expected = "answer kind 0 of 5 flits")]
+    fn a_wrong_sized_answer_is_caught() {
+        oq().answer(&pkt(0, 5));
+    }
+
+    /// An answer for an entry not in flight is caught.
+    #[test]
+    #[should_panic(expected = "not in flight")]
+    fn an_answer_for_a_free_entry_is_caught() {
+        let mut q = oq();
+        q.answer(&Packet { tag: 2, ..pkt(0, 1) });
+    }
+}
