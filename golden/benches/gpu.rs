@@ -64,11 +64,21 @@ fn tfb(mode: Option<&str>, sched: SchedulerPolicy) -> GpuConfig {
     cfg
 }
 
+/// The LLC-Compute platform, with `[hooks.llc_compute] mode = mode`.
+fn llc(mode: &str) -> GpuConfig {
+    let mut cfg = config("llc_compute_56");
+    let table: toml::Table = toml::from_str(&format!("mode = \"{mode}\"")).unwrap();
+    cfg.hooks.insert("llc_compute".into(), table);
+    cfg
+}
+
 fn gpu(c: &mut Criterion) {
     group(c, "gpu_vecadd", "bench/vecadd_1m.toml");
     group(c, "gpu_compute", "bench/compute_big.toml");
     let barriers = [("baseline_drain", tfb(None, SchedulerPolicy::Gto)), ("f_tfb", tfb(Some("f"), SchedulerPolicy::Gto)), ("f_tfb_fmwf", tfb(Some("f"), SchedulerPolicy::Fmwf))];
     variants(c, "gpu_barriers", "stencil/stencil.toml", &barriers);
+    // every chain of VECADD-ALIGNED offloads: the OQ, the SQs and the ComputePackets at work
+    variants(c, "gpu_offload", "micro_llc/vecadd_aligned.toml", &[("baseline_profile", llc("profile")), ("llc_compute", llc("llc"))]);
 }
 
 criterion_group!(benches, gpu);
@@ -81,6 +91,7 @@ fn main() {
         ("gpu_compute", "64_core", "baseline_16_core"),
         ("gpu_barriers", "f_tfb", "baseline_drain"),
         ("gpu_barriers", "f_tfb_fmwf", "baseline_drain"),
+        ("gpu_offload", "llc_compute", "baseline_profile"),
     ]);
 }
 

@@ -227,37 +227,34 @@ impl Oq {
         if role.first {
             f.mask = a.mask;
         }
-        match role.kind {
-            Some(InstrKind::Ld | InstrKind::St) => {
-                let store = role.kind == Some(InstrKind::St);
-                if a.lines.len() != 1 {
-                    // no lane ran, or lanes on several lines: memory-divergent (§2.6, discard)
-                    self.n.flush_divergent += 1;
-                    return self.abandon(&f);
-                }
-                let l = a.lines[0];
-                if l.l1_hit {
-                    // L1 locality wins (§2.5): DISCARD at the first load, else FLUSH
-                    if role.first {
-                        self.n.discard_l1_hit += 1;
-                    } else {
-                        self.n.flush_l1_hit += 1;
-                    }
-                    return self.abandon(&f);
-                }
-                let part = self.map.node(l.line);
-                if f.part.is_some_and(|p| p != part) {
-                    self.n.flush_partitions += 1;
-                    return self.abandon(&f);
-                }
-                f.part = Some(part);
-                if store {
-                    f.lines[2] = Some(l.line);
-                } else {
-                    f.lines[role.operand] = Some(l.line);
-                }
+        if let Some(InstrKind::Ld | InstrKind::St) = role.kind {
+            let store = role.kind == Some(InstrKind::St);
+            if a.lines.len() != 1 {
+                // no lane ran, or lanes on several lines: memory-divergent (§2.6, discard)
+                self.n.flush_divergent += 1;
+                return self.abandon(&f);
             }
-            _ => {}
+            let l = a.lines[0];
+            if l.l1_hit {
+                // L1 locality wins (§2.5): DISCARD at the first load, else FLUSH
+                if role.first {
+                    self.n.discard_l1_hit += 1;
+                } else {
+                    self.n.flush_l1_hit += 1;
+                }
+                return self.abandon(&f);
+            }
+            let part = self.map.node(l.line);
+            if f.part.is_some_and(|p| p != part) {
+                self.n.flush_partitions += 1;
+                return self.abandon(&f);
+            }
+            f.part = Some(part);
+            if store {
+                f.lines[2] = Some(l.line);
+            } else {
+                f.lines[role.operand] = Some(l.line);
+            }
         }
         if !role.last {
             self.forming = Some(f);
