@@ -627,6 +627,12 @@ impl Sm {
         for &d in &m.defs[..m.n_def as usize] {
             self.scoreboard.set(w, d, now);
         }
+        self.memory_wait_done(w, now);
+    }
+
+    /// One of warp `w`'s memory waits ended (a load's data, an offloaded chain's answer).
+    #[inline(always)]
+    fn memory_wait_done(&mut self, w: usize, now: u64) {
         self.unpark_load(w);
         let wp = &mut self.warps[w];
         wp.pending_loads -= 1;
@@ -931,12 +937,7 @@ impl Sm {
         // the stores of a served chain were done at the EMN; a fallback sends them now
         self.release_held(w, false, matches!(ev, OffloadEvent::Fallback(_)), now);
         self.offload_waiting -= 1;
-        self.unpark_load(w);
-        let wp = &mut self.warps[w];
-        wp.pending_loads -= 1;
-        wp.blocked_until = 0;
-        self.wake(w);
-        self.progress(w, now);
+        self.memory_wait_done(w, now);
     }
 
     // ---------------------------------------------------------------- sync
