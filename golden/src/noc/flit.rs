@@ -190,31 +190,33 @@ mod tests {
     use crate::bits::tiles;
     use proptest::prelude::*;
 
-    fn positions(l: &VcLayout) -> Vec<(&'static str, u32, u32)> {
-        l.fields().iter().map(|f| (f.name, f.lsb, f.width)).collect()
+    /// `l`'s fields as (name, lsb, width), most significant first, and its (flit,
+    /// header, VC-index, link) widths and words, against values placed by hand.
+    fn check_layout(l: VcLayout, fields: [(&str, u32, u32); 9], sizes: (u32, u32, u32, u32, usize)) {
+        let got: Vec<(&str, u32, u32)> = l.fields().iter().map(|f| (f.name, f.lsb, f.width)).collect();
+        assert_eq!(got, fields, "{l:?}");
+        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), sizes, "{l:?}");
     }
 
     /// 4x4 mesh (CW 2), 64-bit data, 1 VC (VW 1), derived by hand from the spec's
     /// `{valid, vc, head, tail, src_y, src_x, dst_y, dst_x, data}`.
     #[test]
     fn request_plane_4x4_positions() {
-        let l = VcLayout::new(64, 2, 1);
-        assert_eq!(
-            positions(&l),
-            [("valid", 75, 1), ("vc", 74, 1), ("head", 73, 1), ("tail", 72, 1), ("src_y", 70, 2), ("src_x", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("data", 0, 64)]
+        check_layout(
+            VcLayout::new(64, 2, 1),
+            [("valid", 75, 1), ("vc", 74, 1), ("head", 73, 1), ("tail", 72, 1), ("src_y", 70, 2), ("src_x", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("data", 0, 64)],
+            (74, 12, 1, 76, 2),
         );
-        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (74, 12, 1, 76, 2));
     }
 
     /// 8x8 mesh (CW 3), 128-bit data, 3 VCs (VW 2): a 145-bit link in three words.
     #[test]
     fn baseline_8x8_positions() {
-        let l = VcLayout::new(128, 3, 3);
-        assert_eq!(
-            positions(&l),
-            [("valid", 144, 1), ("vc", 142, 2), ("head", 141, 1), ("tail", 140, 1), ("src_y", 137, 3), ("src_x", 134, 3), ("dst_y", 131, 3), ("dst_x", 128, 3), ("data", 0, 128)]
+        check_layout(
+            VcLayout::new(128, 3, 3),
+            [("valid", 144, 1), ("vc", 142, 2), ("head", 141, 1), ("tail", 140, 1), ("src_y", 137, 3), ("src_x", 134, 3), ("dst_y", 131, 3), ("dst_x", 128, 3), ("data", 0, 128)],
+            (142, 17, 2, 145, 3),
         );
-        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (142, 17, 2, 145, 3));
         // the 4x4 baseline (128-bit data, CW 2): the 138-bit flit of the shipped preset
         assert_eq!(VcLayout::new(128, 2, 3).flit_width(), 138);
     }
@@ -225,12 +227,11 @@ mod tests {
     /// vc 270..=272, valid 273: a 274-bit link in five words.
     #[test]
     fn llc_compute_8x8_positions() {
-        let l = VcLayout::new(256, 3, 8);
-        assert_eq!(
-            positions(&l),
-            [("valid", 273, 1), ("vc", 270, 3), ("head", 269, 1), ("tail", 268, 1), ("src_y", 265, 3), ("src_x", 262, 3), ("dst_y", 259, 3), ("dst_x", 256, 3), ("data", 0, 256)]
+        check_layout(
+            VcLayout::new(256, 3, 8),
+            [("valid", 273, 1), ("vc", 270, 3), ("head", 269, 1), ("tail", 268, 1), ("src_y", 265, 3), ("src_x", 262, 3), ("dst_y", 259, 3), ("dst_x", 256, 3), ("data", 0, 256)],
+            (270, 18, 3, 274, 5),
         );
-        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (270, 18, 3, 274, 5));
         assert_eq!(MAX_LINK_WORDS, 5);
     }
 
