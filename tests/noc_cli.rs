@@ -23,8 +23,11 @@ fn bad_noc_configs_exit_2_and_write_nothing() {
         ("mesh = 4\nmcs = [[0, 1], [1, 1], [2, 1], [3, 1]]\n[noc.reply]\nepoch = 30\nperiod = 30\nt_min = 8\n", "noc.reply.period", "K >= 32"),
         ("mesh = 9\nmcs = [[1, 1]]\n", "noc.mesh", "2..=8"),
         ("mesh = 1\nmcs = [[0, 0]]\n", "noc.mesh", "2..=8"),
+        // the VC planes' ranges (up to the LLC-Compute platform's 8 VCs and 32-B flits)
+        ("mesh = 4\nmcs = [[1, 1]]\n[noc.baseline]\nvcs = 9\n", "noc.baseline.vcs: 9 is out of range", "(allowed: 1..=8)"),
+        ("mesh = 4\nmcs = [[1, 1]]\n[noc.request]\nflit_width = 512\n", "noc.request.flit_width: 512 is not supported", "(allowed: one of 32, 64, 128, 256)"),
         // xy_yx splits the VCs into two classes: an odd count cannot be split
-        ("mesh = 4\nmcs = [[1, 1]]\n[noc.request]\nrouting = \"xy_yx\"\nvcs = 3\n", "noc.request.vcs", "2 or 4 with xy_yx"),
+        ("mesh = 4\nmcs = [[1, 1]]\n[noc.request]\nrouting = \"xy_yx\"\nvcs = 3\n", "noc.request.vcs", "2, 4, 6 or 8 with xy_yx"),
         ("mesh = 4\nmcs = [[1, 1]]\n[noc.baseline]\nrouting = \"xy_yx\"\nvcs = 4\n", "noc.baseline.planes", "1 with xy_yx"),
         // a legal golden-model network without RTL: gen refuses it
         ("mesh = 4\nmcs = [[1, 1]]\n[noc.request]\nrouting = \"xy_yx\"\nvcs = 2\n", "noc.request.routing", "\"xy\" or \"yx\" for gen"),

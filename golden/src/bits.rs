@@ -5,8 +5,10 @@
 //! An encoding lives in `golden` as a table of [`Field`]s (the GPU-CC CR in
 //! `gpucc::cr`, the VC flit in `noc::flit`, the route-ROM row in `noc::route_rom`).
 //! Values are read from and written to little-endian `u64` word slices of any length
-//! (bit `i` is bit `i % 64` of word `i / 64`), so links wider than 128 bits work; a
-//! field itself is at most 128 bits wide.
+//! (bit `i` is bit `i % 64` of word `i / 64`), so links wider than 128 bits work. A
+//! field up to 128 bits wide reads and writes as a `u128` ([`Field::read`],
+//! [`Field::write`]); a wider one (up to [`FIELD_MAX_W`] bits: the 256-bit payload of a
+//! VC flit) as `u64` words ([`Field::read_words`], [`Field::write_words`]).
 //!
 //! the golden model decodes with it, the generator takes every bit position from it,
 //! the benches pack ports with it and the manifest carries it.
@@ -25,6 +27,9 @@ pub const fn clog2(n: u64) -> u32 {
 pub const fn count_width(n: u64) -> u32 {
     clog2(n + 1)
 }
+
+/// The widest field: 1024 bits (wider than any link of the generated designs).
+pub const FIELD_MAX_W: u32 = 1024;
 
 /// A bit field: `width` bits from bit `lsb` up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -45,7 +50,7 @@ const fn ones64(n: u32) -> u64 {
 
 impl Field {
     pub const fn new(name: &'static str, lsb: u32, width: u32) -> Field {
-        assert!(width >= 1 && width <= 128, "a field is 1..=128 bits wide");
+        assert!(width >= 1 && width <= FIELD_MAX_W, "a field is 1..=1024 bits wide");
         Field { name, lsb, width }
     }
 
@@ -59,7 +64,8 @@ impl Field {
         self.lsb + self.width
     }
 
-    /// The field's value mask, not shifted (`width` low bits set).
+    /// The field's value mask, not shifted (`width` low bits set; all 128 for a
+    /// wider field).
     pub const fn mask(self) -> u128 {
         if self.width >= 128 {
             u128::MAX
@@ -79,8 +85,10 @@ impl Field {
         (w & !m) | (((v as u64) << self.lsb) as u32 & m)
     }
 
-    /// The field's value in a little-endian word slice (missing words read as 0).
+    /// The field's value in a little-endian word slice (missing words read as 0). At
+    /// most 128 bits wide: a wider field reads with [`Field::read_words`].
     pub fn read(self, words: &[u64]) -> u128 {
+        assert!(self.width <= 128, "field {} is {} bits wide: read_words", self.name, self.width);
         let mut v = 0u128;
         let mut got = 0;
         while got < self.width {
@@ -95,8 +103,10 @@ impl Field {
     }
 
     /// Set the field to `v` in a little-endian word slice; bits of `v` above the
-    /// field's width are dropped. Panics if the slice is too short for the field.
+    /// field's width are dropped. Panics if the slice is too short for the field, or
+    /// the field is wider than 128 bits ([`Field::write_words`]).
     pub fn write(self, words: &mut [u64], v: u128) {
+        assert!(self.width <= 128, "field {} is {} bits wide: write_words", self.name, self.width);
         assert!(words.len() * 64 >= self.end() as usize, "field {} (bits {}..={}) does not fit {} words", self.name, self.lsb, self.msb(), words.len());
         let mut put = 0;
         while put < self.width {
@@ -106,6 +116,42 @@ impl Field {
             let m = ones64(take) << off;
             let chunk = ((v >> put) as u64) & ones64(take);
             words[wi] = (words[wi] & !m) | (chunk << off);
+            put += take;
+        }
+    }
+}
+
+impl Field {
+    /// The field's value in a little-endian word slice, any width, into `out` as
+    /// little-endian words (`out[k]` = bits `64k..64k+63` of the value; words past
+    /// the field's width are set to 0; missing source words read as 0).
+    pub fn read_words(self, words: &[u64], out: &mut [u64]) {
+        for (k, o) in out.iter_mut().enumerate() {
+            let got = 64 * k as u32;
+            *o = if got >= self.width {
+                0
+            } else {
+                let take = (self.width - got).min(64) as usize;
+                let bit = (self.lsb + got) as usize;
+                if bit + take > words.len() * 64 {
+                    // (only the top of a field can be missing)
+                    Field::new("part", bit as u32, take as u32).read(words) as u64
+                } else {
+                    get_bits(words, bit, take)
+                }
+            };
+        }
+    }
+
+    /// Set the field, any width, to the little-endian words `v` (missing words of
+    /// `v` are 0, bits above the field's width dropped). Panics if the slice is too
+    /// short for the field.
+    pub fn write_words(self, words: &mut [u64], v: &[u64]) {
+        assert!(words.len() * 64 >= self.end() as usize, "field {} (bits {}..={}) does not fit {} words", self.name, self.lsb, self.msb(), words.len());
+        let mut put = 0;
+        while put < self.width {
+            let take = (self.width - put).min(64);
+            set_bits(words, (self.lsb + put) as usize, take as usize, v.get((put / 64) as usize).copied().unwrap_or(0));
             put += take;
         }
     }
@@ -188,6 +234,40 @@ mod tests {
         f.write(&mut w, u128::MAX);
         assert_eq!(f.read(&w), f.mask());
         assert_eq!(w[2] >> 4, !0 >> 4);
+    }
+
+    /// A 200-bit field from bit 70 (words 1..=4), against bit-by-bit positions
+    /// computed by hand: value bit i is word (70 + i) / 64, bit (70 + i) % 64.
+    #[test]
+    fn wide_fields_read_and_write_words() {
+        let f = Field::new("wide", 70, 200);
+        let mut w = [u64::MAX; 5];
+        let v = [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x5555_aaaa_5555_aaaa, 0xff];
+        f.write_words(&mut w, &v);
+        for i in 0..200usize {
+            let want = v[i / 64] >> (i % 64) & 1;
+            let (wi, b) = ((70 + i) / 64, (70 + i) % 64);
+            assert_eq!(w[wi] >> b & 1, want, "value bit {i}");
+        }
+        // neighbours untouched: bits 0..70 and 270..320
+        assert_eq!(w[0], u64::MAX);
+        assert_eq!(w[1] & 0x3f, 0x3f);
+        assert_eq!(w[4] >> 14, u64::MAX >> 14);
+        let mut out = [7u64; 5];
+        f.read_words(&w, &mut out);
+        // bits 192..199 of the value are the low 8 of v[3]; the fifth word is past the field
+        assert_eq!(out, [v[0], v[1], v[2], 0xff, 0]);
+        // a field up to 128 bits reads the same either way
+        let g = Field::new("g", 3, 100);
+        let mut two = [0u64; 2];
+        g.read_words(&w, &mut two);
+        assert_eq!(two[0] as u128 | (two[1] as u128) << 64, g.read(&w));
+    }
+
+    #[test]
+    #[should_panic(expected = "read_words")]
+    fn a_wide_field_does_not_read_as_u128() {
+        Field::new("wide", 0, 256).read(&[0; 4]);
     }
 
     #[test]

@@ -84,9 +84,9 @@ fn unsupported_router_knobs_are_config_errors() {
     let text = std::fs::read_to_string(&path).unwrap();
     let mesh = set(&text, "network", "kind", "\"mesh\"");
     let e = |t: String| GpuConfig::parse(&path, &t).unwrap_err().to_string();
-    assert_eq!(e(set(&mesh, "network.router", "vcs", "9")), format!("{p}: network.router.vcs: 9 is out of range (allowed: 1..=4)"));
+    assert_eq!(e(set(&mesh, "network.router", "vcs", "9")), format!("{p}: network.router.vcs: 9 is out of range (allowed: 1..=8)"));
     assert_eq!(e(set(&mesh, "network.router", "buf_depth", "3")), format!("{p}: network.router.buf_depth: 3 is not supported (allowed: one of 2, 4, 8)"));
-    assert_eq!(e(set(&mesh, "network", "flit_width", "256")), format!("{p}: network.flit_width: 256 is not supported (allowed: one of 32, 64, 128)"));
+    assert_eq!(e(set(&mesh, "network", "flit_width", "512")), format!("{p}: network.flit_width: 512 is not supported (allowed: one of 32, 64, 128, 256)"));
     assert_eq!(e(mesh.replace("buf_depth = 4 ", "pipeline_stages = 5\nbuf_depth = 4 ")), format!("{p}: network.router.pipeline_stages: 5 is not supported (allowed: one of 3)"));
     assert_eq!(e(set(&mesh, "network", "mesh", "[4, 5]")), format!("{p}: network.mesh: 4x5 is not square (allowed: [N, N], N in 2..=8)"));
     assert_eq!(e(set(&set(&mesh, "network", "mesh", "[10, 10]"), "network", "kind", "\"macro\"")), format!("{p}: network.mesh: 10 is out of range (allowed: 2..=8)"));

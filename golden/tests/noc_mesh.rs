@@ -186,9 +186,12 @@ fn planted_vc_router_bug_is_caught_at_the_router() {
 }
 
 /// Every `stride`-th destination from every source, a request and a reply alone on the
-/// network: 3 cycles per router on the path plus serialization.
+/// network: 3 cycles per router on the path plus serialization (a packet of three
+/// 128-bit flits is `ceil(384 / W)` flits of the plane's width W: 3 at 128 bits, 2 at
+/// 256).
 fn zero_load(c: &NocConfig, stride: usize) {
     let n = c.n as usize;
+    let plane_flits = (3 * 128u32).div_ceil(c.baseline.flit_width) as u64;
     for src in 0..n * n {
         for dst in (0..n * n).step_by(stride) {
             for class in [Class::Request, Class::Reply] {
@@ -204,7 +207,7 @@ fn zero_load(c: &NocConfig, stride: usize) {
                     }
                 }
                 let routers = ((src % n).abs_diff(dst % n) + (src / n).abs_diff(dst / n) + 1) as u64;
-                assert_eq!(got, Some(3 * routers + flits as u64 - 1), "{src} -> {dst} {class:?}");
+                assert_eq!(got, Some(3 * routers + plane_flits - 1), "{src} -> {dst} {class:?}");
             }
         }
     }
@@ -221,6 +224,35 @@ fn baseline_zero_load_latency_is_3_per_router_plus_serialization() {
     };
     zero_load(&xyyx(4), 1);
     zero_load(&xyyx(8), 5);
+}
+
+/// The LLC-Compute platform's network as the GPU preset `llc_compute_56` builds it
+/// (llc_omni_compute.md §3: 8x8, YX, 8 VCs x 8 flits, 32-B flits, 3-stage routers,
+/// one plane): 3 cycles per router, a 384-bit packet in two flits; and the same router
+/// as XY-YX with 8 VCs (4 per class).
+#[test]
+fn zero_load_latency_with_eight_vcs() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpu/llc_compute_56.toml");
+    let gpu = golden::gpu::GpuConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let c = golden::gpu::net::noc_config(&gpu.network).unwrap().expect("a mesh");
+    let b = c.baseline;
+    assert_eq!((c.n, b.vcs, b.buf_depth, b.flit_width, b.routing, b.planes), (8, 8, 8, 256, golden::noc::config::Routing::Yx, 1));
+    zero_load(&c, 3);
+    let text = "name = \"t\"\n[noc]\nkind = \"baseline\"\nmesh = 4\nmcs = [[0, 3]]\n[noc.baseline]\nrouting = \"xy_yx\"\nvcs = 8\nbuf_depth = 8\nflit_width = 256\nplanes = 1\n";
+    zero_load(&block::parse::<Noc>(std::path::Path::new("t.toml"), text).unwrap_or_else(|e| panic!("{e}")).config, 1);
+}
+
+/// The scoreboard holds on an 8-VC, 256-bit mesh (every VC, the upper 128 data bits
+/// checked end to end), and catches the planted VC-id truncation (VCs 4..=7 land in
+/// VCs 0..=3 downstream), which only a mesh of more than 4 VCs can show.
+#[test]
+fn vc_mesh_invariants_with_eight_vcs_and_256_bit_flits() {
+    let p = golden::noc::config::VcParams { flit_width: 256, vcs: 8, buf_depth: 8, routing: golden::noc::config::Routing::Yx, planes: 1 };
+    let (v, d) = run_vc(&p, 4, 20_000, 13, None);
+    assert!(v.is_empty(), "{v:#?}");
+    assert!(d > 5000, "{d} flits delivered");
+    let (v, _) = run_vc(&p, 4, 20_000, 13, Some(VcMutation::TruncatedVcId));
+    assert!(v.iter().any(|s| s.contains("contiguity") || s.contains("credit bounds")), "{v:#?}");
 }
 
 #[test]

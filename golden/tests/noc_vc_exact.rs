@@ -47,7 +47,8 @@ impl Fnv {
                 self.bytes(&[1, *vc, f.head as u8, f.tail as u8]);
                 self.bytes(&f.src.to_le_bytes());
                 self.bytes(&f.dst.to_le_bytes());
-                self.bytes(&f.data.to_le_bytes());
+                // the low 128 bits, as the first model's u128 payload hashed them
+                self.bytes(&f.data_lo().to_le_bytes());
             }
         }
     }
@@ -225,4 +226,18 @@ fn vc_models_match_the_first_model_cycle_for_cycle() {
     let table: String = got.iter().map(|(n, d)| format!("    (\"{n}\", {d:#018x}),\n")).collect();
     assert_eq!(got.len(), EXPECTED.len(), "digest table out of date; today's:\n{table}");
     assert!(bad.is_empty(), "{bad:#?}\ntoday's table:\n{table}");
+}
+
+/// The planted `TruncatedVcId` (output-link VC ids cut to two bits) changes nothing
+/// with up to 4 VCs, whose ids fit, and changes the links of an 8-VC mesh (the
+/// LLC-Compute platform's router, 256-bit YX): a bug only a config beyond 4 VCs can
+/// show. `verif/tests/noc_cosim.rs` sees the lockstep catch it.
+#[test]
+fn truncated_vc_id_shows_only_beyond_four_vcs() {
+    for v in [1, 3, 4] {
+        let p = vc(64, v, 4, Routing::Xy);
+        assert_eq!(mesh_digest(&p, 4, 7, 4_000, None), mesh_digest(&p, 4, 7, 4_000, Some(VcMutation::TruncatedVcId)), "{v} VCs");
+    }
+    let p = vc(256, 8, 8, Routing::Yx);
+    assert_ne!(mesh_digest(&p, 4, 7, 4_000, None), mesh_digest(&p, 4, 7, 4_000, Some(VcMutation::TruncatedVcId)));
 }

@@ -150,7 +150,7 @@ fn run_router(p: &VcParams, plant: Option<VcMutation>) -> (Option<String>, u64) 
 
 #[test]
 fn the_router_checker_holds_xy_yx_and_catches_a_class_blind_allocator() {
-    for vcs in [2, 4] {
+    for vcs in [2, 4, 8] {
         let p = xyyx(4, vcs).baseline;
         let (found, forwarded) = run_router(&p, None);
         assert_eq!(found, None, "{vcs} VCs");
@@ -168,7 +168,7 @@ fn xy_yx_needs_an_even_vc_count_and_one_plane() {
             .map(|e| e.to_string())
     };
     let e = bad("vcs = 3\nplanes = 1\n").expect("odd VC count refused");
-    assert!(e.contains("x.toml") && e.contains("noc.baseline.vcs") && e.contains("2 or 4 with xy_yx"), "{e}");
+    assert!(e.contains("x.toml") && e.contains("noc.baseline.vcs") && e.contains("2, 4, 6 or 8 with xy_yx"), "{e}");
     let e = bad("vcs = 4\nplanes = 2\n").expect("two planes refused");
     assert!(e.contains("noc.baseline.planes") && e.contains("1 with xy_yx"), "{e}");
     assert_eq!(bad("vcs = 2\nplanes = 1\n"), None);

@@ -135,7 +135,7 @@ fn router_flits_wider_than_128_bits_keep_their_header() {
     let lay = VcLayout::for_plane(&c, &c.baseline);
     assert_eq!(lay.flit_width(), 138);
     let ports = verif::noc::ports::VcRouterPorts::new(&c, lay, c.baseline.vcs, &layout).unwrap();
-    let flit = VcFlit { head: true, tail: false, src: 3 * 4 + 1, dst: 2 * 4 + 3, data: u128::MAX - 5 };
+    let flit = VcFlit { head: true, tail: false, src: 3 * 4 + 1, dst: 2 * 4 + 3, data: golden::noc::vc_router::vc_data(u128::MAX - 5, 0, 128) };
     let mut inputs = VcRouterInputs { rst: false, links: [None; 5], credits: [0; 5] };
     inputs.links[golden::noc::route_rom::W] = Some((2, flit));
     let mut frame = verif::frame::Frame::zeroed(layout.in_words);
@@ -148,6 +148,62 @@ fn router_flits_wider_than_128_bits_keep_their_header() {
     assert_eq!(lay.dst_x().read(frame.slice(&slot)), 3, "dst_x sits at bits 128..=129");
     assert_eq!(frame.get(&layout.input("in_w_vc_i")), 2);
     assert_eq!(frame.slice(&slot)[2] >> 10, 0, "nothing above the 138-bit port");
+}
+
+/// The LLC-Compute platform's router (llc_omni_compute.md §3: 8 VCs x 8 flits, 32-B
+/// flits, YX, one plane) on a 3x3 mesh, small enough for a quick Verilator build.
+const PAPER_ROUTER_3X3: &str =
+    "name = \"noc_paper_router_3x3\"\n[noc]\nkind = \"baseline\"\nmesh = 3\nmcs = [[1, 2]]\n[noc.baseline]\nflit_width = 256\nvcs = 8\nbuf_depth = 8\nrouting = \"yx\"\nplanes = 1\n";
+
+/// Flits on the golden mesh's links with a VC id of 4 or more, and with a nonzero upper
+/// half (bits 128..256), over `cycles` cycles of the bench's stimulus.
+fn upper_vcs_and_lanes(c: &NocConfig, layout: &verif::frame::Layout, seed: u64, cycles: u64) -> (usize, usize) {
+    let mut b = baseline_bench(c, layout, &opts(seed)).unwrap();
+    let (mut i, mut e) = (verif::frame::Frame::zeroed(layout.in_words), verif::frame::Frame::zeroed(layout.out_words));
+    let (mut high_vc, mut high_data) = (0, 0);
+    for cy in 0..cycles {
+        b.cycle(cy, &mut i, &mut e).unwrap();
+        for (vc, f) in b[0].prev.links.iter().flatten().flatten() {
+            high_vc += usize::from(*vc >= 4);
+            high_data += usize::from(f.data[2] | f.data[3] != 0);
+        }
+    }
+    (high_vc, high_data)
+}
+
+/// 8 VCs and 256-bit data, mesh-level: the generated 3x3 mesh in lockstep with golden
+/// for 20,000 cycles (the scoreboard on), the traffic shown to use VCs 4..=7 and the
+/// upper data lanes; then the planted `TruncatedVcId` (output VC ids cut to two bits,
+/// invisible with up to 4 VCs: golden `noc_vc_exact.rs`) is a mismatch on a link header.
+#[test]
+fn paper_router_8_vcs_256_bit_3x3_lockstep_and_planted_vc_truncation() {
+    let (cfg, g) = common::from_text::<Noc>(PAPER_ROUTER_3X3);
+    let c = cfg.config;
+    let d = common::design(&g, "baseline");
+    let mut rtl = common::rtl_opt(d, Opt::Debug);
+    let layout = rtl.layout.clone();
+    let (high_vc, high_data) = upper_vcs_and_lanes(&c, &layout, 11, 20_000);
+    assert!(high_vc > 1_000 && high_data > 10_000, "VC >= 4 on {high_vc} link flits, upper lanes on {high_data}");
+    report(lockstep::run(&mut rtl, || baseline_bench(&c, &layout, &opts(11)).unwrap(), &Options::new(20_000, 11)));
+    let plant = || {
+        let mut b = baseline_bench(&c, &layout, &BenchOptions { seed: 11, check: false }).unwrap();
+        b[0].model.set_mutation(Some(VcMutation::TruncatedVcId));
+        b
+    };
+    expect_mismatch(lockstep::run(&mut rtl, plant, &Options::new(20_000, 11).without_waveform()), &["p0_link_hdr", "p0_ej_hdr"]);
+}
+
+/// 8 VCs and 256-bit data, router-level: the router of the same config (266-bit flit
+/// ports) in lockstep under the router stimulus, whose payloads fill all 256 bits.
+#[test]
+fn paper_router_8_vcs_256_bit_router_level() {
+    let (cfg, g) = common::from_text::<Noc>(PAPER_ROUTER_3X3);
+    let d = common::design(&g, "routers/baseline");
+    let mut rtl = common::rtl_opt(d, Opt::Quick);
+    let layout = rtl.layout.clone();
+    let NocDesign::VcRouter { plane, x, y } = d.kind().unwrap() else { panic!("{}", d.manifest.design) };
+    assert_eq!(layout.input("in_e_flit_i").width, 256 + 4 * 2 + 2, "256-bit data, 2-bit coordinates");
+    report(lockstep::run(&mut rtl, || vc_router_bench(&cfg.config, plane, &layout, (x, y), &opts(12)).unwrap(), &Options::new(20_000, 12)));
 }
 
 /// A mismatch on a port named with one of `ports` (prefixes).
@@ -288,9 +344,9 @@ proptest! {
         gsel in 0u32..9,
         interval3 in any::<bool>(),
         vc_plane in any::<bool>(),
-        vcs in 1u32..=4,
+        vcs in 1u32..=8,
         depth_sel in 0usize..3,
-        width_sel in 0usize..3,
+        width_sel in 0usize..4,
         yx in any::<bool>(),
         seed in 0u64..1000,
     ) {
@@ -304,7 +360,7 @@ proptest! {
         let text = format!(
             "name = \"noc_prop_n{n}\"\n[noc]\nkind = \"macro\"\nmesh = {n}\nmcs = [{}]\ngom = [{}, {}]\n[noc.reply]\nepoch = 400\nperiod = 100\nreply_queue = 8\ninterval = {}\nmux = {}\n[noc.request]\nflit_width = {}\nvcs = {vcs}\nbuf_depth = {}\nrouting = \"{}\"\n",
             list.join(", "), gom % n, gom / n, if interval3 { 3 } else { 2 }, !interval3,
-            [32, 64, 128][width_sel], [2, 4, 8][depth_sel], if yx { "yx" } else { "xy" }
+            [32, 64, 128, 256][width_sel], [2, 4, 8][depth_sel], if yx { "yx" } else { "xy" }
         );
         let r = small_case(&text, if vc_plane { "request" } else { "reply" }, seed);
         prop_assert!(r.is_ok(), "{}", r.err().unwrap_or_default());

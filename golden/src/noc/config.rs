@@ -311,10 +311,12 @@ pub struct TrafficParams {
 pub const REPLY_FLIT_W: u32 = 64;
 /// Window-length register width (T < 1000 < 2^10, spec §1.5).
 pub const TW: u32 = 10;
-/// Supported VC-plane payload widths (monomorphized in the HDL).
-pub const VC_FLIT_WIDTHS: [u32; 3] = [32, 64, 128];
-/// Supported VC counts per port of a VC plane, 1..=VC_MAX (monomorphized in the HDL).
-pub const VC_MAX: u32 = 4;
+/// Supported VC-plane payload widths (monomorphized in the HDL): up to the
+/// LLC-Compute platform's 32-B flits (llc_omni_compute.md §3).
+pub const VC_FLIT_WIDTHS: [u32; 4] = [32, 64, 128, 256];
+/// Supported VC counts per port of a VC plane, 1..=VC_MAX (monomorphized in the HDL):
+/// up to the LLC-Compute platform's 8 VCs per port (llc_omni_compute.md §3).
+pub const VC_MAX: u32 = 8;
 /// Supported VC buffer depths (monomorphized in the HDL).
 pub const VC_BUF_DEPTHS: [u32; 3] = [2, 4, 8];
 /// Supported mesh sizes: N x N with MESH_MIN <= N <= MESH_MAX.
@@ -376,7 +378,7 @@ fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
             return Err(FieldError::new(
                 &f.vcs,
                 format!("{} VCs cannot be split into the request and reply classes of routing = \"xy_yx\"", r.vcs),
-                Some("2 or 4 with xy_yx".into()),
+                Some("2, 4, 6 or 8 with xy_yx".into()),
             ));
         }
         if r.planes != 1 {
@@ -636,13 +638,19 @@ mod tests {
     #[test]
     fn one_validation_names_the_callers_fields() {
         let e = NocConfig::validate(raw("kind = \"baseline\"\nmesh = 4\nmcs = [[0,0]]\n[baseline]\nvcs = 9\n")).unwrap_err();
-        assert_eq!(e.to_string(), "noc.baseline.vcs: 9 is out of range (allowed: 1..=4)");
+        assert_eq!(e.to_string(), "noc.baseline.vcs: 9 is out of range (allowed: 1..=8)");
+        // the paper's router (llc_omni_compute.md §3) validates: 8 VCs x 8, 256-bit, YX
+        let ok =
+            NocConfig::validate(raw("kind = \"baseline\"\nmesh = 4\nmcs = [[0,0]]\n[baseline]\nvcs = 8\nbuf_depth = 8\nflit_width = 256\nrouting = \"yx\"\nplanes = 1\n")).unwrap();
+        assert_eq!((ok.baseline.vcs, ok.baseline.flit_width), (8, 256));
+        let e = NocConfig::validate(raw("kind = \"baseline\"\nmesh = 4\nmcs = [[0,0]]\n[baseline]\nflit_width = 512\n")).unwrap_err();
+        assert_eq!(e.to_string(), "noc.baseline.flit_width: 512 is not supported (allowed: one of 32, 64, 128, 256)");
         let mut f = NocFields::noc();
         f.mcs = "network.mem_nodes".into();
         f.baseline.vcs = "network.router.vcs".into();
         let vc = RawVc { vcs: 9, ..RawVc::baseline() };
         let e = NocConfig::for_gpu(NocKind::Baseline, 4, &[(0, 0)], vc, ReplyKnobs::default(), &f).unwrap_err();
-        assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=4)");
+        assert_eq!(e.to_string(), "network.router.vcs: 9 is out of range (allowed: 1..=8)");
         let e = NocConfig::for_gpu(NocKind::Macro, 4, &[(1, 1), (1, 1)], RawVc::baseline(), ReplyKnobs::default(), &f).unwrap_err();
         assert_eq!(e.to_string(), "network.mem_nodes[1]: (1, 1) is also MC 0: duplicate MC (allowed: distinct coordinates)");
         // the typed path builds what the text path builds

@@ -12,16 +12,16 @@
 //!   stores and the crossbar moves;
 //! * the **header** is everything above the data (`{valid .. dst_x}`), `1 + VW + 2 +
 //!   4 CW` bits: what the mesh ports carry beside the data;
-//! * `W` is the payload width (32, 64 or 128), `CW = clog2(N)` the coordinate width,
-//!   `VW = max(1, clog2(V))` the VC-index width.
+//! * `W` is the payload width (32, 64, 128 or 256), `CW = clog2(N)` the coordinate
+//!   width, `VW = max(1, clog2(V))` the VC-index width (1 to 3 bits for 1 to 8 VCs).
 //!
 //! [`VcLayout::pack`] / [`VcLayout::unpack`] convert a golden [`VcLink`] to and from
 //! little-endian `u64` words (any width: the baseline's 128-bit data on an 8x8 mesh
-//! with 3 VCs is a 145-bit link). Node ids are `y * N + x`, so they take the mesh
-//! side `n`.
+//! with 3 VCs is a 145-bit link, the LLC-Compute platform's 256-bit data with 8 VCs a
+//! 274-bit one). Node ids are `y * N + x`, so they take the mesh side `n`.
 
 use super::config::{coord_widths, NocConfig, VcParams, MESH_MAX, VC_FLIT_WIDTHS, VC_MAX};
-use super::vc_router::{VcFlit, VcLink};
+use super::vc_router::{VcData, VcFlit, VcLink};
 use crate::bits::clog2;
 use crate::bits::Field;
 
@@ -49,7 +49,7 @@ pub struct VcLayout {
 impl VcLayout {
     /// The layout for `data_w`-bit payloads, `cw`-bit coordinates and `vcs` VCs.
     pub const fn new(data_w: u32, cw: u32, vcs: u32) -> VcLayout {
-        assert!(data_w >= 1 && data_w <= 128 && cw >= 1 && vcs >= 1);
+        assert!(data_w >= 1 && data_w <= 256 && cw >= 1 && vcs >= 1);
         VcLayout { data_w, cw, vw: vc_width(vcs) }
     }
 
@@ -141,7 +141,7 @@ impl VcLayout {
     pub fn pack_flit(&self, n: u32, flit: Option<&VcFlit>, words: &mut [u64]) {
         let Some(f) = flit else {
             for fl in self.flit_fields() {
-                fl.write(words, 0);
+                fl.write_words(words, &[]);
             }
             return;
         };
@@ -154,7 +154,7 @@ impl VcLayout {
         self.src_x().write(words, src % n);
         self.dst_y().write(words, dst / n);
         self.dst_x().write(words, dst % n);
-        self.data().write(words, f.data);
+        self.data().write_words(words, &f.data);
     }
 
     /// The link in `words` (`None` when its valid bit is clear).
@@ -163,19 +163,16 @@ impl VcLayout {
             return None;
         }
         let id = |y: Field, x: Field| (y.read(words) as u32 * n + x.read(words) as u32) as u16;
-        let flit = VcFlit {
-            head: self.head().read(words) != 0,
-            tail: self.tail().read(words) != 0,
-            src: id(self.src_y(), self.src_x()),
-            dst: id(self.dst_y(), self.dst_x()),
-            data: self.data().read(words),
-        };
+        let mut data: VcData = [0; 4];
+        self.data().read_words(words, &mut data);
+        let flit =
+            VcFlit { head: self.head().read(words) != 0, tail: self.tail().read(words) != 0, src: id(self.src_y(), self.src_x()), dst: id(self.dst_y(), self.dst_x()), data };
         Some((self.vc().read(words) as u8, flit))
     }
 }
 
-/// `u64` words of the widest link a valid config can take (128-bit data on an 8x8
-/// mesh with 4 VCs): a fixed scratch size for packing any link.
+/// `u64` words of the widest link a valid config can take (256-bit data on an 8x8
+/// mesh with 8 VCs: 274 bits, 5 words): a fixed scratch size for packing any link.
 pub const MAX_LINK_WORDS: usize = VcLayout::new(VC_FLIT_WIDTHS[VC_FLIT_WIDTHS.len() - 1], clog2(MESH_MAX as u64), VC_MAX).words();
 
 /// Every flit width a valid config can take (`VC_FLIT_WIDTHS` x the supported
@@ -193,40 +190,72 @@ mod tests {
     use crate::bits::tiles;
     use proptest::prelude::*;
 
-    fn positions(l: &VcLayout) -> Vec<(&'static str, u32, u32)> {
-        l.fields().iter().map(|f| (f.name, f.lsb, f.width)).collect()
+    /// `l`'s fields as (name, lsb, width), most significant first, and its (flit,
+    /// header, VC-index, link) widths and words, against values placed by hand.
+    fn check_layout(l: VcLayout, fields: [(&str, u32, u32); 9], sizes: (u32, u32, u32, u32, usize)) {
+        let got: Vec<(&str, u32, u32)> = l.fields().iter().map(|f| (f.name, f.lsb, f.width)).collect();
+        assert_eq!(got, fields, "{l:?}");
+        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), sizes, "{l:?}");
     }
 
     /// 4x4 mesh (CW 2), 64-bit data, 1 VC (VW 1), derived by hand from the spec's
     /// `{valid, vc, head, tail, src_y, src_x, dst_y, dst_x, data}`.
     #[test]
     fn request_plane_4x4_positions() {
-        let l = VcLayout::new(64, 2, 1);
-        assert_eq!(
-            positions(&l),
-            [("valid", 75, 1), ("vc", 74, 1), ("head", 73, 1), ("tail", 72, 1), ("src_y", 70, 2), ("src_x", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("data", 0, 64)]
+        check_layout(
+            VcLayout::new(64, 2, 1),
+            [("valid", 75, 1), ("vc", 74, 1), ("head", 73, 1), ("tail", 72, 1), ("src_y", 70, 2), ("src_x", 68, 2), ("dst_y", 66, 2), ("dst_x", 64, 2), ("data", 0, 64)],
+            (74, 12, 1, 76, 2),
         );
-        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (74, 12, 1, 76, 2));
     }
 
     /// 8x8 mesh (CW 3), 128-bit data, 3 VCs (VW 2): a 145-bit link in three words.
     #[test]
     fn baseline_8x8_positions() {
-        let l = VcLayout::new(128, 3, 3);
-        assert_eq!(
-            positions(&l),
-            [("valid", 144, 1), ("vc", 142, 2), ("head", 141, 1), ("tail", 140, 1), ("src_y", 137, 3), ("src_x", 134, 3), ("dst_y", 131, 3), ("dst_x", 128, 3), ("data", 0, 128)]
+        check_layout(
+            VcLayout::new(128, 3, 3),
+            [("valid", 144, 1), ("vc", 142, 2), ("head", 141, 1), ("tail", 140, 1), ("src_y", 137, 3), ("src_x", 134, 3), ("dst_y", 131, 3), ("dst_x", 128, 3), ("data", 0, 128)],
+            (142, 17, 2, 145, 3),
         );
-        assert_eq!((l.flit_width(), l.header_width(), l.vc_width(), l.link_width(), l.words()), (142, 17, 2, 145, 3));
         // the 4x4 baseline (128-bit data, CW 2): the 138-bit flit of the shipped preset
         assert_eq!(VcLayout::new(128, 2, 3).flit_width(), 138);
+    }
+
+    /// 8x8 mesh (CW 3), 256-bit data, 8 VCs (VW 3): the LLC-Compute platform's router
+    /// (llc_omni_compute.md §3: 32-B flits, 8 VCs), by hand from the field order:
+    /// data 0..=255, then 3-bit dst_x, dst_y, src_x, src_y from 256, tail 268, head 269,
+    /// vc 270..=272, valid 273: a 274-bit link in five words.
+    #[test]
+    fn llc_compute_8x8_positions() {
+        check_layout(
+            VcLayout::new(256, 3, 8),
+            [("valid", 273, 1), ("vc", 270, 3), ("head", 269, 1), ("tail", 268, 1), ("src_y", 265, 3), ("src_x", 262, 3), ("dst_y", 259, 3), ("dst_x", 256, 3), ("data", 0, 256)],
+            (270, 18, 3, 274, 5),
+        );
+        assert_eq!(MAX_LINK_WORDS, 5);
+    }
+
+    /// A 256-bit flit packs its payload word for word into bits 0..256 and its header
+    /// above: 3x3 mesh (CW 2), 8 VCs, VC 7, tail, src (2,1), dst (0,2).
+    #[test]
+    fn wide_flit_by_hand() {
+        let l = VcLayout::new(256, 2, 8);
+        let data = [0x1111_2222_3333_4444, 0x5555_6666_7777_8888, 0x9999_aaaa_bbbb_cccc, 0xdddd_eeee_ffff_0001];
+        let f = VcFlit { head: false, tail: true, src: 3 + 2, dst: 2 * 3, data };
+        let mut w = vec![0u64; l.words()];
+        l.pack(3, &Some((7, f)), &mut w);
+        assert_eq!(&w[..4], &data);
+        // header from bit 256: dst_x 0, dst_y 2, src_x 2, src_y 1, tail, head 0, vc 7, valid
+        let hdr = (2 << 2) | (2 << 4) | (1 << 6) | (1 << 8) | (7 << 10) | (1 << 13);
+        assert_eq!(w[4], hdr);
+        assert_eq!(l.unpack(3, &w), Some((7, f)));
     }
 
     #[test]
     fn fields_tile_the_link_and_the_flit() {
         for w in VC_FLIT_WIDTHS {
             for cw in 1..=3 {
-                for v in 1..=4 {
+                for v in 1..=VC_MAX {
                     let l = VcLayout::new(w, cw, v);
                     assert!(tiles(&l.fields(), l.link_width()), "{l:?}");
                     assert!(tiles(&l.flit_fields(), l.flit_width()), "{l:?}");
@@ -235,13 +264,14 @@ mod tests {
             }
         }
         assert_eq!((vc_width(1), vc_width(2), vc_width(3), vc_width(4)), (1, 1, 2, 2));
+        assert_eq!((vc_width(5), vc_width(6), vc_width(7), vc_width(8)), (3, 3, 3, 3));
     }
 
     /// A header value computed by hand: 4x4, 3 VCs, VC 2, head, src (1,1), dst (2,3).
     #[test]
     fn header_by_hand() {
         let l = VcLayout::new(64, 2, 3);
-        let f = VcFlit { head: true, tail: false, src: 4 + 1, dst: 3 * 4 + 2, data: 0xdead_beef };
+        let f = VcFlit { head: true, tail: false, src: 4 + 1, dst: 3 * 4 + 2, data: [0xdead_beef, 0, 0, 0] };
         let mut w = vec![0u64; l.words()];
         l.pack(4, &Some((2, f)), &mut w);
         let hdr = 2 | (3 << 2) | (1 << 4) | (1 << 6) | (1 << 9) | (2 << 10) | (1 << 12);
@@ -252,19 +282,25 @@ mod tests {
         assert_eq!(w, vec![0, 0]);
     }
 
+    /// W + 4 CW + 2 for W in 32, 64, 128, 256 and CW in 1, 2, 3, by hand.
     #[test]
     fn supported_flit_widths() {
-        assert_eq!(vc_flit_widths(), [38, 42, 46, 70, 74, 78, 134, 138, 142]);
+        assert_eq!(vc_flit_widths(), [38, 42, 46, 70, 74, 78, 134, 138, 142, 262, 266, 270]);
     }
 
-    fn arb_case() -> impl Strategy<Value = (u32, u32, u32, u8, bool, bool, u16, u16, u128)> {
-        (prop::sample::select(VC_FLIT_WIDTHS.to_vec()), 2u32..=8, 1u32..=4)
+    fn arb_case() -> impl Strategy<Value = (u32, u32, u32, u8, bool, bool, u16, u16, VcData)> {
+        (prop::sample::select(VC_FLIT_WIDTHS.to_vec()), 2u32..=8, 1u32..=VC_MAX)
             .prop_flat_map(|(w, n, v)| {
                 let nn = (n * n) as u16;
-                (Just(w), Just(n), Just(v), 0..v as u8, any::<bool>(), any::<bool>(), 0..nn, 0..nn, any::<u128>())
+                (Just(w), Just(n), Just(v), 0..v as u8, any::<bool>(), any::<bool>(), 0..nn, 0..nn, any::<[u64; 4]>())
             })
             .prop_map(|(w, n, v, vc, h, t, s, d, data)| {
-                let data = if w == 128 { data } else { data & ((1u128 << w) - 1) };
+                // the payload's bits above W are 0
+                let data: VcData = std::array::from_fn(|k| match w.saturating_sub(64 * k as u32) {
+                    0 => 0,
+                    r if r >= 64 => data[k],
+                    r => data[k] & ((1u64 << r) - 1),
+                });
                 (w, n, v, vc, h, t, s, d, data)
             })
     }

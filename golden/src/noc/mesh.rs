@@ -124,7 +124,7 @@ impl VcPlane {
             if let Some((_, f)) = ej {
                 st.flit_latency_sum += self.mesh.ejection_age(id).expect("a flit on the link");
                 st.flits += 1;
-                ejected.push((id, f.data, f.tail));
+                ejected.push((id, f.data_lo(), f.tail));
             }
         }
         self.mesh.clock(&self.inj, &self.ej_credit);

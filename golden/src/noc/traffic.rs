@@ -22,7 +22,7 @@ use super::hinge_router::{HingeInputs, HingeOutputs, HingeTop};
 use super::link::{Flit, LinkFmt, T_DATA, T_STATUS};
 use super::reply_mesh::{ReplyInputs, ReplyMesh, ReplyOutputs};
 use super::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs, VcNi, VcPacket};
-use super::vc_router::{VcFlit, VcRouter, VcRouterInputs, VcRouterOutputs};
+use super::vc_router::{vc_data, VcFlit, VcRouter, VcRouterInputs, VcRouterOutputs};
 use crate::model::Stimulus;
 use crate::network::{Class, Network, Packet};
 
@@ -391,7 +391,8 @@ pub struct VcRouterStimulus {
     v: usize,
     depth: u8,
     n: u32,
-    data_mask: u128,
+    /// Payload width in bits.
+    width: u32,
     /// Per input VC: upstream credits, the packet in flight (flits left, dst).
     up_credit: Vec<u8>,
     up_pkt: Vec<Option<(u32, u16)>>,
@@ -411,7 +412,7 @@ impl VcRouterStimulus {
             v: p.vcs as usize,
             depth: p.buf_depth as u8,
             n,
-            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
+            width: p.flit_width,
             up_credit: vec![p.buf_depth as u8; nv],
             up_pkt: vec![None; nv],
             down: vec![0; nv],
@@ -457,7 +458,11 @@ impl Stimulus<VcRouter> for VcRouterStimulus {
                 };
                 self.seq += 1;
                 let src = self.rng.random_range(0..self.n * self.n) as u16;
-                let data = (self.rng.random::<u128>() ^ self.seq) & self.data_mask;
+                let lo = self.rng.random::<u128>() ^ self.seq;
+                // (a second draw only where there are upper lanes: narrower planes keep
+                // their random sequence)
+                let hi = if self.width > 128 { self.rng.random::<u128>() } else { 0 };
+                let data = vc_data(lo, hi, self.width);
                 self.up_pkt[iv] = if left == 1 { None } else { Some((left - 1, dst)) };
                 self.up_credit[iv] -= 1;
                 inp.links[p] = Some((u as u8, VcFlit { head, tail: left == 1, src, dst, data }));

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::config::VcParams;
 use super::route_rom::L;
-use super::vc_router::{PortCredits, PortFlit, VcFlit, VcLink, VcMutation, VcRouters};
+use super::vc_router::{vc_data, PortCredits, PortFlit, VcFlit, VcLink, VcMutation, VcRouters, MAX_VC};
 use crate::model::Model;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,19 +172,30 @@ pub struct VcPacket {
 /// on the lowest VC of its class with a credit, the rest of the packet on that VC), credit
 /// counters per VC (updated at the end of the cycle a credit is seen), and a sink
 /// that accepts every flit and returns its credit in the next cycle. Flit data is
-/// `packet id * 256 + flit index` (masked to the plane's width), so a scoreboard can
-/// check exactly-once, in-order delivery from the flits alone.
+/// `packet id * 256 + flit index` in bits 0..128 (masked to the plane's width), so a
+/// scoreboard can check exactly-once, in-order delivery from the flits alone; a
+/// 256-bit plane carries [`upper_data`] of that value in bits 128..256, so the upper
+/// lanes move data that differs from flit to flit.
 #[derive(Debug, Clone)]
 pub struct VcNi {
     pub node: u16,
     pub v: usize,
-    pub credits: [u8; 4],
+    pub credits: [u8; MAX_VC],
     pub queue: VecDeque<VcPacket>,
     /// The VCs of each class (the same range twice but under `xy_yx`).
     class_vcs: [(u8, u8); 2],
     cur: Option<(u8, u32, VcPacket)>,
     ret: u8,
-    data_mask: u128,
+    width: u32,
+}
+
+/// Bits 128..256 of the payload whose low bits are `lo` (a multiply-xorshift mix: every
+/// bit depends on the packet id and the flit index).
+#[inline]
+pub fn upper_data(lo: u128) -> u128 {
+    let a = (lo as u64 ^ (lo >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let b = (a ^ a >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    (a as u128) << 64 | (b ^ b >> 32) as u128
 }
 
 impl VcNi {
@@ -192,7 +203,7 @@ impl VcNi {
         VcNi {
             node: node as u16,
             v: p.vcs as usize,
-            credits: [p.buf_depth as u8; 4],
+            credits: [p.buf_depth as u8; MAX_VC],
             queue: VecDeque::new(),
             class_vcs: [0, 1].map(|c| {
                 let r = p.class_vcs(c);
@@ -200,7 +211,7 @@ impl VcNi {
             }),
             cur: None,
             ret: 0,
-            data_mask: crate::bits::Field::new("data", 0, p.flit_width).mask(),
+            width: p.flit_width,
         }
     }
 
@@ -242,7 +253,9 @@ impl VcNi {
         if self.credits[vc as usize] == 0 {
             return None;
         }
-        let f = VcFlit { head: sent == 0, tail: sent + 1 == p.flits, src: self.node, dst: p.dst, data: ((p.id as u128) << 8 | sent as u128) & self.data_mask };
+        let lo = (p.id as u128) << 8 | sent as u128;
+        let hi = if self.width > 128 { upper_data(lo) } else { 0 };
+        let f = VcFlit { head: sent == 0, tail: sent + 1 == p.flits, src: self.node, dst: p.dst, data: vc_data(lo, hi, self.width) };
         self.credits[vc as usize] -= 1;
         self.cur = if sent + 1 == p.flits { None } else { Some((vc, sent + 1, p)) };
         Some((vc, f))

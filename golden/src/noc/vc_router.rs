@@ -1,6 +1,7 @@
 //! Input-buffered wormhole VC router (spec §1.11–1.12), cycle-accurate: the
-//! request-plane router (64 bit, 1 VC x 8) and the baseline router (128 bit,
-//! 3 VCs x 4).
+//! request-plane router (64 bit, 1 VC x 8), the baseline router (128 bit,
+//! 3 VCs x 4) and the LLC-Compute platform's router (256 bit, 8 VCs x 8,
+//! llc_omni_compute.md §3). Up to [`MAX_VC`] VCs per port and 256-bit payloads.
 //!
 //! Pipeline (3 cycles per router at zero load):
 //! 1. **BW**: a flit on an input link is written into its VC buffer at the edge.
@@ -21,8 +22,9 @@
 //! **Data layout** ([`VcRouters`]): the routers of a plane (or the one router of the
 //! router-level design) are one value, not one object each. Each router's registered
 //! state is one cache-aligned block of arrays (its VC buffers as 4-byte flit words,
-//! per-VC occupancy, allocation, credits and round-robin pointers, and bit masks of
-//! the VCs that hold flits, are allocated, are ready or are free); the flits
+//! per-VC occupancy, allocation, credits and round-robin pointers, and `u64` bit masks
+//! of the VCs that hold flits, are allocated, are ready or are free: 5 x 8 = 40 VCs
+//! fit); the flits
 //! themselves sit in a shared pool until they leave, with the cycle they entered.
 //! Sets of routers are `u64` masks (routers with flits buffered, with registers to
 //! drain), so an edge touches only the routers, VCs and ports with work, and an idle
@@ -46,9 +48,13 @@ use super::config::{Routing, VcParams};
 use super::route_rom::{E, L, N, S, W};
 use crate::model::Model;
 
-pub const MAX_VC: usize = 4;
+pub const MAX_VC: usize = 8;
 pub const MAX_DEPTH: usize = 8;
 pub const NIV: usize = 5 * MAX_VC;
+
+/// A flit's payload: up to 256 bits as little-endian `u64` words (bits above the
+/// plane's flit width are 0).
+pub type VcData = [u64; 4];
 
 /// A flit of a VC plane (sideband fields as in the RTL: head, tail, src, dst).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -58,7 +64,36 @@ pub struct VcFlit {
     /// Source and destination node ids (y*N + x).
     pub src: u16,
     pub dst: u16,
-    pub data: u128,
+    pub data: VcData,
+}
+
+impl VcFlit {
+    /// The low 128 bits of the payload.
+    #[inline]
+    pub fn data_lo(&self) -> u128 {
+        lo128(&self.data)
+    }
+}
+
+/// The low 128 bits of a payload.
+#[inline]
+pub fn lo128(d: &VcData) -> u128 {
+    d[0] as u128 | (d[1] as u128) << 64
+}
+
+/// Payload words `lo` (bits 0..128) and `hi` (128..256), cut to `width` bits.
+#[inline]
+pub fn vc_data(lo: u128, hi: u128, width: u32) -> VcData {
+    let mut d = [lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64];
+    for (k, w) in d.iter_mut().enumerate() {
+        let from = 64 * k as u32;
+        if width <= from {
+            *w = 0;
+        } else if width - from < 64 {
+            *w &= (1u64 << (width - from)) - 1;
+        }
+    }
+    d
 }
 
 /// A link value: `(vc, flit)` when valid.
@@ -74,6 +109,10 @@ pub enum VcMutation {
     FixedPriorityVa,
     /// VC allocation ignores the `xy_yx` VC classes (a reply may take a request VC).
     IgnoreVcClass,
+    /// The VC id on an output link keeps its low two bits only (a 2-bit VC field: what a
+    /// router written for at most 4 VCs does with VCs 4..=7). Invisible with up to 4
+    /// VCs.
+    TruncatedVcId,
 }
 
 /// Most routers a [`VcRouters`] holds (an 8x8 mesh; router sets are `u64` masks).
@@ -101,6 +140,11 @@ pub type PortFlit = (usize, usize, u8, VcFlit);
 /// one credit of VC u).
 pub type PortCredits = (usize, usize, u8);
 
+/// VC-indexed arrays hold this many entries (5 ports x [`MAX_VC`] = 40, rounded up to
+/// a power of two so that an index masked with [`IVM`] needs no bounds check).
+const NVA: usize = 64;
+const IVM: usize = NVA - 1;
+
 /// The registered state of a set of VC routers (see the module doc): a whole mesh
 /// plane ([`super::vc_mesh::VcMesh`]), whose links go router to router, or one
 /// router ([`VcRouter`]), whose links are all ports.
@@ -115,16 +159,16 @@ pub struct VcRouters {
     params: VcParams,
     pos: Vec<(u32, u32)>,
     /// Port and VC of each VC index `p * v + u` (no division in the allocators).
-    port_of: [u8; 32],
-    vc_of: [u8; 32],
+    port_of: [u8; NVA],
+    vc_of: [u8; NVA],
     pub mutation: Option<VcMutation>,
     /// Output port towards each node, per VC class and router (`(class * routers +
     /// router) * n * n + dst`; both classes route alike but under `xy_yx`).
     route: Vec<u8>,
     /// Per input VC index: the offset of its class's table in `route`, and the output
     /// VCs its packets may take (bit u = VC u; every VC but under `xy_yx`).
-    class_route: [u32; 32],
-    class_vcs: [u32; 32],
+    class_route: [u32; NVA],
+    class_vcs: [u64; NVA],
     /// Neighbour per router and direction E, W, N, S ([`NONE`] at an edge; always
     /// NONE for a lone router, whose links are ports).
     nbr: Vec<[u8; 4]>,
@@ -151,7 +195,7 @@ pub struct VcRouters {
     /// only).
     negative: Vec<(usize, usize)>,
     /// VA requests per output VC (scratch of `switch`, all zero between calls).
-    va_req: [u32; 32],
+    va_req: [u64; NVA],
 }
 
 impl VcRouters {
@@ -209,7 +253,7 @@ impl VcRouters {
             has_ej: [0; 3],
             has_inj_cred: [0; 2],
             negative: Vec::new(),
-            va_req: [0; 32],
+            va_req: [0; NVA],
         }
     }
 
@@ -240,7 +284,7 @@ impl VcRouters {
     /// VC u).
     #[inline]
     pub fn credits_out(&self, r: usize, p: usize) -> u8 {
-        (self.st[r].cred[(self.t % 2) as usize] >> (p * self.v)) as u8 & ((1u8 << self.v) - 1)
+        (self.st[r].cred[(self.t % 2) as usize] >> (p * self.v) & ((1u64 << self.v) - 1)) as u8
     }
 
     /// Routers whose terminal port (L) carries an ejected flit or injection credits
@@ -303,7 +347,7 @@ impl VcRouters {
     #[inline]
     fn push(&mut self, r: usize, iv: usize, f: u32) {
         let st = &mut self.st[r];
-        let k = iv & 31;
+        let k = iv & IVM;
         let c = st.count[k];
         if c >= self.depth {
             self.overflow[r] = true;
@@ -330,7 +374,7 @@ impl VcRouters {
     #[inline]
     fn credit_one(&mut self, r: usize, ov: usize) {
         let st = &mut self.st[r];
-        let ov = ov & 31;
+        let ov = ov & IVM;
         st.credits[ov] += 1;
         let c = st.credits[ov];
         if c == 1 {
@@ -369,10 +413,10 @@ impl VcRouters {
                     self.free.push(word::slot(f) as u32);
                 }
             }
-            for iv in bits(c as u64) {
-                let p = self.port_of[iv & 31] as usize;
+            for iv in bits(c) {
+                let p = self.port_of[iv & IVM] as usize;
                 if p != L && nb[p] != NONE {
-                    self.credit_one(nb[p] as usize, OPP[p] * self.v + self.vc_of[iv & 31] as usize);
+                    self.credit_one(nb[p] as usize, OPP[p] * self.v + self.vc_of[iv & IVM] as usize);
                 }
             }
         }
@@ -391,7 +435,7 @@ impl VcRouters {
         let mut nonempty = st.nonempty;
         let mut allocated = st.allocated;
         let mut busy = st.busy;
-        let vmask = (1u32 << v) - 1;
+        let vmask = (1u64 << v) - 1;
         let ignore = self.mutation == Some(VcMutation::IgnoreCredits);
         let heads = nonempty & !allocated;
         if heads == 0 && nonempty & if ignore { allocated } else { st.ok_in } == 0 {
@@ -401,10 +445,10 @@ impl VcRouters {
         // ---- RC + VA: each unallocated head requests the lowest free output VC ----
         if heads != 0 {
             let req = &mut self.va_req;
-            let mut asked = 0u32;
+            let mut asked = 0u64;
             let nn = (self.n * self.n) as usize;
-            for iv in bits(heads as u64) {
-                let iv = iv & 31;
+            for iv in bits(heads) {
+                let iv = iv & IVM;
                 let f = st.buf[iv][st.head[iv] as usize & (MAX_DEPTH - 1)];
                 if !word::head(f) {
                     continue;
@@ -413,15 +457,15 @@ impl VcRouters {
                 let class = if self.mutation == Some(VcMutation::IgnoreVcClass) { vmask } else { self.class_vcs[iv] };
                 let free = (!busy & st.cred_full) >> (o * v) & class;
                 if free != 0 {
-                    let ov = (o * v + free.trailing_zeros() as usize) & 31;
+                    let ov = (o * v + free.trailing_zeros() as usize) & IVM;
                     req[ov] |= 1 << iv;
                     asked |= 1 << ov;
                 }
             }
             let fixed = self.mutation == Some(VcMutation::FixedPriorityVa);
-            for ov in bits(asked as u64) {
-                let ov = ov & 31;
-                let w = if fixed { req[ov].trailing_zeros() as usize } else { rr_pick(req[ov], st.va_ptr[ov] as u32, nin as u32) } & 31;
+            for ov in bits(asked) {
+                let ov = ov & IVM;
+                let w = if fixed { req[ov].trailing_zeros() as usize } else { rr_pick(req[ov], st.va_ptr[ov] as u32, nin as u32) } & IVM;
                 req[ov] = 0;
                 st.alloc[w] = ov as u8;
                 st.owner[ov] = w as u8;
@@ -442,26 +486,26 @@ impl VcRouters {
         let mut outs = 0u32;
         let mut left = ready;
         while left != 0 {
-            let p = self.port_of[left.trailing_zeros() as usize & 31] as usize & 7;
+            let p = self.port_of[left.trailing_zeros() as usize & IVM] as usize & 7;
             left &= !(vmask << (p * v));
             let mask = ready >> (p * v) & vmask;
             let vv = rr_pick(mask, st.sa_in_ptr[p] as u32, v as u32);
-            let ov = st.alloc[(p * v + vv) & 31] as usize & 31;
+            let ov = st.alloc[(p * v + vv) & IVM] as usize & IVM;
             cand[p] = vv as u8;
             let o = self.port_of[ov];
             out_req[o as usize & 7] |= 1 << p;
             outs |= 1 << o;
         }
-        let mut popped = 0u32;
+        let mut popped = 0u64;
         let mut valid = 0u8;
         for o in bits(outs as u64) {
             let o = o & 7;
-            let p = rr_pick(out_req[o] as u32, st.sa_out_ptr[o] as u32, 5) & 7;
+            let p = rr_pick(out_req[o] as u64, st.sa_out_ptr[o] as u32, 5) & 7;
             st.sa_out_ptr[o] = (p + 1) as u8;
             let vv = cand[p] as usize;
             st.sa_in_ptr[p] = (vv + 1) as u8;
-            let iv = (p * v + vv) & 31;
-            let ov = st.alloc[iv] as usize & 31;
+            let iv = (p * v + vv) & IVM;
+            let ov = st.alloc[iv] as usize & IVM;
             let h = st.head[iv] as usize;
             let f = st.buf[iv][h & (MAX_DEPTH - 1)];
             st.head[iv] = (h as u8 + 1) & (MAX_DEPTH as u8 - 1);
@@ -471,7 +515,7 @@ impl VcRouters {
             }
             popped |= 1 << iv;
             st.pipe_word[ns][o] = f;
-            st.pipe_vc[ns][o] = self.vc_of[ov];
+            st.pipe_vc[ns][o] = if self.mutation == Some(VcMutation::TruncatedVcId) { self.vc_of[ov] & 3 } else { self.vc_of[ov] };
             valid |= 1 << o;
             st.credits[ov] -= 1;
             st.cred_full &= !(1 << ov);
@@ -516,32 +560,32 @@ impl VcRouters {
 
 /// One router's registered state: VC buffers (flit words), allocator state and the
 /// switch, link and credit-return registers, in one block. VC-indexed arrays hold
-/// 32 entries and port-indexed ones 8, so an index masked to five (three) bits needs
-/// no bounds check.
+/// [`NVA`] = 64 entries and port-indexed ones 8, so an index masked to six (three)
+/// bits needs no bounds check.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
 struct RouterState {
     /// Bit iv: input VC iv holds flits / has an output VC.
-    nonempty: u32,
-    allocated: u32,
+    nonempty: u64,
+    allocated: u64,
     /// Bit ov: output VC ov is allocated / has a credit / holds all its credits.
-    busy: u32,
-    cred_ok: u32,
-    cred_full: u32,
+    busy: u64,
+    cred_ok: u64,
+    cred_full: u64,
     /// Bit iv: input VC iv has an output VC with a credit (ready for the switch
     /// when it holds a flit).
-    ok_in: u32,
+    ok_in: u64,
     /// Per input VC: occupancy, ring head, the output VC allocated (NONE if none).
-    count: [u8; 32],
-    head: [u8; 32],
-    alloc: [u8; 32],
+    count: [u8; NVA],
+    head: [u8; NVA],
+    alloc: [u8; NVA],
     /// Per output VC: the input VC it is allocated to (NONE if none), credits
     /// (signed: a planted `IgnoreCredits` may take one below 0 inside an edge, which
     /// ends clamped at 0 as the counter's saturating update does) and the VA
     /// round-robin pointer.
-    credits: [i8; 32],
-    va_ptr: [u8; 32],
-    owner: [u8; 32],
+    credits: [i8; NVA],
+    va_ptr: [u8; NVA],
+    owner: [u8; NVA],
     /// Per port: switch round-robin pointers (input and output side).
     sa_in_ptr: [u8; 8],
     sa_out_ptr: [u8; 8],
@@ -551,9 +595,9 @@ struct RouterState {
     pipe_vc: [[u8; 8]; 3],
     pipe_valid: [u8; 3],
     /// Credit-return registers, two slots rotating with the cycle: bit iv.
-    cred: [u32; 2],
+    cred: [u64; 2],
     /// Per input VC: its ring of flit words.
-    buf: [[u32; MAX_DEPTH]; 32],
+    buf: [[u32; MAX_DEPTH]; NVA],
 }
 
 impl RouterState {
@@ -565,19 +609,19 @@ impl RouterState {
             cred_ok: !0,
             cred_full: !0,
             ok_in: 0,
-            count: [0; 32],
-            head: [0; 32],
-            alloc: [NONE; 32],
-            credits: [depth; 32],
-            va_ptr: [0; 32],
-            owner: [NONE; 32],
+            count: [0; NVA],
+            head: [0; NVA],
+            alloc: [NONE; NVA],
+            credits: [depth; NVA],
+            va_ptr: [0; NVA],
+            owner: [NONE; NVA],
             sa_in_ptr: [0; 8],
             sa_out_ptr: [0; 8],
             pipe_word: [[0; 8]; 3],
             pipe_vc: [[0; 8]; 3],
             pipe_valid: [0; 3],
             cred: [0; 2],
-            buf: [[0; MAX_DEPTH]; 32],
+            buf: [[0; MAX_DEPTH]; NVA],
         }
     }
 }
@@ -771,12 +815,12 @@ impl Model for VcRouter {
 /// Round-robin pick: the first set bit of `req` at or after `ptr` (cyclically, over
 /// `n` positions; `ptr = n` is position 0).
 #[inline]
-pub fn rr_pick(req: u32, ptr: u32, n: u32) -> usize {
-    let hi = req & !((1u32 << ptr) - 1);
+pub fn rr_pick(req: u64, ptr: u32, n: u32) -> usize {
+    let hi = req & !((1u64 << ptr) - 1);
     if hi != 0 {
         hi.trailing_zeros() as usize
     } else {
-        debug_assert!(req & ((1u32 << n) - 1) != 0);
+        debug_assert!(req & ((1u64 << n) - 1) != 0);
         req.trailing_zeros() as usize
     }
 }

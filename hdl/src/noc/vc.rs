@@ -6,8 +6,8 @@
 //! `golden::noc::{vc_router, vc_mesh}`; every port list is a `Port` vector ([`ports`],
 //! [`router_ports`], [`router_top_ports`]) that both the template and the manifest take.
 //!
-//! Widths: leaves are monomorphized over the flit widths (32/64/128-bit data with
-//! 1..3-bit coordinates), 1..4 VCs and buffer depths 2/4/8, the ranges
+//! Widths: leaves are monomorphized over the flit widths (32/64/128/256-bit data with
+//! 1..3-bit coordinates), 1..8 VCs and buffer depths 2/4/8, the ranges
 //! `golden::noc::config` validates; anything else is a [`GenError::Unsupported`].
 //! Every bit position of a link and a flit comes from `golden::noc::flit::VcLayout`.
 
@@ -77,10 +77,10 @@ macro_rules! dispatch {
 // is written once and passed to `$m!([...] rest)`; the tests check them against
 // `golden::noc::{flit::vc_flit_widths, config::{VC_MAX, VC_BUF_DEPTHS, coord_widths}}`.
 macro_rules! flit_widths {
-    ($m:ident!($($rest:tt)*)) => { $m!([38, 42, 46, 70, 74, 78, 134, 138, 142] $($rest)*) };
+    ($m:ident!($($rest:tt)*)) => { $m!([38, 42, 46, 70, 74, 78, 134, 138, 142, 262, 266, 270] $($rest)*) };
 }
 macro_rules! vc_counts {
-    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3, 4] $($rest)*) };
+    ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3, 4, 5, 6, 7, 8] $($rest)*) };
 }
 macro_rules! buf_depths {
     ($m:ident!($($rest:tt)*)) => { $m!([2, 4, 8] $($rest)*) };
@@ -517,9 +517,24 @@ mod tests {
         match emit_buffer(&mut lib, 39, 2) {
             Err(GenError::Unsupported { field, allowed, .. }) => {
                 assert_eq!(field, "flit_width");
-                assert_eq!(allowed, "32, 64, 128-bit data on a 2..=8 mesh");
+                assert_eq!(allowed, "32, 64, 128, 256-bit data on a 2..=8 mesh");
             }
             other => panic!("39-bit flits: {other:?}"),
+        }
+    }
+
+    /// The LLC-Compute platform's router (8 VCs x 8 flits, 256-bit data on an 8x8
+    /// mesh: 270-bit flits) emits every leaf; a ninth VC is refused with the range.
+    #[test]
+    fn eight_vcs_and_256_bit_flits_emit_and_nine_vcs_are_refused() {
+        let mut lib = Library::default();
+        emit_control(&mut lib, 8, 8).unwrap();
+        let x = emit_xbar(&mut lib, 270, 8).unwrap();
+        assert_eq!(x, NocModule::Crossbar { fw: 270, v: 8 }.name());
+        assert!(lib.contains(&NocModule::RrArb { n: 40 }.name()) && lib.contains(&NocModule::VcAlloc { v: 8, depth: 8 }.name()));
+        match emit_control(&mut lib, 9, 8) {
+            Err(GenError::Unsupported { field, allowed, .. }) => assert_eq!((field.as_str(), allowed.as_str()), ("vcs", "1..=8")),
+            other => panic!("9 VCs: {other:?}"),
         }
     }
 }

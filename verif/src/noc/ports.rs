@@ -199,7 +199,10 @@ impl VcPorts {
         self.lay.pack(self.n, l, &mut words);
         f.set_field(hdr, i, self.lay.header().read(&words) as u64);
         let d = self.lay.data();
-        Field::new("data", i as u32 * d.width, d.width).write(f.slice_mut(data), d.read(&words));
+        // (up to 256 bits: word by word)
+        let mut dw = [0u64; 4];
+        d.read_words(&words, &mut dw);
+        Field::new("data", i as u32 * d.width, d.width).write_words(f.slice_mut(data), &dw);
     }
 }
 

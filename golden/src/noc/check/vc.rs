@@ -9,7 +9,7 @@ use crate::invariant::Violation;
 use crate::model::Scoreboard;
 use crate::noc::config::VcParams;
 use crate::noc::vc_mesh::{VcMesh, VcMeshInputs, VcMeshOutputs};
-use crate::noc::vc_router::VcFlit;
+use crate::noc::vc_router::{lo128, VcData, VcFlit};
 
 /// Scoreboard of a VC mesh with its terminals.
 #[derive(Debug, Clone)]
@@ -21,8 +21,9 @@ pub struct VcChecker {
     cycle: u64,
     /// Flits in the buffer of (node, input dir 0..5, vc): sent minus credits returned.
     inflight: Vec<u32>,
-    /// Outstanding flits per (src, dst): (packet id, flit index) in injection order.
-    pending: BTreeMap<(u16, u16), VecDeque<u128>>,
+    /// Outstanding flits per (src, dst): their payloads (packet id, flit index in the
+    /// low bits; the whole payload must arrive intact) in injection order.
+    pending: BTreeMap<(u16, u16), VecDeque<VcData>>,
     /// Per (node, out dir, vc): the packet (src, id) currently on that link VC.
     on_link: Vec<Option<(u16, u128)>>,
     order_across_packets: bool,
@@ -64,7 +65,7 @@ impl VcChecker {
     }
 
     fn link_flit(&mut self, slot: usize, f: &VcFlit, where_: String) {
-        let pid = f.data >> 8;
+        let pid = f.data_lo() >> 8;
         match (self.on_link[slot], f.head) {
             (None, true) => {}
             (Some(_), true) => self.flag("11 contiguity", format!("{where_}: head while a packet holds the VC")),
@@ -156,8 +157,8 @@ impl VcChecker {
                             q.front() == Some(&f.data) && q.pop_front().is_some()
                         } else if let Some(k) = q.iter().position(|&d| d == f.data) {
                             // in-packet order: no earlier flit of this packet may remain
-                            let pid = f.data >> 8;
-                            let earlier = q.iter().take(k).any(|&d| d >> 8 == pid);
+                            let pid = f.data_lo() >> 8;
+                            let earlier = q.iter().take(k).any(|d| lo128(d) >> 8 == pid);
                             q.remove(k);
                             !earlier
                         } else {
@@ -169,7 +170,7 @@ impl VcChecker {
                 if ok {
                     self.delivered += 1;
                 } else {
-                    self.flag("11 in-order delivery", format!("node {id} ejected {:#x} from {} out of order or twice", f.data, f.src));
+                    self.flag("11 in-order delivery", format!("node {id} ejected {:x?} from {} out of order or twice", f.data, f.src));
                 }
             }
         }

@@ -1000,14 +1000,14 @@ mod tests {
     }
 
     /// Vectors `(req, pointer)` where the arbiter's grant differs from `reference`.
-    fn arb_disagreements<const N: usize>(vectors: &[(u128, u32)], reference: impl Fn(u32, u32) -> u128) -> Vec<(u128, u32)> {
+    fn arb_disagreements<const N: usize>(vectors: &[(u128, u32)], reference: impl Fn(u64, u32) -> u128) -> Vec<(u128, u32)> {
         let mut s = LeafSim::comb(RrArb::<N>::default());
         let mut bad = Vec::new();
         for &(req, p) in vectors {
             s.req_i.next = bv(req);
             s.nm_i.next = bv(nm(p));
             s.settle();
-            if val(&s.gnt_o) != reference(req as u32, p) {
+            if val(&s.gnt_o) != reference(req as u64, p) {
                 bad.push((req, p));
             }
         }
@@ -1016,13 +1016,14 @@ mod tests {
 
     /// golden: the first request at or after the pointer, cyclically; the pointer
     /// after a grant to the last position is mask all-ones (= pointer 0).
-    fn golden_rr(n: u32) -> impl Fn(u32, u32) -> u128 {
+    fn golden_rr(n: u32) -> impl Fn(u64, u32) -> u128 {
         move |req, p| if req == 0 { 0 } else { 1u128 << rr_pick(req, p % n, n) }
     }
 
     /// Every request set and pointer of the 5-input arbiter, and random ones of the
-    /// 15-input arbiter, against golden's `rr_pick`; the same vectors against a
-    /// fixed-priority arbiter (a planted wrong expectation) disagree.
+    /// 15-input arbiter and of the 40-input one of an 8-VC router (VA over 5 x 8 input
+    /// VCs: more than 32 requesters), against golden's `rr_pick`; the same vectors
+    /// against a fixed-priority arbiter (a planted wrong expectation) disagree.
     #[test]
     fn rr_arb_matches_golden_round_robin() {
         let all5: Vec<(u128, u32)> = (0..32).flat_map(|req| (0..=5).map(move |p| (req, p))).collect();
@@ -1030,7 +1031,11 @@ mod tests {
         let mut r = Rng::new(22);
         let some15: Vec<(u128, u32)> = (0..500).map(|_| (r.bits(15), r.below(16) as u32)).collect();
         assert_eq!(arb_disagreements::<15>(&some15, golden_rr(15)), []);
-        let fixed = |req: u32, _| if req == 0 { 0 } else { 1u128 << req.trailing_zeros() };
+        // requests above bit 31 with pointers past 32 too
+        let some40: Vec<(u128, u32)> = (0..500).map(|_| (r.bits(40) & if r.pct(50) { !0xffff_ffff } else { !0 }, r.below(41) as u32)).collect();
+        assert!(some40.iter().filter(|&&(req, p)| req >> 32 != 0 && p > 32).count() > 20);
+        assert_eq!(arb_disagreements::<40>(&some40, golden_rr(40)), []);
+        let fixed = |req: u64, _| if req == 0 { 0 } else { 1u128 << req.trailing_zeros() };
         let bad = arb_disagreements::<5>(&all5, fixed);
         assert!(bad.contains(&(0b10001, 1)), "round robin from pointer 1 grants input 4, not 0: {bad:?}");
     }
@@ -1245,7 +1250,7 @@ mod tests {
                     st.count[iv] > 0 && eff[iv].is_some_and(|ov| st.used[ov] < D)
                 });
                 let mask = ready.fold(0u32, |m, vv| m | 1 << vv);
-                let want = (mask != 0).then(|| rr_pick(mask, ptr[p] % V as u32, V as u32));
+                let want = (mask != 0).then(|| rr_pick(mask as u64, ptr[p] % V as u32, V as u32));
                 assert_eq!(onehot_idx(val(&s.in_gnt_o[p])), want, "cycle {c}, port {p}");
                 if let Some(vv) = want {
                     let ov = eff[p * V + vv].expect("ready VCs are allocated");
