@@ -403,6 +403,14 @@ fn readme_blocks_are_the_reports(reports: &Path) {
     let o = gpuforge(&repo(), &["study", "readme", copy.to_str().unwrap(), "--quick-only", "--reports", r]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(read(&copy), doc);
+    // --only: that study's blocks alone (the others' reports need not exist); an unknown name is bad input
+    std::fs::write(&copy, &planted).unwrap();
+    let o = gpuforge(&repo(), &["study", "readme", copy.to_str().unwrap(), "--only", "macro_noc_exec", "--quick-only", "--reports", r]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(read(&copy), doc);
+    let o = gpuforge(&repo(), &["study", "readme", copy.to_str().unwrap(), "--only", "no_such_study", "--reports", r]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--only no_such_study") && text(&o).contains("llc_compute_offload"), "{}", text(&o));
     // full blocks: produced by this model version
     let version = format!("model version {}.", golden::MODEL_VERSION);
     for (i, _) in doc.match_indices("<!-- study: ") {

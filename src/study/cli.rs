@@ -90,6 +90,10 @@ pub enum StudyCmd {
         /// Only the --quick blocks (the full ones are left as they are).
         #[arg(long)]
         quick_only: bool,
+        /// Only the blocks of this study (repeatable; the others are left as they are,
+        /// and their reports need not exist).
+        #[arg(long, value_name = "NAME")]
+        only: Vec<String>,
     },
 }
 
@@ -240,17 +244,18 @@ pub fn run(cmd: StudyCmd) -> Res {
             println!("study {}{}: {done} of {} runs finished in {}", p.study.name, if a.quick { " (--quick)" } else { "" }, p.runs.len(), out.join("runs").display());
             study_outputs(&p, &out, &results)
         }
-        StudyCmd::Readme { file, reports, check, quick_only } => readme(&file, &reports, check, quick_only),
+        StudyCmd::Readme { file, reports, check, quick_only, only } => readme(&file, &reports, check, quick_only, &only),
     }
 }
 
 /// `gpuforge study readme`: splice each block's report excerpt into `file` (temp file,
 /// then rename), or with `check` only list the stale blocks.
-fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
+fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool, only: &[String]) -> Res {
     use study::readme;
     let doc = std::fs::read_to_string(file).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
+    let picked = |b: &readme::Block| (!quick_only || b.quick) && (only.is_empty() || only.contains(&b.study));
     let excerpt_of = |b: &readme::Block| -> Result<Option<String>, String> {
-        if quick_only && !b.quick {
+        if !picked(b) {
             return Ok(None);
         }
         let r = reports.join(b.dir_name()).join("report.md");
@@ -261,10 +266,14 @@ fn readme(file: &Path, reports: &Path, check: bool, quick_only: bool) -> Res {
     };
     let (new, changed) = readme::splice(&doc, excerpt_of).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
     let blocks = readme::blocks(&doc).map_err(|e| Fail::Input(format!("{}: {e}", file.display())))?;
+    if let Some(n) = only.iter().find(|n| !blocks.iter().any(|b| &b.study == *n)) {
+        let have: std::collections::BTreeSet<&str> = blocks.iter().map(|b| b.study.as_str()).collect();
+        return Err(Fail::Input(format!("{}: --only {n}: no study block of that name (blocks: {})", file.display(), have.into_iter().collect::<Vec<_>>().join(", "))));
+    }
     let names = |v: &[readme::Block]| v.iter().map(|b| b.dir_name()).collect::<Vec<_>>().join(", ");
     if check {
         return if changed.is_empty() {
-            println!("{}: {} study blocks match their reports in {}", file.display(), blocks.iter().filter(|b| b.quick || !quick_only).count(), reports.display());
+            println!("{}: {} study blocks match their reports in {}", file.display(), blocks.iter().filter(|b| picked(b)).count(), reports.display());
             Ok(())
         } else {
             Err(Fail::Check(format!(
