@@ -41,3 +41,13 @@ fn sq_core_scoreboard_catches_the_alu_taken_from_the_core() {
     let v = run_sq_core(&c, sample_core(&c), 20_000, 1, |m| m.plant_ignore_gnt = true).unwrap_err();
     assert_eq!(v.invariant, "7 ALU sharing", "{v}");
 }
+
+/// The core SQ's planted STORE_REQ byte enables of every lane: the scoreboard's store
+/// check (invariant 5: bytes of inactive lanes never enabled) catches it on its own.
+#[test]
+fn sq_core_scoreboard_catches_bytes_of_inactive_lanes() {
+    use golden::llc_compute::sim::{run_sq_core, sample_core};
+    let c = golden::presets::load::<LlcCompute>("llc_compute_small").unwrap().config;
+    let v = run_sq_core(&c, sample_core(&c), 20_000, 1, |m| m.plant_full_wbe = true).unwrap_err();
+    assert_eq!(v.invariant, "5 store", "{v}");
+}

@@ -55,7 +55,7 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
             return Err(v(cycle, "7 ALU sharing", format!("st_contend {} with alu_req {} alu_gnt {}", o.st_contend, o.alu_req, i.alu_gnt)));
         }
         self.contention += u64::from(o.st_contend);
-        if i.ni_valid {
+        if i.ni_valid && o.ni_ready {
             let key = *self.book.by_tag.get(&i.ni_tag).ok_or_else(|| v(cycle, "6 one response", format!("NoC reply for unknown tag {}", i.ni_tag)))?;
             let ch = self.book.chains.get_mut(&key).unwrap();
             if i.ni_kind == NI_LOAD_DATA {
