@@ -31,6 +31,7 @@ fn sq_core_random_traffic_holds_every_invariant() {
         let c = golden::presets::load::<LlcCompute>(name).unwrap().config;
         let s = run_sq_core(&c, sample_core(&c), cycles, 1, |_| {}).unwrap_or_else(|v| panic!("{name}: {v}"));
         assert!(s.cps > 5_000 && s.responses > 2_000 && s.stores > 500 && s.contention > 100, "{name}: {s:?}");
+        assert!(s.ni_held > 0, "{name}: the shared-memory write queue fills and holds NoC replies: {s:?}");
     }
 }
 
