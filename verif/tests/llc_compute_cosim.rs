@@ -258,3 +258,20 @@ fn small_core_sq_100k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
         other => panic!("the planted bug was not caught: {other:?}"),
     }
 }
+
+/// The SQ in a core on the paper preset (96 entries, 4 buffer slots, 32 lanes, ALU latency
+/// 4, core 15 at node 17): 100,000 cycles of `SqCoreTraffic` with the core-SQ scoreboard,
+/// every output compared every cycle. (Its `Opt::Debug` build took about 97 s wall, under
+/// 90 s of CPU with the run; the run about 45 s.)
+#[test]
+fn paper_core_sq_100k_random_cycles_in_lockstep() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_paper");
+    let d = common::design(&g, "sq_core");
+    let node = oq_node(d);
+    let mut rtl = common::rtl_opt(d, verif::verilator::Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_core_bench(c, node, &layout, 73).unwrap(), &Options::new(100_000, 73)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cycles, 100_000);
+    assert!(r.checked, "the scoreboard ran");
+}
