@@ -388,6 +388,40 @@ pub fn render_core(c: &LlcComputeConfig, preset: &str, fsm_mod: String) -> Resul
     Ok(v.render()?)
 }
 
+/// How a variant drives the shared core's inputs that differ between the variants (the
+/// Verilog expressions of `templates/llc_compute/sqsr_inst.v`, which both tops include).
+pub struct SqsrConn {
+    /// An operand is present (the LLC's notification; a core's shared-memory write taken).
+    pub lp_valid: &'static str,
+    pub lp_tag: &'static str,
+    pub lp_which: &'static str,
+    /// Operand data for the entry's buffer slot (LLC read data; shared-memory read data).
+    pub ld_valid: &'static str,
+    pub ld_tag: &'static str,
+    pub ld_which: &'static str,
+    pub ld_data: &'static str,
+    /// An entry's store is done (its WRITE taken; its STORE_REQ's ack arrived).
+    pub rq_push: &'static str,
+    pub rq_push_tag: &'static str,
+    pub rsp_take: &'static str,
+    pub alu_gnt: &'static str,
+}
+
+/// The LLC variant's connections.
+const LLC_CONN: SqsrConn = SqsrConn {
+    lp_valid: "run && lp_valid_i",
+    lp_tag: "lp_tag_i",
+    lp_which: "lp_which_i",
+    ld_valid: "run && ld_valid_i",
+    ld_tag: "ld_tag_i",
+    ld_which: "ld_which_i",
+    ld_data: "ld_data_i",
+    rq_push: "st_take",
+    rq_push_tag: "st_tag",
+    rsp_take: "run && rsp_v && no_ready_i",
+    alu_gnt: "1'b1",
+};
+
 #[derive(Template)]
 #[template(path = "llc_compute/sq.v", escape = "none")]
 struct SqView {
@@ -395,6 +429,7 @@ struct SqView {
     ports: Vec<PortView>,
     core_mod: String,
     alu_mod: String,
+    conn: SqsrConn,
     lanes: u32,
     tag_w: u32,
     addr_w: u32,
@@ -411,6 +446,7 @@ pub fn render(c: &LlcComputeConfig, preset: &str) -> Result<String, GenError> {
         ports: port_views(&ports(c)),
         core_mod: core_name(preset),
         alu_mod: chain_alu_name(c.oq.lanes),
+        conn: LLC_CONN,
         lanes: c.oq.lanes,
         tag_w: tag_w(c),
         addr_w: ADDR_W,

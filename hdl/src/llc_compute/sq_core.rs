@@ -15,7 +15,7 @@ use golden::llc_compute::sq_core::{NI_STORE_ACK, NO_FB_LOAD, NO_LOAD_REQ, NO_STO
 use golden::llc_compute::LlcComputeConfig;
 use serde_json::json;
 
-use super::sq::{self as llc_sq, Fifo};
+use super::sq::{self as llc_sq, Fifo, SqsrConn};
 use crate::catalog::ModuleDoc;
 use crate::design::GenError;
 use crate::manifest::Port;
@@ -119,6 +119,23 @@ pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
     ]
 }
 
+/// The core variant's connections: present when the shared-memory write is taken, data
+/// from shared-memory reads, the response after the store ack, the ALU when the core
+/// leaves it free.
+const CORE_CONN: SqsrConn = SqsrConn {
+    lp_valid: "smw_take",
+    lp_tag: "smw_tag",
+    lp_which: "smw_which",
+    ld_valid: "rd_ret",
+    ld_tag: "rd_ew[TW:1]",
+    ld_which: "rd_ew[0]",
+    ld_data: "sm_rdata_i",
+    rq_push: "ack",
+    rq_push_tag: "ni_tag_i",
+    rsp_take: "rsp_take",
+    alu_gnt: "run && alu_gnt_i",
+};
+
 #[derive(Template)]
 #[template(path = "llc_compute/sq_core.v", escape = "none")]
 struct CoreSqView {
@@ -126,6 +143,7 @@ struct CoreSqView {
     ports: Vec<PortView>,
     core_mod: String,
     alu_mod: String,
+    conn: SqsrConn,
     smw_fifo: String,
     rdq_fifo: String,
     lanes: u32,
@@ -158,6 +176,7 @@ pub fn render(c: &LlcComputeConfig, preset: &str, self_node: u32) -> Result<Stri
         ports: port_views(&ports(c)),
         core_mod: llc_sq::core_name(preset),
         alu_mod: llc_sq::chain_alu_name(c.oq.lanes),
+        conn: CORE_CONN,
         smw_fifo: f[0].name(),
         rdq_fifo: f[1].name(),
         lanes: c.oq.lanes,

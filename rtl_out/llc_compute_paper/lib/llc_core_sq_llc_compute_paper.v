@@ -218,6 +218,8 @@ module llc_core_sq_llc_compute_paper (
   assign alu_fire_o = run && alu_fire;
   assign st_contend_o = run && alu_req && !alu_gnt_i;
 
+  // The shared core and the chain ALU (templates/llc_compute/sqsr_inst.v, included by both
+  // SQ variants: the core's inputs the variant drives differently come from its `conn`)
   llc_sqsr_llc_compute_paper u_sqsr (
     .clk_i(clk_i),
     .rst_i(rst_i),

@@ -130,6 +130,8 @@ module llc_sq_llc_compute_small (
   assign no_oq_tag_o = run ? rsp_oqt : 6'd0;
   assign no_data_o = run ? rsp_data : {W{1'b0}};
 
+  // The shared core and the chain ALU (templates/llc_compute/sqsr_inst.v, included by both
+  // SQ variants: the core's inputs the variant drives differently come from its `conn`)
   llc_sqsr_llc_compute_small u_sqsr (
     .clk_i(clk_i),
     .rst_i(rst_i),
