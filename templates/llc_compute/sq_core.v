@@ -49,12 +49,6 @@ module {{ top }} (
   wire [NW-1:0] st_src, fill_src, load_src; // a core SQ's packets reply to this node
   wire [5:0]    fill_oqt;
   /* verilator lint_on UNUSEDSIGNAL */
-  // ALU request and result
-  wire [3:0]    alu_pattern, alu_op0, alu_op1;
-  wire          alu_dtype;
-  wire [31:0]   alu_imm;
-  wire [L-1:0]  alu_mask, alu_bm;
-  wire [W-1:0]  alu_a, alu_b, alu_res;
 
   // ---------------------------------------------------------------------------
   // NoC out: STORE_REQ > response > LOAD_REQ > FB_LOAD

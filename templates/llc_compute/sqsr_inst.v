@@ -1,5 +1,11 @@
   // The shared core and the chain ALU (templates/llc_compute/sqsr_inst.v, included by both
   // SQ variants: the core's inputs the variant drives differently come from its `conn`)
+  // the ALU's request and result
+  wire [3:0]    alu_pattern, alu_op0, alu_op1;
+  wire          alu_dtype;
+  wire [31:0]   alu_imm;
+  wire [L-1:0]  alu_mask, alu_bm;
+  wire [W-1:0]  alu_a, alu_b, alu_res;
   {{ core_mod }} u_sqsr (
     .clk_i(clk_i),
     .rst_i(rst_i),

@@ -105,16 +105,22 @@ Responses: no_valid_o / no_ready_i, from the response queue; an entry is freed w
   comes from the registers. Single clock clk_i; synchronous active-high rst_i.";
 
 pub fn doc(c: &LlcComputeConfig) -> ModuleDoc {
+    variant_doc("LLC-Compute Service Queue at an LLC partition: SQMU, SQSR, temporary buffer, the partition's chain ALU (spec 1.6, 6.2)", PROTOCOL, c, 1)
+        .param("REQ_PRIO", "WRITE > READ > TOUCH > FB_LOAD")
+}
+
+/// The header of either SQ variant's top (`at_llc`: spec §6.2's `AT_LLC`), with the
+/// parameters both have.
+pub fn variant_doc(what: &str, protocol: &str, c: &LlcComputeConfig, at_llc: u32) -> ModuleDoc {
     let s = &c.sq;
-    ModuleDoc::new("LLC-Compute Service Queue at an LLC partition: SQMU, SQSR, temporary buffer, the partition's chain ALU (spec 1.6, 6.2)", PROTOCOL)
+    ModuleDoc::new(what, protocol)
         .param("N_ENT", s.entries)
         .param("N_BUF", s.buffer)
-        .param("AT_LLC", 1)
+        .param("AT_LLC", at_llc)
         .param("LANES", c.oq.lanes)
         .param("ALU_LAT", s.alu_latency)
         .param("ADDR_W", ADDR_W)
         .param("FLIT_W", FLIT_W)
-        .param("REQ_PRIO", "WRITE > READ > TOUCH > FB_LOAD")
 }
 
 pub fn core_doc(c: &LlcComputeConfig) -> ModuleDoc {

@@ -61,18 +61,10 @@ Outputs are 0 during rst_i except the status, which comes from the registers. Si
   active-high rst_i.";
 
 pub fn doc(c: &LlcComputeConfig, self_node: u32) -> ModuleDoc {
-    let s = &c.sq;
-    ModuleDoc::new("Omni-Compute Service Queue in a core: SQMU, SQSR, temporary buffer, NoC, shared-memory and core-ALU ports (spec 1.7, 6.2)", PROTOCOL)
-        .param("N_ENT", s.entries)
-        .param("N_BUF", s.buffer)
-        .param("AT_LLC", 0)
-        .param("LANES", c.oq.lanes)
-        .param("ALU_LAT", s.alu_latency)
+    llc_sq::variant_doc("Omni-Compute Service Queue in a core: SQMU, SQSR, temporary buffer, NoC, shared-memory and core-ALU ports (spec 1.7, 6.2)", PROTOCOL, c, 0)
         .param("SELF_NODE", self_node)
-        .param("SMEM_AW", s.smem_aw)
+        .param("SMEM_AW", c.sq.smem_aw)
         .param("SMW_DEPTH", SMW_DEPTH)
-        .param("ADDR_W", ADDR_W)
-        .param("FLIT_W", FLIT_W)
         .param("NOC_PRIO", "STORE_REQ > response > LOAD_REQ > FB_LOAD")
 }
 
