@@ -139,10 +139,10 @@ fn run_core_sq(preset: &str) -> SynthReport {
     run_on(&d, preset, "core_sq")
 }
 
-/// llc_compute_small's SQ in a core: the shared core's 4,151 flip-flops (counted above)
-/// + the shared-memory write queue 2 lines x {entry 3, which 1, line 256} = 520 and its
-/// count 2 + the reads in flight 2 x 2 buffer slots x {entry 3, which 1} = 16 and its
-/// count 3. Total 4,692, no latches.
+/// llc_compute_small's SQ in a core: the shared core's 4,151 flip-flops (counted above),
+/// plus the shared-memory write queue, 2 lines x {entry 3, which 1, line 256} = 520 and
+/// its count 2, plus the reads in flight, 2 x 2 buffer slots x {entry 3, which 1} = 16
+/// and its count 3. Total 4,692, no latches.
 #[test]
 fn small_core_sq_synthesizes_without_latches_with_the_hand_counted_storage() {
     let r = run_core_sq("llc_compute_small");
