@@ -150,15 +150,31 @@ pub fn chain_alu_doc(lanes: u32) -> ModuleDoc {
     .param("LANES", lanes)
 }
 
-/// The LLC variant's ports, in declaration order (golden `SqIn` / `SqOut`).
-pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
-    let (l, tw) = (c.oq.lanes, tag_w(c));
-    vec![
+/// The ports both SQ variants begin with: clock, reset, the CP input.
+pub fn cp_ports() -> [Port; 5] {
+    [
         Port::clock("clk_i"),
         Port::reset("rst_i"),
         Port::input("cp_valid_i", 1, "a ComputePacket from the NI demux"),
         Port::output("cp_ready_o", 1, "taken (low while fallback loads wait)"),
         Port::input("cp_flit_i", FLIT_W, "the ComputePacket (spec 2.3)"),
+    ]
+}
+
+/// The status ports both SQ variants have.
+pub fn status_ports(c: &LlcComputeConfig) -> [Port; 3] {
+    [
+        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
+        Port::output("st_full_o", 1, "every entry live"),
+        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
+    ]
+}
+
+/// The LLC variant's ports, in declaration order (golden `SqIn` / `SqOut`).
+pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
+    let (l, tw) = (c.oq.lanes, tag_w(c));
+    let mut v = Vec::from(cp_ports());
+    v.extend([
         Port::output("lr_valid_o", 1, "an LLC request"),
         Port::input("lr_ready_i", 1, "taken by the LLC"),
         Port::output("lr_kind_o", 2, "0 TOUCH, 1 READ, 2 WRITE, 3 FB_LOAD"),
@@ -182,10 +198,9 @@ pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
         Port::output("no_kind_o", 2, "0 ACK, 1 DATA, 2 BITMAP"),
         Port::output("no_oq_tag_o", OQ_TAG.width, "the chain's OQ tag"),
         Port::output("no_data_o", l * 32, "DATA: the result; BITMAP: the bitmap in word 0").fields(l),
-        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
-        Port::output("st_full_o", 1, "every entry live"),
-        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
-    ]
+    ]);
+    v.extend(status_ports(c));
+    v
 }
 
 /// The shared core's ports.
@@ -255,10 +270,10 @@ pub fn core_ports(c: &LlcComputeConfig) -> Vec<Port> {
         Port::output("alu_mask_o", l, "active lanes"),
         Port::output("alu_a_o", w, "operand a"),
         Port::output("alu_b_o", w, "operand b (0 for one-load patterns)"),
-        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
-        Port::output("st_full_o", 1, "every entry live"),
-        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
     ]
+    .into_iter()
+    .chain(status_ports(c))
+    .collect()
 }
 
 pub fn chain_alu_ports(lanes: u32) -> Vec<Port> {

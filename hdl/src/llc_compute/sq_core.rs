@@ -10,7 +10,7 @@
 
 use askama::Template;
 use golden::bits::{clog2, count_width};
-use golden::llc_compute::packet::{ADDR_W, FLIT_W, OQ_TAG, SRC_NODE};
+use golden::llc_compute::packet::{ADDR_W, OQ_TAG, SRC_NODE};
 use golden::llc_compute::sq_core::{NI_STORE_ACK, NO_FB_LOAD, NO_LOAD_REQ, NO_STORE_REQ, SMW_DEPTH};
 use golden::llc_compute::LlcComputeConfig;
 use serde_json::json;
@@ -71,12 +71,8 @@ pub fn doc(c: &LlcComputeConfig, self_node: u32) -> ModuleDoc {
 /// The core variant's ports, in declaration order (golden `SqCoreIn` / `SqCoreOut`).
 pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
     let (l, tw, nw, qw) = (c.oq.lanes, tag_w(c), SRC_NODE.width, OQ_TAG.width);
-    vec![
-        Port::clock("clk_i"),
-        Port::reset("rst_i"),
-        Port::input("cp_valid_i", 1, "a ComputePacket from the NI demux"),
-        Port::output("cp_ready_o", 1, "taken (low while fallback loads wait)"),
-        Port::input("cp_flit_i", FLIT_W, "the ComputePacket (spec 2.3)"),
+    let mut v = Vec::from(llc_sq::cp_ports());
+    v.extend([
         Port::output("no_valid_o", 1, "a packet for the NoC"),
         Port::input("no_ready_i", 1, "injected"),
         Port::output("no_dst_o", nw, "destination node"),
@@ -104,11 +100,10 @@ pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
         Port::output("alu_req_o", 1, "the oldest complete buffer entry needs the core's ALU"),
         Port::input("alu_gnt_i", 1, "the core leaves its ALU free this cycle"),
         Port::output("alu_fire_o", 1, "an op enters the core's ALU"),
-        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
-        Port::output("st_full_o", 1, "every entry live"),
-        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
-        Port::output("st_contend_o", 1, "alu_req_o && !alu_gnt_i (the Fig. 14 contention)"),
-    ]
+    ]);
+    v.extend(llc_sq::status_ports(c));
+    v.push(Port::output("st_contend_o", 1, "alu_req_o && !alu_gnt_i (the Fig. 14 contention)"));
+    v
 }
 
 /// The core variant's connections: present when the shared-memory write is taken, data
