@@ -28,12 +28,6 @@ module {{ top }} (
   wire [TW-1:0] rsp_tag;               // the response names the chain by (dst, oq_tag)
   wire          alu_req, alu_fire;     // the partition's own ALU is always granted
   /* verilator lint_on UNUSEDSIGNAL */
-  // ALU request and result
-  wire [3:0]    alu_pattern, alu_op0, alu_op1;
-  wire          alu_dtype;
-  wire [31:0]   alu_imm;
-  wire [L-1:0]  alu_mask, alu_bm;
-  wire [W-1:0]  alu_a, alu_b, alu_res;
 
   // the LLC request port: WRITE > READ (buffer fill) > TOUCH > FB_LOAD
   wire take = run && lr_ready_i;
@@ -65,84 +59,5 @@ module {{ top }} (
   assign no_oq_tag_o = run ? rsp_oqt : 6'd0;
   assign no_data_o = run ? rsp_data : {W{1'b0}};
 
-  {{ core_mod }} u_sqsr (
-    .clk_i(clk_i),
-    .rst_i(rst_i),
-    .cp_take_i(cp_valid_i && cp_ready_o),
-    .cp_flit_i(cp_flit_i),
-    .lp_valid_i(run && lp_valid_i),
-    .lp_tag_i(lp_tag_i),
-    .lp_which_i(lp_which_i),
-    .ld_valid_i(run && ld_valid_i),
-    .ld_tag_i(ld_tag_i),
-    .ld_which_i(ld_which_i),
-    .ld_data_i(ld_data_i),
-    .st_take_i(st_take),
-    .rq_push_i(st_take),
-    .rq_push_tag_i(st_tag),
-    .rsp_take_i(run && rsp_v && no_ready_i),
-    .fill_take_i(fill_take),
-    .load_take_i(load_take),
-    .fb_take_i(fb_take),
-    .alu_gnt_i(1'b1),
-    .alu_res_i(alu_res),
-    .alu_bm_i(alu_bm),
-    .fb_empty_o(fb_empty),
-    .st_valid_o(st_v),
-    .st_tag_o(st_tag),
-    .st_addr_o(st_addr),
-    .st_data_o(st_data),
-    .st_mask_o(st_mask),
-    .st_src_o(st_src),
-    .st_oq_tag_o(st_oqt),
-    .rsp_valid_o(rsp_v),
-    .rsp_tag_o(rsp_tag),
-    .rsp_dst_o(rsp_dst),
-    .rsp_kind_o(rsp_kind),
-    .rsp_oq_tag_o(rsp_oqt),
-    .rsp_data_o(rsp_data),
-    .fill_valid_o(fill_v),
-    .fill_tag_o(fill_tag),
-    .fill_which_o(fill_which),
-    .fill_addr_o(fill_addr),
-    .fill_src_o(fill_src),
-    .fill_oq_tag_o(fill_oqt),
-    .load_valid_o(load_v),
-    .load_tag_o(load_tag),
-    .load_which_o(load_which),
-    .load_addr_o(load_addr),
-    .load_src_o(load_src),
-    .load_oq_tag_o(load_oqt),
-    .fb_valid_o(fb_v),
-    .fb_addr_o(fb_addr),
-    .fb_which_o(fb_which),
-    .fb_src_o(fb_src),
-    .fb_oq_tag_o(fb_oqt),
-    .alu_req_o(alu_req),
-    .alu_fire_o(alu_fire),
-    .alu_pattern_o(alu_pattern),
-    .alu_op0_o(alu_op0),
-    .alu_op1_o(alu_op1),
-    .alu_dtype_o(alu_dtype),
-    .alu_imm_o(alu_imm),
-    .alu_mask_o(alu_mask),
-    .alu_a_o(alu_a),
-    .alu_b_o(alu_b),
-    .st_count_o(st_count_o),
-    .st_full_o(st_full_o),
-    .st_buf_count_o(st_buf_count_o)
-  );
-
-  {{ alu_mod }} u_alu (
-    .pattern_i(alu_pattern),
-    .op0_i(alu_op0),
-    .op1_i(alu_op1),
-    .dtype_i(alu_dtype),
-    .imm_i(alu_imm),
-    .mask_i(alu_mask),
-    .a_i(alu_a),
-    .b_i(alu_b),
-    .res_o(alu_res),
-    .bitmap_o(alu_bm)
-  );
+{% include "llc_compute/sqsr_inst.v" %}
 endmodule

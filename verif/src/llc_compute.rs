@@ -1,5 +1,5 @@
-//! LLC-Compute in lockstep: the port maps of the OQ, SQ and EMN LUT designs (golden `Oq`, `Sq`,
-//! `EmnLut`, `ChainPrioArb`, `NiDemux` and `SimdAlu` ports to frames), the OQ and SQ benches with their
+//! LLC-Compute in lockstep: the port maps of the OQ, SQ and EMN LUT designs (golden `Oq`, `Sq`, `SqCore`,
+//! `EmnLut`, `ChainPrioArb`, `NiDemux` and `SimdAlu` ports to frames), the OQ and both SQ benches with their
 //! traffic and spec §6.4 scoreboards, the EMN LUT, arbiter, demux and SIMD ALU benches with random inputs. This file is all
 //! the block adds to the generic bench ([`crate::bench::ModelBench`]).
 
@@ -11,6 +11,9 @@ use golden::llc_compute::oq::{Oq, OqIn, OqOut};
 use golden::llc_compute::simd_alu::{SimdAlu, SimdAluIn, SimdAluOut};
 use golden::llc_compute::sq::{Sq, SqIn, SqOut};
 use golden::llc_compute::sq_check::SqScoreboard;
+use golden::llc_compute::sq_core::{SqCore, SqCoreIn, SqCoreOut};
+use golden::llc_compute::sq_core_check::SqCoreScoreboard;
+use golden::llc_compute::sq_core_traffic::SqCoreTraffic;
 use golden::llc_compute::sq_traffic::SqTraffic;
 use golden::llc_compute::traffic::OqTraffic;
 use golden::llc_compute::{LlcCompute, LlcComputeConfig};
@@ -223,6 +226,10 @@ impl Cosim for LlcCompute {
             LlcDesign::SimdAlu => Ok(Box::new(alu_bench(cfg, layout, opts.seed)?)),
             LlcDesign::Sq => {
                 let b = sq_bench(cfg, layout, opts.seed)?;
+                Ok(Box::new(if opts.check { b } else { b.without_checker() }))
+            }
+            LlcDesign::SqCore { self_node } => {
+                let b = sq_core_bench(cfg, *self_node, layout, opts.seed)?;
                 Ok(Box::new(if opts.check { b } else { b.without_checker() }))
             }
         }
@@ -764,4 +771,121 @@ pub fn sq_bench(cfg: &LlcComputeConfig, layout: &Layout, seed: u64) -> Result<Sq
     let stim = SqTraffic::new(cfg, &m, seed);
     let sb = SqScoreboard::new(cfg, &m);
     Ok(ModelBench::new(m, stim, Some(sb), SqPorts::new(layout)))
+}
+
+/// Frame slots of the core SQ's ports.
+#[derive(Debug, Clone)]
+pub struct SqCorePorts {
+    i: Vec<Slot>,
+    o: Vec<Slot>,
+}
+
+/// Input ports in the order [`SqCorePorts::pack_inputs`] writes them: the scalars, then
+/// the flit and the two lines.
+const SQC_IN: [&str; 13] =
+    ["rst_i", "cp_valid_i", "no_ready_i", "ni_valid_i", "ni_kind_i", "ni_tag_i", "ni_which_i", "sm_ready_i", "sm_rvalid_i", "alu_gnt_i", "cp_flit_i", "ni_data_i", "sm_rdata_i"];
+
+/// Output ports in the order [`SqCorePorts::pack_outputs`] writes them: the scalars, then
+/// the lines and byte enables.
+const SQC_OUT: [&str; 22] = [
+    "cp_ready_o",
+    "no_valid_o",
+    "no_dst_o",
+    "no_kind_o",
+    "no_tag_o",
+    "no_which_o",
+    "no_oq_tag_o",
+    "no_reply_node_o",
+    "no_addr_o",
+    "ni_ready_o",
+    "sm_valid_o",
+    "sm_we_o",
+    "sm_addr_o",
+    "alu_req_o",
+    "alu_fire_o",
+    "st_count_o",
+    "st_full_o",
+    "st_buf_count_o",
+    "st_contend_o",
+    "no_data_o",
+    "no_wbe_o",
+    "sm_wdata_o",
+];
+
+impl SqCorePorts {
+    pub fn new(l: &Layout) -> SqCorePorts {
+        SqCorePorts { i: SQC_IN.iter().map(|n| l.input(n)).collect(), o: SQC_OUT.iter().map(|n| l.output(n)).collect() }
+    }
+}
+
+impl PortMap<SqCore> for SqCorePorts {
+    fn pack_inputs(&self, i: &SqCoreIn, f: &mut Frame) {
+        let s = &self.i;
+        let scalars = [
+            u64::from(i.rst),
+            u64::from(i.cp_valid),
+            u64::from(i.no_ready),
+            u64::from(i.ni_valid),
+            u64::from(i.ni_kind),
+            u64::from(i.ni_tag),
+            u64::from(i.ni_which),
+            u64::from(i.sm_ready),
+            u64::from(i.sm_rvalid),
+            u64::from(i.alu_gnt),
+        ];
+        for (k, v) in scalars.iter().enumerate() {
+            f.set(&s[k], *v);
+        }
+        f.slice_mut(&s[10]).copy_from_slice(&i.cp_flit);
+        words(f, &s[11], &i.ni_data);
+        words(f, &s[12], &i.sm_rdata);
+    }
+
+    fn pack_outputs(&self, o: &SqCoreOut, f: &mut Frame) {
+        let s = &self.o;
+        let scalars = [
+            u64::from(o.cp_ready),
+            u64::from(o.no_valid),
+            u64::from(o.no_dst),
+            u64::from(o.no_kind),
+            u64::from(o.no_tag),
+            u64::from(o.no_which),
+            u64::from(o.no_oq_tag),
+            u64::from(o.no_reply_node),
+            o.no_addr,
+            u64::from(o.ni_ready),
+            u64::from(o.sm_valid),
+            u64::from(o.sm_we),
+            u64::from(o.sm_addr),
+            u64::from(o.alu_req),
+            u64::from(o.alu_fire),
+            u64::from(o.st_count),
+            u64::from(o.st_full),
+            u64::from(o.st_buf_count),
+            u64::from(o.st_contend),
+        ];
+        for (k, v) in scalars.iter().enumerate() {
+            f.set(&s[k], *v);
+        }
+        words(f, &s[19], &o.no_data);
+        for k in 0..o.no_data.len() {
+            f.set_field(&s[20], k, ((o.no_wbe >> (4 * k)) & 0xf) as u64);
+        }
+        words(f, &s[21], &o.sm_wdata);
+    }
+}
+
+/// Golden core SQ driven by its random legal traffic, optionally watched by the scoreboard.
+pub type SqCoreBench = ModelBench<SqCore, SqCorePorts, SqCoreTraffic, SqCoreScoreboard>;
+
+/// The core SQ bench for `cfg` (design for the core at `self_node`) with the traffic of
+/// seed `seed`, scoreboard on.
+pub fn sq_core_bench(cfg: &LlcComputeConfig, self_node: u32, layout: &Layout, seed: u64) -> Result<SqCoreBench, String> {
+    expect_fields(layout, "ni_data_i", cfg.oq.lanes as usize)?;
+    expect_width(layout, "ni_tag_i", golden::bits::clog2(u64::from(cfg.sq.entries)))?;
+    expect_width(layout, "sm_addr_o", cfg.sq.smem_aw)?;
+    let m = SqCore::new(cfg, cfg.placement.node(self_node));
+    let stim = SqCoreTraffic::new(cfg, &m, seed);
+    let sb = SqCoreScoreboard::new(cfg, &m);
+    Ok(ModelBench::new(m, stim, Some(sb), SqCorePorts::new(layout)))
 }

@@ -1,6 +1,6 @@
-//! Lockstep co-simulation of the LLC-Compute OQ and the SQ at an LLC partition under
-//! random legal traffic (the golden `OqTraffic`, `SqTraffic`) with the spec §6.4 OQ and
-//! SQ scoreboards on the golden side; planted bugs caught by lockstep; the EMN LUT and the chain-priority arbiter under random inputs. One
+//! Lockstep co-simulation of the LLC-Compute OQ, the SQ at an LLC partition and the SQ in
+//! a core under random legal traffic (the golden `OqTraffic`, `SqTraffic`,
+//! `SqCoreTraffic`) with the spec §6.4 OQ, SQ and core-SQ scoreboards on the golden side; planted bugs caught by lockstep; the EMN LUT and the chain-priority arbiter under random inputs. One
 //! Verilator build per preset and design (build cache).
 
 mod common;
@@ -11,7 +11,7 @@ use golden::llc_compute::LlcCompute;
 use hdl_gen::llc_compute::LlcDesign;
 use verif::bench::{ModelBench, NoScoreboard, PortMap};
 use verif::frame::{Frame, Slot};
-use verif::llc_compute::{alu_bench, arb_bench, demux_bench, lut_bench, oq_bench, sq_bench, ArbPorts, ArbTraffic, DemuxPorts, DemuxTraffic};
+use verif::llc_compute::{alu_bench, arb_bench, demux_bench, lut_bench, oq_bench, sq_bench, sq_core_bench, ArbPorts, ArbTraffic, DemuxPorts, DemuxTraffic};
 use verif::lockstep::{self, CosimError, Options};
 
 /// The demux's port map with in_tail_i held high on the RTL side.
@@ -44,7 +44,7 @@ impl PortMap<ChainPrioArb> for DropAbort {
 
 fn oq_node(d: &hdl_gen::design::Design) -> u32 {
     match d.kind::<LlcDesign>().unwrap() {
-        LlcDesign::Oq { self_node } | LlcDesign::EmnLut { self_node } => self_node,
+        LlcDesign::Oq { self_node } | LlcDesign::EmnLut { self_node } | LlcDesign::SqCore { self_node } => self_node,
         LlcDesign::ChainPrioArb | LlcDesign::NiDemux { .. } | LlcDesign::SimdAlu | LlcDesign::Sq => 0,
     }
 }
@@ -227,4 +227,51 @@ fn small_sq_100k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
         Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "lr_wbe_o"), "{mm}"),
         other => panic!("the planted bug was not caught: {other:?}"),
     }
+}
+
+/// The SQ in a core (Omni-Compute) on the small preset (6 entries, 2 buffer slots, 8
+/// lanes, ALU latency 2, the core of `sim::sample_core`): 100,000 cycles of
+/// the golden `SqCoreTraffic` (random CPs of all nine patterns, SQSR-full fallbacks, LLC
+/// replies after random delays in any order, shared memory with random back-pressure,
+/// the core taking its ALU 40% of cycles) with the core-SQ scoreboard attached, every
+/// output compared every cycle. Then the golden model's planted bug (a STORE_REQ
+/// byte-enabling every lane) is caught as a mismatch on `no_wbe_o`.
+#[test]
+fn small_core_sq_100k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_small");
+    let d = common::design(&g, "sq_core");
+    let node = oq_node(d);
+    let mut rtl = common::rtl_opt(d, verif::verilator::Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_core_bench(c, node, &layout, 71).unwrap(), &Options::new(100_000, 71)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cycles, 100_000);
+    assert!(r.checked, "the scoreboard ran");
+    rtl.renew();
+    let planted = || {
+        let mut b = sq_core_bench(c, node, &layout, 72).unwrap().without_checker();
+        b.model.plant_full_wbe = true;
+        b
+    };
+    match lockstep::run(&mut rtl, planted, &Options::new(50_000, 72).without_waveform()) {
+        Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "no_wbe_o"), "{mm}"),
+        other => panic!("the planted bug was not caught: {other:?}"),
+    }
+}
+
+/// The SQ in a core on the paper preset (96 entries, 4 buffer slots, 32 lanes, ALU latency
+/// 4, core 15 at node 17): 100,000 cycles of `SqCoreTraffic` with the core-SQ scoreboard,
+/// every output compared every cycle. (Its `Opt::Debug` build took about 97 s wall, under
+/// 90 s of CPU with the run; the run about 45 s.)
+#[test]
+fn paper_core_sq_100k_random_cycles_in_lockstep() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_paper");
+    let d = common::design(&g, "sq_core");
+    let node = oq_node(d);
+    let mut rtl = common::rtl_opt(d, verif::verilator::Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_core_bench(c, node, &layout, 73).unwrap(), &Options::new(100_000, 73)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cycles, 100_000);
+    assert!(r.checked, "the scoreboard ran");
 }

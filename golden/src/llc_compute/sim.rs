@@ -165,8 +165,8 @@ impl std::fmt::Display for SimReport {
         let q = &self.sq_core;
         write!(
             f,
-            "\nSQ of the core at node {} (Omni) under random traffic, scoreboard on: {} cycles: {} CPs, {} responses, {} fallbacks, {} stores, {} ALU-contention cycles; no invariant broken, nothing leaked",
-            self.oq_node, q.cycles, q.cps, q.responses, q.fallbacks, q.stores, q.contention
+            "\nSQ of the core at node {} (Omni) under random traffic, scoreboard on: {} cycles: {} CPs, {} responses, {} fallbacks, {} stores, {} ALU-contention cycles, {} cycles a NoC reply waited for the shared-memory write queue; no invariant broken, nothing leaked",
+            self.oq_node, q.cycles, q.cps, q.responses, q.fallbacks, q.stores, q.contention, q.ni_held
         )
     }
 }
@@ -219,6 +219,8 @@ pub struct SqCoreRunStats {
     pub stores: u64,
     /// Cycles the SQ wanted the core's ALU while the core used it (Fig. 14 metric).
     pub contention: u64,
+    /// Cycles a NoC reply waited for the shared-memory write queue.
+    pub ni_held: u64,
 }
 
 /// Run the SQ of the core at `node` for `cycles` cycles of random traffic, then drain.
@@ -231,5 +233,13 @@ pub fn run_sq_core(c: &LlcComputeConfig, node: Node, cycles: u64, seed: u64, pla
     let mut t = SqCoreTraffic::new(c, &m, seed);
     let mut sb = SqCoreScoreboard::new(c, &m);
     run_drained(c, &mut m, &mut t, &mut sb, cycles, "9 bounded liveness")?;
-    Ok(SqCoreRunStats { cycles, cps: sb.book.cps_in, responses: sb.book.responses, fallbacks: sb.book.fallbacks, stores: sb.stores, contention: sb.contention })
+    Ok(SqCoreRunStats {
+        cycles,
+        cps: sb.book.cps_in,
+        responses: sb.book.responses,
+        fallbacks: sb.book.fallbacks,
+        stores: sb.stores,
+        contention: sb.contention,
+        ni_held: sb.ni_held,
+    })
 }

@@ -7,10 +7,17 @@
 //! whose ack must arrive before the response is offered.
 //!
 //! Per cycle at most one of each: accept a CP (allocate, or FB_LOADs when full), accept
-//! a NoC reply (`ni_ready` is tied high: load data queues for shared memory), one
-//! shared-memory access (write of arrived data before a buffer-fill read), take one
-//! shared-memory read return, dispatch one ALU op, offer one NoC packet (STORE_REQ >
-//! response > LOAD_REQ > FB_LOAD).
+//! a NoC reply (`ni_ready`: load data waits for the shared-memory write port in a queue
+//! of [`SMW_DEPTH`] lines, and the NoC is held while it is full), one shared-memory
+//! access (write of arrived data before a buffer-fill read), take one shared-memory read
+//! return, dispatch one ALU op, offer one NoC packet (STORE_REQ > response > LOAD_REQ >
+//! FB_LOAD).
+//!
+//! [OC] The spec (§6.2) ties `ni_ready` high, which needs a write queue of one line per
+//! operand of every entry (2 × 96 lines = 24 kB at the paper's size, ten times the paper's
+//! whole SQ) because the core has priority on the shared-memory port. We hold the reply
+//! in the NI instead: `ni_ready` is low while the queue holds [`SMW_DEPTH`] lines (from the
+//! registers). A 5-flit data reply takes 5 cycles to eject, so two lines keep up.
 
 use std::collections::VecDeque;
 
@@ -27,6 +34,8 @@ pub const NO_FB_LOAD: u32 = 5;
 /// `ni_kind` codes.
 pub const NI_LOAD_DATA: u32 = 0;
 pub const NI_STORE_ACK: u32 = 1;
+/// Lines of load data the shared-memory write queue holds.
+pub const SMW_DEPTH: usize = 2;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqCoreIn {
@@ -60,6 +69,8 @@ pub struct SqCoreOut {
     pub no_addr: u64,
     pub no_data: Vec<u32>,
     pub no_wbe: u128,
+    /// A NoC reply is taken (the write queue has room; from the registers).
+    pub ni_ready: bool,
     pub sm_valid: bool,
     pub sm_we: bool,
     pub sm_addr: u32,
@@ -95,6 +106,8 @@ pub struct SqCore {
     next: Option<SqCoreState>,
     /// Planted bug for checker tests: dispatch to the ALU even when the core uses it.
     pub plant_ignore_gnt: bool,
+    /// Planted bug for checker tests: byte-enable every lane of a STORE_REQ.
+    pub plant_full_wbe: bool,
 }
 
 impl SqCore {
@@ -111,6 +124,7 @@ impl SqCore {
             state: Self::reset_state(n_ent, n_buf),
             next: None,
             plant_ignore_gnt: false,
+            plant_full_wbe: false,
         }
     }
 
@@ -172,7 +186,7 @@ impl Model for SqCore {
             (o.no_valid, o.no_kind, o.no_dst, o.no_tag, o.no_oq_tag) = (true, NO_STORE_REQ, self.llc_of(en.cp.addr_c), e as u32, en.cp.oq_tag);
             (o.no_reply_node, o.no_addr) = (self.self_node, en.cp.addr_c);
             o.no_data = en.result.as_ref().unwrap().0.clone();
-            o.no_wbe = byte_enables(en.cp.mask, self.lanes, false);
+            o.no_wbe = byte_enables(en.cp.mask, self.lanes, self.plant_full_wbe);
             if i.no_ready {
                 n.sqsr.store_q.pop_front();
             }
@@ -220,8 +234,9 @@ impl Model for SqCore {
                 }
             }
         }
-        // NoC replies (always accepted)
-        if i.ni_valid {
+        // NoC replies, while the write queue has room
+        o.ni_ready = self.state.smw_q.len() < SMW_DEPTH;
+        if i.ni_valid && o.ni_ready {
             let e = i.ni_tag as usize;
             if i.ni_kind == NI_LOAD_DATA {
                 n.smw_q.push_back((e, i.ni_which, i.ni_data.clone()));

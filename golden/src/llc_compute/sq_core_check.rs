@@ -21,12 +21,14 @@ pub struct SqCoreScoreboard {
     llc: Vec<u32>,
     pub stores: u64,
     pub contention: u64,
+    /// Cycles a NoC reply waited for the shared-memory write queue (`ni_ready` low).
+    pub ni_held: u64,
 }
 
 impl SqCoreScoreboard {
     pub fn new(c: &LlcComputeConfig, sq: &SqCore) -> Self {
         let p = &c.placement;
-        Self { book: SqLedger::new(c), self_node: sq.self_node, llc: p.mcs.iter().map(|m| m.y * p.width + m.x).collect(), stores: 0, contention: 0 }
+        Self { book: SqLedger::new(c), self_node: sq.self_node, llc: p.mcs.iter().map(|m| m.y * p.width + m.x).collect(), stores: 0, contention: 0, ni_held: 0 }
     }
 
     fn home(&self, addr: u64) -> u32 {
@@ -55,7 +57,8 @@ impl Scoreboard<SqCore> for SqCoreScoreboard {
             return Err(v(cycle, "7 ALU sharing", format!("st_contend {} with alu_req {} alu_gnt {}", o.st_contend, o.alu_req, i.alu_gnt)));
         }
         self.contention += u64::from(o.st_contend);
-        if i.ni_valid {
+        self.ni_held += u64::from(i.ni_valid && !o.ni_ready);
+        if i.ni_valid && o.ni_ready {
             let key = *self.book.by_tag.get(&i.ni_tag).ok_or_else(|| v(cycle, "6 one response", format!("NoC reply for unknown tag {}", i.ni_tag)))?;
             let ch = self.book.chains.get_mut(&key).unwrap();
             if i.ni_kind == NI_LOAD_DATA {

@@ -1,7 +1,8 @@
 //! Random legal traffic for the core SQ (Omni-Compute): CPs, a NoC whose LLCs answer
 //! LOAD_REQs with line data and STORE_REQs with acks after random delays in any order,
 //! the core's shared memory (one access per cycle, reads answered the next cycle) and
-//! the core's use of its ALU, all with random back-pressure.
+//! the core's use of its ALU, all with random back-pressure. A NoC reply the SQ does not
+//! take (`ni_ready` low) stays on the port until it does.
 
 use std::collections::{HashMap, HashSet};
 
@@ -121,7 +122,10 @@ impl Stimulus<SqCore> for SqCoreTraffic {
         i.sm_ready = self.rng.random_bool(self.p_ready);
         i.alu_gnt = self.rng.random_bool(self.p_alu_free);
         let due: Vec<usize> = (0..self.ni.len()).filter(|k| self.ni[*k].0 <= now).collect();
-        if !due.is_empty() {
+        if last.ni_valid && !prev.ni_ready {
+            (i.ni_valid, i.ni_kind, i.ni_tag, i.ni_which) = (true, last.ni_kind, last.ni_tag, last.ni_which);
+            i.ni_data.clone_from(&last.ni_data);
+        } else if !due.is_empty() {
             let k = due[self.rng.random_range(0..due.len())];
             let (_, kind, tag, which, data) = self.ni.swap_remove(k);
             (i.ni_valid, i.ni_kind, i.ni_tag, i.ni_which, i.ni_data) = (true, kind, tag, which, data);

@@ -5,7 +5,9 @@
 //! chain-aware warp priority), `ni_demux_core/` and `ni_demux_llc/` (§1.5's ejection
 //! demux with 3 and 2 outputs), `simd_alu/` (the LLC partition's pipelined 32-bit int/fp
 //! ALU of §1.1 item 7 and §6.3), `sq/` (§1.6's Service Queue at an LLC partition: the
-//! SQ core both variants share, the chain ALU, the LLC request and response ports).
+//! SQ core both variants share, the chain ALU, the LLC request and response ports),
+//! `sq_core/` (§1.7's Service Queue in a core, Omni-Compute: the same SQ core with the
+//! NoC, shared-memory and core-ALU ports).
 //!
 //! The OQ is the askama template `templates/llc_compute/oq.v`; every code, width, bit
 //! position and table in it (Table 1 as chain-prefix functions, the EMN LUT of the
@@ -18,6 +20,7 @@ pub mod ni_demux;
 pub mod oq;
 pub mod simd_alu;
 pub mod sq;
+pub mod sq_core;
 
 use std::collections::BTreeMap;
 
@@ -47,6 +50,9 @@ pub enum LlcDesign {
     /// `llc_sq_<preset>`: the Service Queue at an LLC partition (its shared core is the
     /// module `llc_sqsr_<preset>`).
     Sq,
+    /// `llc_core_sq_<preset>`: the Service Queue in the core at `self_node` (Omni-Compute;
+    /// the same shared core `llc_sqsr_<preset>`).
+    SqCore { self_node: u32 },
 }
 
 /// Every module the generator writes.
@@ -91,6 +97,11 @@ pub enum LlcModule<'a> {
         lanes: u32,
     },
     SqFifo(sq::Fifo),
+    SqCore {
+        preset: &'a str,
+        cfg: &'a LlcComputeConfig,
+        self_node: u32,
+    },
 }
 
 impl Catalog for LlcModule<'_> {
@@ -108,6 +119,7 @@ impl Catalog for LlcModule<'_> {
             LlcModule::SqEntryFsm => "llc_sq_entry_fsm".into(),
             LlcModule::SqChainAlu { lanes } => sq::chain_alu_name(*lanes),
             LlcModule::SqFifo(f) => f.name(),
+            LlcModule::SqCore { preset, .. } => sq_core::top_name(preset),
         }
     }
 
@@ -123,6 +135,7 @@ impl Catalog for LlcModule<'_> {
             LlcModule::Sqsr { cfg, .. } => sq::core_doc(cfg),
             LlcModule::SqChainAlu { lanes } => sq::chain_alu_doc(*lanes),
             LlcModule::SqFifo(f) => f.doc(),
+            LlcModule::SqCore { cfg, self_node, .. } => sq_core::doc(cfg, *self_node),
             LlcModule::SqEntryFsm => ModuleDoc::new(
                 "LLC-Compute SQSR entry state machine (spec 1.6.2): FREE 0, WAIT 1, READY 2, BUF 3, ALU 4, STORE 5, RESP 6",
                 "No handshake. At the edge only these transitions are taken: FREE -alloc_i-> WAIT -ready_i-> READY -fill_i-> BUF\n\
@@ -179,7 +192,7 @@ impl Generate for LlcCompute {
                 .no_synth(),
         );
         let sq_fsm = lib.emit(&LlcModule::SqEntryFsm, leaf::sq_entry_fsm::SqEntryFsm::default())?;
-        for f in sq::fifos(c) {
+        for f in sq::fifos(c).into_iter().chain(sq_core::fifos(c)) {
             lib.add_text(&LlcModule::SqFifo(f), f.render()?)?;
         }
         lib.add_text(&LlcModule::SqChainAlu { lanes: c.oq.lanes }, sq::render_chain_alu(c.oq.lanes)?)?;
@@ -191,6 +204,20 @@ impl Generate for LlcCompute {
         // core `llc_sqsr_<preset>`, all of the SQ's storage, is synthesized alone by
         // verif/tests/llc_compute_synth.rs
         designs.push(sq_params(DesignSpec::new("sq", &LlcDesign::Sq, &sq_top, sq::ports(c)).param("AT_LLC", 1).param("CORE", &core_top)).no_synth());
+        // the core variant: the same core and chain ALU (not in `make synth` for the same
+        // reason; verif/tests/llc_compute_synth.rs synthesizes it with the ALU as a black box)
+        let csq_top = lib.add_text(&LlcModule::SqCore { preset: &cfg.name, cfg: c, self_node }, sq_core::render(c, &cfg.name, self_node)?)?;
+        designs.push(
+            sq_params(DesignSpec::new("sq_core", &LlcDesign::SqCore { self_node }, &csq_top, sq_core::ports(c)))
+                .param("AT_LLC", 0)
+                .param("CORE", &core_top)
+                .param("SELF_NODE", self_node)
+                .param("SMEM_AW", s.smem_aw)
+                .param("SMW_DEPTH", golden::llc_compute::sq_core::SMW_DEPTH)
+                .table("core_storage", sq_core::storage(c))
+                .table("mc_nodes", sq_core::mc_nodes(c))
+                .no_synth(),
+        );
         Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, designs)
     }
 }

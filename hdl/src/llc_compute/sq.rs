@@ -105,16 +105,22 @@ Responses: no_valid_o / no_ready_i, from the response queue; an entry is freed w
   comes from the registers. Single clock clk_i; synchronous active-high rst_i.";
 
 pub fn doc(c: &LlcComputeConfig) -> ModuleDoc {
+    variant_doc("LLC-Compute Service Queue at an LLC partition: SQMU, SQSR, temporary buffer, the partition's chain ALU (spec 1.6, 6.2)", PROTOCOL, c, 1)
+        .param("REQ_PRIO", "WRITE > READ > TOUCH > FB_LOAD")
+}
+
+/// The header of either SQ variant's top (`at_llc`: spec §6.2's `AT_LLC`), with the
+/// parameters both have.
+pub fn variant_doc(what: &str, protocol: &str, c: &LlcComputeConfig, at_llc: u32) -> ModuleDoc {
     let s = &c.sq;
-    ModuleDoc::new("LLC-Compute Service Queue at an LLC partition: SQMU, SQSR, temporary buffer, the partition's chain ALU (spec 1.6, 6.2)", PROTOCOL)
+    ModuleDoc::new(what, protocol)
         .param("N_ENT", s.entries)
         .param("N_BUF", s.buffer)
-        .param("AT_LLC", 1)
+        .param("AT_LLC", at_llc)
         .param("LANES", c.oq.lanes)
         .param("ALU_LAT", s.alu_latency)
         .param("ADDR_W", ADDR_W)
         .param("FLIT_W", FLIT_W)
-        .param("REQ_PRIO", "WRITE > READ > TOUCH > FB_LOAD")
 }
 
 pub fn core_doc(c: &LlcComputeConfig) -> ModuleDoc {
@@ -144,15 +150,31 @@ pub fn chain_alu_doc(lanes: u32) -> ModuleDoc {
     .param("LANES", lanes)
 }
 
-/// The LLC variant's ports, in declaration order (golden `SqIn` / `SqOut`).
-pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
-    let (l, tw) = (c.oq.lanes, tag_w(c));
-    vec![
+/// The ports both SQ variants begin with: clock, reset, the CP input.
+pub fn cp_ports() -> [Port; 5] {
+    [
         Port::clock("clk_i"),
         Port::reset("rst_i"),
         Port::input("cp_valid_i", 1, "a ComputePacket from the NI demux"),
         Port::output("cp_ready_o", 1, "taken (low while fallback loads wait)"),
         Port::input("cp_flit_i", FLIT_W, "the ComputePacket (spec 2.3)"),
+    ]
+}
+
+/// The status ports both SQ variants have.
+pub fn status_ports(c: &LlcComputeConfig) -> [Port; 3] {
+    [
+        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
+        Port::output("st_full_o", 1, "every entry live"),
+        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
+    ]
+}
+
+/// The LLC variant's ports, in declaration order (golden `SqIn` / `SqOut`).
+pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
+    let (l, tw) = (c.oq.lanes, tag_w(c));
+    let mut v = Vec::from(cp_ports());
+    v.extend([
         Port::output("lr_valid_o", 1, "an LLC request"),
         Port::input("lr_ready_i", 1, "taken by the LLC"),
         Port::output("lr_kind_o", 2, "0 TOUCH, 1 READ, 2 WRITE, 3 FB_LOAD"),
@@ -176,10 +198,9 @@ pub fn ports(c: &LlcComputeConfig) -> Vec<Port> {
         Port::output("no_kind_o", 2, "0 ACK, 1 DATA, 2 BITMAP"),
         Port::output("no_oq_tag_o", OQ_TAG.width, "the chain's OQ tag"),
         Port::output("no_data_o", l * 32, "DATA: the result; BITMAP: the bitmap in word 0").fields(l),
-        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
-        Port::output("st_full_o", 1, "every entry live"),
-        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
-    ]
+    ]);
+    v.extend(status_ports(c));
+    v
 }
 
 /// The shared core's ports.
@@ -249,10 +270,10 @@ pub fn core_ports(c: &LlcComputeConfig) -> Vec<Port> {
         Port::output("alu_mask_o", l, "active lanes"),
         Port::output("alu_a_o", w, "operand a"),
         Port::output("alu_b_o", w, "operand b (0 for one-load patterns)"),
-        Port::output("st_count_o", count_width(u64::from(c.sq.entries)), "live SQSR entries"),
-        Port::output("st_full_o", 1, "every entry live"),
-        Port::output("st_buf_count_o", count_width(u64::from(c.sq.buffer)), "occupied buffer slots"),
     ]
+    .into_iter()
+    .chain(status_ports(c))
+    .collect()
 }
 
 pub fn chain_alu_ports(lanes: u32) -> Vec<Port> {
@@ -388,6 +409,40 @@ pub fn render_core(c: &LlcComputeConfig, preset: &str, fsm_mod: String) -> Resul
     Ok(v.render()?)
 }
 
+/// How a variant drives the shared core's inputs that differ between the variants (the
+/// Verilog expressions of `templates/llc_compute/sqsr_inst.v`, which both tops include).
+pub struct SqsrConn {
+    /// An operand is present (the LLC's notification; a core's shared-memory write taken).
+    pub lp_valid: &'static str,
+    pub lp_tag: &'static str,
+    pub lp_which: &'static str,
+    /// Operand data for the entry's buffer slot (LLC read data; shared-memory read data).
+    pub ld_valid: &'static str,
+    pub ld_tag: &'static str,
+    pub ld_which: &'static str,
+    pub ld_data: &'static str,
+    /// An entry's store is done (its WRITE taken; its STORE_REQ's ack arrived).
+    pub rq_push: &'static str,
+    pub rq_push_tag: &'static str,
+    pub rsp_take: &'static str,
+    pub alu_gnt: &'static str,
+}
+
+/// The LLC variant's connections.
+const LLC_CONN: SqsrConn = SqsrConn {
+    lp_valid: "run && lp_valid_i",
+    lp_tag: "lp_tag_i",
+    lp_which: "lp_which_i",
+    ld_valid: "run && ld_valid_i",
+    ld_tag: "ld_tag_i",
+    ld_which: "ld_which_i",
+    ld_data: "ld_data_i",
+    rq_push: "st_take",
+    rq_push_tag: "st_tag",
+    rsp_take: "run && rsp_v && no_ready_i",
+    alu_gnt: "1'b1",
+};
+
 #[derive(Template)]
 #[template(path = "llc_compute/sq.v", escape = "none")]
 struct SqView {
@@ -395,6 +450,7 @@ struct SqView {
     ports: Vec<PortView>,
     core_mod: String,
     alu_mod: String,
+    conn: SqsrConn,
     lanes: u32,
     tag_w: u32,
     addr_w: u32,
@@ -411,6 +467,7 @@ pub fn render(c: &LlcComputeConfig, preset: &str) -> Result<String, GenError> {
         ports: port_views(&ports(c)),
         core_mod: core_name(preset),
         alu_mod: chain_alu_name(c.oq.lanes),
+        conn: LLC_CONN,
         lanes: c.oq.lanes,
         tag_w: tag_w(c),
         addr_w: ADDR_W,

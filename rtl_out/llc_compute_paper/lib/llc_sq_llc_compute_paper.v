@@ -102,12 +102,6 @@ module llc_sq_llc_compute_paper (
   wire [TW-1:0] rsp_tag;               // the response names the chain by (dst, oq_tag)
   wire          alu_req, alu_fire;     // the partition's own ALU is always granted
   /* verilator lint_on UNUSEDSIGNAL */
-  // ALU request and result
-  wire [3:0]    alu_pattern, alu_op0, alu_op1;
-  wire          alu_dtype;
-  wire [31:0]   alu_imm;
-  wire [L-1:0]  alu_mask, alu_bm;
-  wire [W-1:0]  alu_a, alu_b, alu_res;
 
   // the LLC request port: WRITE > READ (buffer fill) > TOUCH > FB_LOAD
   wire take = run && lr_ready_i;
@@ -139,6 +133,14 @@ module llc_sq_llc_compute_paper (
   assign no_oq_tag_o = run ? rsp_oqt : 6'd0;
   assign no_data_o = run ? rsp_data : {W{1'b0}};
 
+  // The shared core and the chain ALU (templates/llc_compute/sqsr_inst.v, included by both
+  // SQ variants: the core's inputs the variant drives differently come from its `conn`)
+  // the ALU's request and result
+  wire [3:0]    alu_pattern, alu_op0, alu_op1;
+  wire          alu_dtype;
+  wire [31:0]   alu_imm;
+  wire [L-1:0]  alu_mask, alu_bm;
+  wire [W-1:0]  alu_a, alu_b, alu_res;
   llc_sqsr_llc_compute_paper u_sqsr (
     .clk_i(clk_i),
     .rst_i(rst_i),

@@ -1,0 +1,13 @@
+../lib/llc_lane_alu.v
+../lib/llc_sq_chain_alu_l8.v
+../lib/llc_sq_fifo_w260_d2_p1.v
+../lib/llc_sq_fifo_w4_d4_p1.v
+../lib/gf_reg_w3.v
+../lib/llc_sq_entry_fsm.v
+../lib/llc_sq_fifo_w1_d2_p1.v
+../lib/llc_sq_fifo_w3_d6_p1.v
+../lib/llc_sq_fifo_w3_d6_p3.v
+../lib/llc_sq_fifo_w3_d6_p4.v
+../lib/llc_sq_fifo_w61_d2_p2.v
+../lib/llc_sqsr_llc_compute_small.v
+../lib/llc_core_sq_llc_compute_small.v
