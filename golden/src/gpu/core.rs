@@ -261,6 +261,15 @@ struct Access {
     warp: u16,
 }
 
+/// The registers a memory instruction's data returns to (none when it `returns` nothing).
+#[inline(always)]
+fn returned_defs(inst: &super::ptx::Inst, returns: bool) -> ([u16; 4], usize) {
+    let mut defs = [0u16; 4];
+    let nd = if returns { inst.n_def as usize } else { 0 };
+    defs[..nd].copy_from_slice(&inst.sb_def[..nd]);
+    (defs, nd)
+}
+
 /// A line access an offload queue holds ([`IssueDecision::Offload`]): it enters the
 /// LD/ST unit only if the chain is released ([`Absorb::Release`],
 /// [`OffloadEvent::Fallback`]).
@@ -798,9 +807,7 @@ impl Sm {
             self.ctas[cta].occ.complete(now, now + 1);
             return;
         }
-        let mut defs = [0u16; 4];
-        let nd = if returns { inst.n_def as usize } else { 0 };
-        defs[..nd].copy_from_slice(&inst.sb_def[..nd]);
+        let (defs, nd) = returned_defs(inst, returns);
         match self.rec.space {
             Space::Param => {
                 // our choice: parameter loads are constant-cache hits with the integer
@@ -877,9 +884,7 @@ impl Sm {
         coalesce(&self.rec, &self.rec.addr, self.l1cfg.line_bytes as u64, &mut segs);
         let id = self.next_held_inst;
         self.next_held_inst = self.next_held_inst.wrapping_add(1);
-        let mut defs = [0u16; 4];
-        let nd = if store { 0 } else { inst.n_def as usize };
-        defs[..nd].copy_from_slice(&inst.sb_def[..nd]);
+        let (defs, nd) = returned_defs(inst, !store);
         for s in &segs {
             let l1_hit = !store && self.l1.probe(s.line);
             lines.push(HeldLine { line: s.line, bytes: s.bytes, store, l1_hit });

@@ -23,6 +23,11 @@ impl RespKind {
         }
     }
 
+    /// The kind of `resp_kind` code `c` (0 ACK, 1 DATA, 2 BITMAP).
+    pub fn from_code(c: u32) -> Option<Self> {
+        [RespKind::Ack, RespKind::Data, RespKind::Bitmap].get(c as usize).copied()
+    }
+
     pub fn flits(self) -> u32 {
         match self {
             RespKind::Data => DATA_FLITS,

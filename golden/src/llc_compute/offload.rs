@@ -296,7 +296,7 @@ impl Oq {
         let (kind, tag) = (pkt.tag >> 8 & 0xff, (pkt.tag & 0xff) as usize);
         let e = &mut self.entries[tag];
         assert!(e.valid, "SM {}: an answer for OQ tag {tag}, which is not in flight", self.sm);
-        let want = if kind >= WIRE_FB_A { RespKind::Data.flits() } else { [RespKind::Ack, RespKind::Data, RespKind::Bitmap][kind as usize].flits() };
+        let want = if kind >= WIRE_FB_A { RespKind::Data } else { RespKind::from_code(kind as u32).expect("a resp_kind code") }.flits();
         assert_eq!(pkt.flits, want, "SM {}: answer kind {kind} of {} flits", self.sm, pkt.flits);
         let done = if kind >= WIRE_FB_A {
             e.fb += 1;

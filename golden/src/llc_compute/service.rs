@@ -22,6 +22,7 @@ use std::rc::Rc;
 
 use super::chain::RespKind;
 use super::offload::{Wire, WIRE_FB_A};
+use super::packet::Flit;
 use super::sq::{Sq, SqIn, SqOut, LR_FB_LOAD, LR_READ, LR_TOUCH, LR_WRITE};
 use crate::gpu::hooks::{count, HookCounters, PartitionHook, PartitionPort};
 use crate::gpu::txn::TxnKind;
@@ -35,7 +36,7 @@ pub struct SqService {
     wire: Rc<RefCell<Wire>>,
     i: SqIn,
     o: SqOut,
-    cps: VecDeque<crate::llc_compute::packet::Flit>,
+    cps: VecDeque<Flit>,
     present: VecDeque<(u32, u32)>,
     data: VecDeque<(u32, u32)>,
     /// Fallback loads in the LLC (slot -> (source node, OQ tag, which)), and their data
@@ -145,7 +146,7 @@ impl PartitionHook for SqService {
         }
         if self.o.no_valid && self.i.no_ready {
             let kind = self.o.no_kind;
-            let flits = [RespKind::Ack, RespKind::Data, RespKind::Bitmap][kind as usize].flits();
+            let flits = RespKind::from_code(kind).expect("the SQ's no_kind is a resp_kind code").flits();
             port.send(self.o.no_dst as usize, Class::Reply, flits, u64::from(kind) << 8 | u64::from(self.o.no_oq_tag));
             self.n_answers += 1;
         } else if let Some(&(node, tag, which)) = self.fb_out.front() {
