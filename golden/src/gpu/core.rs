@@ -59,7 +59,7 @@ use super::config::{BarrierMode, BarrierScope, GpuConfig, L1Config, SchedulerPol
 use super::cta::KernelRun;
 use super::exec::{Effect, MemCtx, MemRecord, WarpExec, WarpIds, WARP};
 use super::fu::FuPool;
-use super::hooks::{Absorb, Absorbed, Deferred, HeldLine, HookCounters, IssueDecision, IssueHook, IssueTaps, NoHook, OffloadEvent, SmNetHook, WarpView};
+use super::hooks::{Absorb, Absorbed, Deferred, HeldLine, HookCounters, IssueDecision, IssueHook, IssueTaps, KernelShape, NoHook, OffloadEvent, SmNetHook, WarpView};
 use super::l1::{ReadOutcome, L1D};
 use super::mapping::AddressMap;
 use super::mempart::flits_for;
@@ -488,9 +488,11 @@ impl Sm {
     }
 
     /// Size the register files for a kernel (between kernels; the SM must be empty).
-    pub fn start_kernel(&mut self, k: &Kernel) {
+    pub fn start_kernel(&mut self, run: &KernelRun) {
         debug_assert_eq!(self.resident_ctas, 0);
+        let k = &*run.kernel;
         self.issue_hook.kernel_begin(k);
+        self.issue_hook.kernel_shape(&KernelShape { ctas_per_sm: run.ctas_per_sm, shared_bytes_per_cta: run.shared_bytes });
         self.fast.clear();
         self.fast.extend(k.insts.iter().map(Fast::decode));
         self.nregs = k.nregs as usize;
@@ -1769,6 +1771,16 @@ impl Sm {
             self.slept_from = now + 1;
             self.sleep_l1_refused = refused;
         }
+    }
+
+    /// Whether no banked shared-memory access of the warps occupies the port in `now`.
+    pub fn shared_port_free(&self, now: u64) -> bool {
+        now >= self.shared_busy_until
+    }
+
+    /// Whether an instruction issued into the SP (integer / shared ALU) pipeline in `cycle`.
+    pub fn alu_issued_at(&self, cycle: u64) -> bool {
+        self.fus.issued_at(OpClass::Int, cycle)
     }
 
     /// Count the cycles slept before `now` as the cycles they stand for, and stay awake.

@@ -16,6 +16,8 @@ pub struct FuPool {
     interval: [u32; 4],
     /// Pool index per class (fp32 maps to the int pool when the ALU is shared).
     pool: [usize; 4],
+    /// Per pool: the last cycle an instruction issued into it (`u64::MAX`: never).
+    last_issue: [u64; 4],
 }
 
 impl FuPool {
@@ -27,6 +29,7 @@ impl FuPool {
             latency: cs.map(|c| c.latency),
             interval: cs.map(|c| c.interval),
             pool: if u.alu_shared { [0, 0, 2, 3] } else { [0, 1, 2, 3] },
+            last_issue: [u64::MAX; 4],
         }
     }
 
@@ -40,6 +43,13 @@ impl FuPool {
         self.min_free[self.pool[i]]
     }
 
+    /// Whether an instruction of `class` issued into its pool in cycle `cycle` (the
+    /// SP pipeline's use that an Omni-Compute SQ yields to, llc_omni_compute.md §1.7).
+    pub fn issued_at(&self, class: OpClass, cycle: u64) -> bool {
+        let i = class.index();
+        i < 4 && self.last_issue[self.pool[i]] == cycle
+    }
+
     /// Issue into a free pipeline; returns the result latency.
     #[inline(always)]
     pub fn issue(&mut self, class: OpClass, now: u64) -> u32 {
@@ -48,6 +58,7 @@ impl FuPool {
             return 1;
         }
         let i = self.pool[i];
+        self.last_issue[i] = now;
         let iv = self.interval[i] as u64;
         if let Some(p) = self.next_free[i].iter_mut().find(|p| **p <= now) {
             *p = now + iv;

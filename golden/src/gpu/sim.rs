@@ -161,7 +161,7 @@ impl Gpu {
         self.mem.install_module(&run.kernel.file, &run.kernel.module_image);
         self.mem.select_textures(&run.kernel.textures);
         for sm in &mut self.sms {
-            sm.start_kernel(&run.kernel);
+            sm.start_kernel(run);
         }
         let mut disp = CtaDispatcher::new(run.total_ctas());
         let sm_nodes = self.cfg.network.sm_nodes.clone();
@@ -688,6 +688,14 @@ impl CorePort for SmPort<'_> {
 
     fn wake_sm(&mut self) {
         self.sm.wake_up(self.now);
+    }
+
+    fn shared_port_free(&self) -> bool {
+        self.sm.shared_port_free(self.now)
+    }
+
+    fn alu_issued_at(&self, cycle: u64) -> bool {
+        self.sm.alu_issued_at(cycle)
     }
 }
 

@@ -156,6 +156,15 @@ pub trait PartitionPort {
 
 // ------------------------------------------------------------------ (b) issue
 
+/// How a kernel occupies each SM (from its launch and the occupancy calculation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelShape {
+    /// Threadblocks an SM holds at once.
+    pub ctas_per_sm: u32,
+    /// Static plus dynamic shared memory of one threadblock.
+    pub shared_bytes_per_cta: u32,
+}
+
 /// Where [`IssueHook`] wants the SM to ask it (read once when the GPU is built).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IssueTaps {
@@ -292,6 +301,11 @@ pub trait IssueHook {
     /// (the LLC-Compute chain tags, llc_omni_compute.md §2.1) analyses it here.
     fn kernel_begin(&mut self, _kernel: &super::ptx::Kernel) {}
 
+    /// Right after [`kernel_begin`](Self::kernel_begin): how the kernel occupies the SM
+    /// (for a hook that reserves SM resources, the core SQ's shared-memory slots of
+    /// llc_omni_compute.md §1.7).
+    fn kernel_shape(&mut self, _shape: &KernelShape) {}
+
     /// The drain-barrier baseline: nothing issues past a barrier.
     fn decide(&mut self, _now: u64, warp: &WarpView, _inst: &Inst) -> IssueDecision {
         if warp.at_barrier {
@@ -395,6 +409,15 @@ pub trait CorePort {
     /// Run the SM this cycle even if it planned to sleep (its issue hook has an answer
     /// for a waiting warp, [`IssueHook::poll`]).
     fn wake_sm(&mut self);
+
+    /// Whether the SM's shared-memory port is free this cycle: no banked access of its
+    /// warps still occupies it (the core has priority over a hook's accesses).
+    fn shared_port_free(&self) -> bool;
+
+    /// Whether the SM issued into its SP (integer / shared ALU) pipeline in cycle
+    /// `cycle`. The hook runs before the SM in a GPU cycle, so the latest cycle it can
+    /// know is the previous one.
+    fn alu_issued_at(&self, cycle: u64) -> bool;
 }
 
 // ------------------------------------------------------------------ (d) L2
