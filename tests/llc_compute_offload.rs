@@ -1,7 +1,8 @@
-//! LLC-Compute offloading in the GPU model (`[hooks.llc_compute] mode = "llc"`, spec
-//! §2.5, §1.6): results and instruction counts never change (§1.2), a single chain's
-//! traffic is the hand count of the spec's protocol, a full SQSR falls back (§1.6.4),
-//! and bad parameters are one line, exit 2, nothing written.
+//! LLC-Compute and Omni-Compute offloading in the GPU model (`[hooks.llc_compute] mode =
+//! "llc"` / `"omni"`, spec §2.5, §1.6, §1.7): results and instruction counts never
+//! change (§1.2), a single chain's traffic is the hand count of the spec's protocol and
+//! reproduces the paper's Sec. 3 hop examples (§2.7) on the 8×8 mesh, a full SQSR falls
+//! back (§1.6.4), and bad parameters are one line, exit 2, nothing written.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,10 +14,18 @@ fn root() -> &'static Path {
 /// `configs/gpu/tiny.toml` with `[hooks.llc_compute]` = `hook`, run on `launch`; the
 /// exit code, stderr and the JSON report (if written).
 fn run(hook: &str, launch: &Path) -> (i32, String, Option<serde_json::Value>) {
-    let tiny = std::fs::read_to_string(root().join("configs/gpu/tiny.toml")).unwrap();
+    run_on(&preset("tiny"), hook, launch)
+}
+
+fn preset(name: &str) -> String {
+    std::fs::read_to_string(root().join(format!("configs/gpu/{name}.toml"))).unwrap()
+}
+
+/// The config text `base` with `[hooks.llc_compute]` = `hook`, run on `launch`.
+fn run_on(base: &str, hook: &str, launch: &Path) -> (i32, String, Option<serde_json::Value>) {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("gpu.toml");
-    std::fs::write(&cfg, format!("{tiny}\n[hooks.llc_compute]\n{hook}\n")).unwrap();
+    std::fs::write(&cfg, format!("{base}\n[hooks.llc_compute]\n{hook}\n")).unwrap();
     let json = dir.path().join("r.json");
     let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).arg("sim").arg(&cfg).arg(launch).arg("--json").arg(&json).output().unwrap();
     let report = std::fs::read_to_string(&json).ok().map(|t| serde_json::from_str(&t).unwrap());
@@ -60,12 +69,20 @@ fn offloading_changes_no_result_and_no_instruction_count() {
 
 /// A launch of one warp: c = a + b on 32 elements, a, b and c 1-KB aligned.
 fn one_warp_launch(dir: &Path) -> PathBuf {
+    one_warp_launch_skewed(dir, [0; 3])
+}
+
+/// The same with a, b, c placed `skew` bytes past a 1-KB boundary (128 B per partition
+/// on the 8-partition presets).
+fn one_warp_launch_skewed(dir: &Path, skew: [u32; 3]) -> PathBuf {
     let ptx = root().join("workloads/vecadd/vecadd.ptx");
     let mut t = String::from("name = \"vecadd_one_warp\"\n");
-    for (name, init) in
+    for ((name, init), skew) in
         [("a", "{ kind = \"uniform\", lo = -1.0, hi = 1.0, seed = 1 }"), ("b", "{ kind = \"uniform\", lo = -1.0, hi = 1.0, seed = 2 }"), ("c", "{ kind = \"zeros\" }")]
+            .into_iter()
+            .zip(skew)
     {
-        t += &format!("[[buffer]]\nname = \"{name}\"\ntype = \"f32\"\nlen = 32\ninit = {init}\nalign = 1024\n");
+        t += &format!("[[buffer]]\nname = \"{name}\"\ntype = \"f32\"\nlen = 32\ninit = {init}\nalign = 1024\nskew = {skew}\n");
     }
     t += &format!("[[kernel]]\nptx = {:?}\ngrid = 1\nblock = 32\nargs = [\"a\", \"b\", \"c\", 32]\n", ptx.display().to_string());
     t += "[check]\nreference = \"vecadd\"\noutputs = [\"c\"]\nparams = { n = 32 }\n";
@@ -123,7 +140,8 @@ fn bad_offload_parameters_exit_2() {
         ("mode = \"llc\"\noq_entries = 65", "hooks.llc_compute.oq_entries", "1..=64"),
         ("mode = \"llc\"\nsq_buffer = 17", "hooks.llc_compute.sq_buffer", "1..=16"),
         ("mode = \"llc\"\nalu_latency = -1", "hooks.llc_compute.alu_latency", "1..=16"),
-        ("mode = \"omni\"", "hooks.llc_compute.mode", "\"llc\""),
+        ("mode = \"omni\"", "hooks.llc_compute.mode", "network.mesh"),
+        ("mode = \"fast\"", "hooks.llc_compute.mode", "\"omni\""),
         ("mode = \"llc\"\nsq_entires = 4", "hooks.llc_compute", "sq_entries"),
     ] {
         let (code, err, report) = run(hook, &launch);
@@ -132,4 +150,129 @@ fn bad_offload_parameters_exit_2() {
         assert!(err.contains("gpu.toml") && err.contains(field) && err.contains(allowed), "{hook}: {err}");
         assert!(report.is_none(), "{hook}: report written");
     }
+}
+
+// ---------------------------------------------------------------- Omni-Compute
+
+/// `llc_compute_56` reduced to two SMs: SM 0 at the paper's core 15 (1, 2) and SM 1 at
+/// core 36 (1, 5) of the Fig. 3 placement (cores numbered row-major over the non-MC
+/// nodes), on the same 8×8 mesh, YX routes and MC placement.
+fn two_sm_paper_mesh() -> String {
+    let t = preset("llc_compute_56");
+    let t = t.replacen("sms = 56 ", "sms = 2 ", 1);
+    assert!(t.contains("sm_nodes = \"row_major\""));
+    t.replacen("sm_nodes = \"row_major\"", "sm_nodes = [[1, 2], [1, 5]]", 1)
+}
+
+/// Links crossed and flit-weighted links (spec §2.7: injection and ejection channels not
+/// counted; the mesh's hop statistics count the routers a packet visits, one more than
+/// its links).
+fn links(v: &serde_json::Value) -> (u64, u64) {
+    let s = &v["noc"]["stats"];
+    let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("no {k}: {s}"));
+    (n("hops_sum") - n("packets_delivered"), n("flit_hops_sum") - n("flits_delivered"))
+}
+
+/// The paper's Sec. 3 worked examples (spec §2.7), one warp's `c = a + b` from core 15
+/// on the real golden mesh. Scenario 1: a, b, c in LLC 5, 8 hops away: 48 hops / 144
+/// weighted become 16 / 16 under LLC-Compute and Omni-Compute alike (the EMN is LLC 5).
+/// Scenario 2: a in LLC 5, b in LLC 6, c in LLC 7: 42 / 126; LLC-Compute cannot offload
+/// (operands in three partitions), Omni-Compute sends the chain to core 36 (its EMN):
+/// 30 / 78 (3 + 7 + 7 + 5 + 5 + 3 links; 3 + 7 + 35 + 25 + 5 + 3 weighted).
+#[test]
+fn omni_reproduces_the_papers_hop_examples() {
+    let cfg = two_sm_paper_mesh();
+    let dir = tempfile::tempdir().unwrap();
+    for (skew, base_links, llc_links, omni_links) in [([640, 640, 640], (48, 144), (16, 16), (16, 16)), ([640, 768, 896], (42, 126), (42, 126), (30, 78))] {
+        let launch = one_warp_launch_skewed(dir.path(), skew);
+        let mut got = Vec::new();
+        for mode in ["profile", "llc", "omni"] {
+            let (code, err, r) = run_on(&cfg, &format!("mode = \"{mode}\""), &launch);
+            assert_eq!(code, 0, "{mode}: {err}");
+            let r = r.unwrap();
+            assert!(passed(&r), "{mode}: {}", r["checks"]);
+            got.push(links(&r));
+            if mode == "omni" && skew[1] != skew[0] {
+                // the EMN is a core: its SQ loads a and b, stores c, acks the source
+                let c: Vec<u64> = ["oq.sent_core", "sq_core.cps", "sq_core.loads", "sq_core.stores", "sq.core_loads", "sq.core_stores", "sq_core.answers", "oq.answers"]
+                    .iter()
+                    .map(|n| hook(&r, n))
+                    .collect();
+                assert_eq!(c, [1, 1, 2, 1, 2, 1, 1, 1], "{}", r["hooks"]);
+                assert_eq!(r["noc"]["stats"]["packets_delivered"], 8, "CP, 2 loads, 2 data, store, store ack, ACK");
+            }
+        }
+        assert_eq!(got, [base_links, llc_links, omni_links], "skews {skew:?}: (links, weighted) for profile, llc, omni");
+    }
+}
+
+/// Omni-Compute changes no result and no dynamic instruction count (spec §1.2) on the
+/// paper's 56-core platform, and sends chains to cores where LLC-Compute cannot offload
+/// (VECADD-STRIDED: a, b, c in three partitions). bfs is left out: its instruction
+/// count depends on timing even without offloading (threads of one level race to mark
+/// the same node; a 20-cycle LLC alone changes it).
+#[test]
+fn omni_changes_no_result_and_no_instruction_count() {
+    let cfg = preset("llc_compute_56");
+    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster"] {
+        let launch = root().join(format!("workloads/{w}.toml"));
+        let (c0, e0, base) = run_on(&cfg, "mode = \"profile\"", &launch);
+        let (c1, e1, off) = run_on(&cfg, "mode = \"omni\"", &launch);
+        assert_eq!((c0, c1), (0, 0), "{w}: {e0} {e1}");
+        let (base, off) = (base.unwrap(), off.unwrap());
+        assert!(passed(&base) && passed(&off), "{w}: checks {} / {}", base["checks"], off["checks"]);
+        for k in ["warp_insts", "thread_insts"] {
+            assert_eq!(base[k], off[k], "{w}: {k}");
+        }
+        let sent = hook(&off, "oq.sent");
+        assert_eq!(hook(&off, "oq.answers"), sent, "{w}: every sent chain is answered");
+        assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), sent, "{w}: every CP reaches an SQ");
+        assert_eq!(hook(&off, "sq_core.loads"), hook(&off, "sq.core_loads"), "{w}: core SQ loads served by partitions");
+        assert_eq!(hook(&off, "sq_core.stores"), hook(&off, "sq.core_stores"), "{w}");
+        if w == "micro_llc/vecadd_strided" {
+            assert!(hook(&off, "oq.sent_core") > 500, "{w}: {}", off["hooks"]);
+        }
+        if w == "micro_llc/vecadd_aligned" {
+            assert_eq!(hook(&off, "oq.sent_core"), 0, "{w}: every chain meets at its one LLC");
+        }
+    }
+}
+
+/// Spec §1.7 [OC] `disable_core_sq`: when a kernel's threadblocks need the shared memory
+/// the core SQs' slots would take (96 entries × 256 B = 24 kB of the SM's 48 kB), no
+/// chain goes to a core. Here the SM has 24 kB + 1 KB: the strided vecadd (no shared
+/// memory) still offloads to cores, and streamcluster (512 B per threadblock, 8 of them
+/// resident: 4 kB) does not.
+#[test]
+fn core_sqs_yield_to_the_kernels_shared_memory() {
+    let cfg = preset("llc_compute_56").replacen("shared_bytes = 49152 ", "shared_bytes = 25600 ", 1);
+    assert!(cfg.contains("shared_bytes = 25600"));
+    let run = |w: &str| {
+        let (code, err, r) = run_on(&cfg, "mode = \"omni\"", &root().join(format!("workloads/{w}.toml")));
+        assert_eq!(code, 0, "{w}: {err}");
+        r.unwrap()
+    };
+    let strided = run("micro_llc/vecadd_strided");
+    assert!(hook(&strided, "oq.sent_core") > 0 && hook(&strided, "oq.flush_core_sq_off") == 0, "{}", strided["hooks"]);
+    let sc = run("streamcluster/streamcluster");
+    assert!(passed(&sc));
+    assert_eq!(hook(&sc, "oq.sent_core"), 0, "{}", sc["hooks"]);
+    assert!(hook(&sc, "oq.flush_core_sq_off") > 0, "{}", sc["hooks"]);
+}
+
+/// A one-entry SQSR in every core (Omni-Compute): CPs that find it full are answered by
+/// FB_LOADs from the EMN core to the operands' LLCs, whose data goes straight to the
+/// source core (spec §1.6.4 under §1.7), two per pattern-1 chain; results unchanged.
+#[test]
+fn a_full_core_sqsr_falls_back() {
+    let launch = root().join("workloads/micro_llc/vecadd_strided.toml");
+    let (code, err, r) = run_on(&preset("llc_compute_56"), "mode = \"omni\"\nsq_entries = 1", &launch);
+    assert_eq!(code, 0, "{err}");
+    let r = r.unwrap();
+    assert!(passed(&r), "{}", r["checks"]);
+    let (sent, fb) = (hook(&r, "oq.sent"), hook(&r, "oq.fallbacks"));
+    assert!(fb > 0 && fb < sent, "sent {sent}, fallbacks {fb}");
+    assert_eq!(hook(&r, "sq_core.fallback_loads"), 2 * fb, "{}", r["hooks"]);
+    assert_eq!(hook(&r, "sq.core_fallback_loads"), 2 * fb, "every FB_LOAD served by a partition");
+    assert_eq!(hook(&r, "sq_core.answers"), sent - fb, "the core SQs answer what they served");
 }

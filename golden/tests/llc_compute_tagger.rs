@@ -118,12 +118,13 @@ fn the_chain_profile_counts_vecadd_by_hand_and_changes_nothing() {
     assert_eq!((h("chains"), h("static_chains")), (313, 2), "one chain per warp in range; the kernel tagged once per SM (2 SMs)");
 }
 
+/// `omni` needs a mesh (the EMN comes from its routes); an unknown mode is named.
 #[test]
-fn offloading_modes_are_refused_until_modelled() {
+fn omni_without_a_mesh_and_unknown_modes_are_refused() {
     use golden::gpu::GpuConfig;
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let text = std::fs::read_to_string(root.join("configs/gpu/tiny.toml")).unwrap();
-    for (mode, says) in [("omni", "not modelled yet"), ("lcc", "is not a mode")] {
+    for (mode, says) in [("omni", "needs a mesh network"), ("lcc", "is not a mode")] {
         let e = GpuConfig::parse(Path::new("t.toml"), &format!("{text}\n[hooks.llc_compute]\nmode = \"{mode}\"\n")).unwrap_err().to_string();
         assert!(e.contains("hooks.llc_compute.mode") && e.contains(says) && e.contains("profile"), "{e}");
     }

@@ -17,10 +17,13 @@
 //! is the baseline's, so cycles and results equal a run without the hook (a test).
 //!
 //! `llc` is LLC-Compute (spec §2.5, §1.6): the OQ of [`super::offload`] at every SM and
-//! the golden SQ of [`super::service`] at every memory partition. Results and dynamic
-//! instruction counts equal the baseline's (a test on every workload with chains);
-//! cycles and traffic are the offloading's. Omni-Compute (`omni`: an SQ in every core,
-//! §1.7) is not modelled in the GPU yet and is refused with that message.
+//! the golden SQ of [`super::service`] at every memory partition. `omni` is
+//! Omni-Compute (§1.7): the same, plus the golden core SQ of [`super::core_service`] at
+//! every SM, and the OQ sends each chain to the Earliest Meet Node of its operands'
+//! partitions (Algorithm 1, [`super::emn`], on the mesh's request routes: YX when
+//! `network.router.routing = "yx"`, else XY), a core or an LLC. `omni` needs a mesh
+//! (`network.mesh`). Results and dynamic instruction counts equal the baseline's (a
+//! test on every workload with chains); cycles and traffic are the offloading's.
 //!
 //! Counters (summed over SMs, `hooks` in the run report): `llc_compute.warp_insts`,
 //! `llc_compute.chain_warp_insts`, `llc_compute.mem_warp_insts`,
@@ -30,7 +33,9 @@
 //! `llc_compute.static_chains` (the tagger's chains, per kernel start on an SM), under
 //! `profile`; `llc_compute.oq.*` (chains, sent, answers, fallbacks and why chains ran
 //! normally) and `llc_compute.sq.*` (CPs, LLC accesses by kind, answers, fallback
-//! loads) under `llc`.
+//! loads; under `omni` also the core SQs' loads, stores and fallback loads served) under
+//! `llc` and `omni`, and `llc_compute.sq_core.*` (CPs, loads, stores, answers, ALU ops
+//! and ALU contention cycles) under `omni`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,10 +43,14 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::config::{ALU_LAT_MAX, OQ_ENTRIES_MAX, SQ_BUFFER_MAX, SQ_ENTRIES_MAX};
-use super::offload::{Oq, OqIssue, OqNet, Wire};
+use super::core_service::SqCoreService;
+use super::emn::{emn, EmnPaths, Node};
+use super::offload::{Oq, OqIssue, OqNet, Target};
 use super::service::SqService;
 use super::sq::Sq;
+use super::sq_core::SqCore;
 use super::tagger::find_chains;
+use super::wire::Wire;
 use crate::config::{check_range, FieldError};
 use crate::gpu::config::GpuConfig;
 use crate::gpu::hooks::{count, params, HookBlock, HookCounters, HookSet, IssueDecision, IssueHook, IssueTaps, WarpView};
@@ -81,43 +90,94 @@ fn default_alu() -> i64 {
     4
 }
 
-const MODES: &str = "\"profile\", \"llc\"";
+const MODES: &str = "\"profile\", \"llc\", \"omni\"";
 
 fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(), FieldError> {
     let p: Params = params("llc_compute", table)?;
     match p.mode.as_str() {
         "profile" => set.set_issue("llc_compute", |_| Box::new(ChainProfile::default())),
-        "llc" => attach_llc(cfg, &p, set),
-        "omni" => Err(FieldError::new("hooks.llc_compute.mode", "`omni`: Omni-Compute in the GPU model (an SQ in every core, spec §1.7) is not modelled yet", Some(MODES.into()))),
+        "llc" => attach_offload(cfg, &p, false, set),
+        "omni" => attach_offload(cfg, &p, true, set),
         m => Err(FieldError::new("hooks.llc_compute.mode", format!("`{m}` is not a mode"), Some(MODES.into()))),
     }
 }
 
-/// LLC-Compute: an OQ at every SM, an SQ at every partition (spec §2.5, §1.6).
-fn attach_llc(cfg: &GpuConfig, p: &Params, set: &mut HookSet) -> Result<(), FieldError> {
+/// LLC-Compute: an OQ at every SM, an SQ at every partition (spec §2.5, §1.6); with
+/// `omni`, also an SQ at every SM and EMN targets (§1.7, §2.4).
+fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) -> Result<(), FieldError> {
     let range = |f: &str, v: i64, max: u32| check_range(&format!("hooks.llc_compute.{f}"), v, 1, i64::from(max)).map(|v| v as usize);
     let oq_entries = range("oq_entries", p.oq_entries, OQ_ENTRIES_MAX)?;
     let sq_entries = range("sq_entries", p.sq_entries, SQ_ENTRIES_MAX)?;
     let sq_buffer = range("sq_buffer", p.sq_buffer, SQ_BUFFER_MAX)?;
     let alu = range("alu_latency", p.alu_latency, ALU_LAT_MAX)? as u32;
+    let mode = if omni { "omni" } else { "llc" };
     let nodes = cfg.network.sm_nodes.iter().chain(&cfg.network.mem_nodes).copied().max().unwrap_or(0);
     if nodes >= 64 {
         return Err(FieldError::new(
             "hooks.llc_compute.mode",
-            format!("`llc` needs network node ids below 64 (the ComputePacket's 6-bit node fields, spec §2.3); this network has node {nodes}"),
+            format!("`{mode}` needs network node ids below 64 (the ComputePacket's 6-bit node fields, spec §2.3); this network has node {nodes}"),
             Some("a network of at most 64 nodes".into()),
         ));
     }
     let sms = cfg.sms as usize;
-    let wire = Rc::new(RefCell::new(Wire::new(sms, oq_entries)));
+    let line = u64::from(cfg.l1.line_bytes);
+    let wire = Rc::new(RefCell::new(Wire::new(sms, oq_entries, sq_entries)));
     let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
     let mem_nodes = Rc::new(cfg.network.mem_nodes.clone());
     let warps = cfg.core.warp_slots() as usize;
-    let oqs: Vec<_> = (0..sms).map(|i| Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone())))).collect();
+    let luts = if omni { Some(emn_luts(cfg)?) } else { None };
+    let oqs: Vec<_> = (0..sms)
+        .map(|i| {
+            let target = match &luts {
+                Some(l) => Target::Omni { lut: l[i].clone(), core_sq_bytes: sq_entries as u64 * 2 * line, shared_bytes: u64::from(cfg.core.shared_bytes) },
+                None => Target::Llc,
+            };
+            Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone(), target)))
+        })
+        .collect();
     set.set_issue("llc_compute", |i| Box::new(OqIssue(oqs[i].clone())))?;
-    set.set_core_net("llc_compute", |i| Box::new(OqNet(oqs[i].clone())))?;
-    let line = u64::from(cfg.l1.line_bytes);
+    let mc_nodes: Vec<u32> = mem_nodes.iter().map(|&n| n as u32).collect();
+    let smem_latency = u64::from(cfg.core.shared_memory.latency);
+    set.set_core_net("llc_compute", |i| {
+        let sq = omni.then(|| {
+            let core = SqCore::with_sizes(sq_entries, sq_buffer, 32, alu, cfg.network.sm_nodes[i] as u32, mc_nodes.clone());
+            SqCoreService::new(core, i, line, smem_latency, wire.clone(), map.clone(), mem_nodes.clone())
+        });
+        Box::new(OqNet { oq: oqs[i].clone(), sq })
+    })?;
     set.set_partition("llc_compute", |_| Box::new(SqService::new(Sq::with_sizes(sq_entries, sq_buffer, 32, alu), line, wire.clone())))
+}
+
+/// Every SM's EMN lookup table over the GPU's mesh (spec §1.4, §2.4): `lut[a][b]` is
+/// the network node where the chains of partitions `a` and `b` meet, if an SM or a
+/// partition sits there. Algorithm 1 runs on the request routes: YX as written, XY on
+/// the transposed mesh.
+fn emn_luts(cfg: &GpuConfig) -> Result<Vec<Vec<Vec<Option<usize>>>>, FieldError> {
+    let n = &cfg.network;
+    let Some((w, _)) = n.mesh else {
+        return Err(FieldError::new(
+            "hooks.llc_compute.mode",
+            "`omni` needs a mesh network: the Earliest Meet Node comes from the mesh's routes (spec §2.4); this network has no `network.mesh`",
+            Some("\"profile\", \"llc\" on this network, or a config with network.mesh".into()),
+        ));
+    };
+    let yx = n.router.routing == Some(crate::noc::config::Routing::Yx);
+    let node = |id: usize| {
+        let (x, y) = ((id as u32) % w, (id as u32) / w);
+        if yx {
+            Node::new(x, y)
+        } else {
+            Node::new(y, x)
+        }
+    };
+    let id = |v: Node| (if yx { v.y * w + v.x } else { v.x * w + v.y }) as usize;
+    let mcs: Vec<Node> = n.mem_nodes.iter().map(|&m| node(m)).collect();
+    // a meet node without an SM or a partition has no SQ: not compute-capable (§1.4)
+    let capable = |v: usize| n.sm_nodes.contains(&v) || n.mem_nodes.contains(&v);
+    Ok(n.sm_nodes
+        .iter()
+        .map(|&s| mcs.iter().map(|&a| mcs.iter().map(|&b| emn(node(s), a, b, EmnPaths::RequestRoute).map(id).filter(|&v| capable(v))).collect()).collect())
+        .collect())
 }
 
 /// A global-memory request: a load, store, atomic or reduction in `.global` (the

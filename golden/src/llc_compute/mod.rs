@@ -22,6 +22,7 @@ pub mod chain;
 pub mod chain_prio_arb;
 pub mod check;
 pub mod config;
+pub mod core_service;
 pub mod emn;
 pub mod emn_lut;
 pub mod hook;
@@ -43,6 +44,7 @@ pub mod sq_traffic;
 pub mod sqsr;
 pub mod tagger;
 pub mod traffic;
+pub mod wire;
 
 pub use config::LlcComputeConfig;
 

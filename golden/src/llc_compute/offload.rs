@@ -1,5 +1,6 @@
-//! LLC-Compute in the GPU model, the core side (`[hooks.llc_compute] mode = "llc"`):
-//! the Offload Queue's run-time decision of spec §2.5 at each SM.
+//! LLC-Compute and Omni-Compute in the GPU model, the core side (`[hooks.llc_compute]
+//! mode = "llc"` or `"omni"`): the Offload Queue's run-time decision of spec §2.5 at
+//! each SM, and (Omni) the core's own Service Queue beside it at the network port.
 //!
 //! The SM issues a tagged chain's instructions into this hook
 //! ([`IssueDecision::Offload`]): each one executes at once, so results are the
@@ -11,60 +12,42 @@
 //!   as hits [OC]): a hit on the first load DISCARDs, on a later one FLUSHes (the held
 //!   misses go out the normal way) [P]; a load or store touching more than one line is
 //!   memory-divergent and flushes ([OC] `div_policy = discard`).
-//! * every memory operand must map to one LLC partition (LLC-Compute) [P]: checked as
-//!   each operand is absorbed, which is when the spec's EMN key becomes known for loads
-//!   and stores; else FLUSH.
+//! * where the chain goes, checked as soon as it is known (spec §2.5 "early check"):
+//!   - LLC-Compute: every memory operand maps to one LLC partition [P], checked as each
+//!     operand is absorbed; else FLUSH.
+//!   - Omni-Compute: the EMN of the source core's lookup table (spec §1.4), keyed by the
+//!     operands' partitions (a, b for two loads; a, c for a load and a store; a, a for a
+//!     lone load), once the key's operands are absorbed. No EMN: FLUSH. An EMN core whose
+//!     SQ is off for this kernel (its threadblocks need the shared memory the SQSR's
+//!     slots take, §1.7 `disable_core_sq`): FLUSH. An EMN at an LLC node takes the chain
+//!     only if every memory operand is in that partition (our choice: the LLC SQ writes
+//!     its own LLC only, as the RTL does); else FLUSH.
 //! * the `11` absorbed with every load a held miss: the ComputePacket (one 32-B flit,
-//!   [`ComputePacket`]) leaves for the partition's node, and the warp issues nothing
-//!   until the answer [P]: ACK, DATA or BITMAP resumes it; fallback data (the SQSR was
-//!   full, §1.6.4) means the core computes and stores itself (the held store goes out).
+//!   [`ComputePacket`]) leaves for the target node, and the warp issues nothing until
+//!   the answer [P]: ACK, DATA or BITMAP resumes it; fallback data (the SQSR was full,
+//!   §1.6.4) means the core computes and stores itself (the held store goes out).
 //!
 //! Differences from the spec, each a documented model choice: chain-aware fetch and
 //! issue priority (§1.2) are not modelled (the GTO order is kept); a FLUSH at a chain
 //! store sends the store right after the re-sent loads instead of after their data
 //! returns (it changes no result); the `ld i` of a register-held uniform operand travels
 //! as 0 in the packet (the SQ's data path does not affect its timing, and results come
-//! from the core's execution).
+//! from the core's execution); ComputePackets ride the request class (no separate CP
+//! virtual channels, §1.8).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::chain::{InstrKind, Pattern, RespKind};
-use super::packet::{ComputePacket, Flit};
+use super::chain::{InstrKind, Pattern};
+use super::core_service::SqCoreService;
+use super::packet::ComputePacket;
 use super::tagger::{find_chains, Chain, Uniform};
-use crate::gpu::hooks::{count, Absorb, Absorbed, CoreNetHook, CorePort, HookCounters, IssueDecision, IssueHook, IssueTaps, OffloadEvent, WarpView};
+use super::wire::{CoreSink, Msg, Wire};
+use crate::gpu::hooks::{count, Absorb, Absorbed, CoreNetHook, CorePort, HookCounters, IssueDecision, IssueHook, IssueTaps, KernelShape, OffloadEvent, WarpView};
 use crate::gpu::mapping::AddressMap;
 use crate::gpu::ptx::{Inst, Kernel};
 use crate::network::{Class, Packet};
-
-/// Response kinds on the wire (a packet's tag bits 15:8, its OQ tag in bits 7:0): the
-/// CP's `resp_kind` codes, then fallback data for operand a and b (the OQ's `rsp_kind`).
-pub const WIRE_FB_A: u64 = 3;
-
-/// ComputePackets between an SM's OQ and a partition's SQ: the flit a packet carries
-/// (the GPU network moves sizes, not payloads), by source SM and OQ tag.
-#[derive(Debug, Default)]
-pub struct Wire {
-    cps: Vec<Vec<Option<Flit>>>,
-}
-
-impl Wire {
-    pub fn new(sms: usize, entries: usize) -> Self {
-        Self { cps: vec![vec![None; entries]; sms] }
-    }
-
-    /// The packet tag of SM `sm`'s CP with OQ tag `tag`.
-    fn key(sm: usize, tag: usize) -> u64 {
-        (sm as u64) << 8 | tag as u64
-    }
-
-    /// Take the flit a CP packet with tag `key` carries.
-    pub fn take(&mut self, key: u64) -> Flit {
-        let (sm, tag) = ((key >> 8) as usize, (key & 0xff) as usize);
-        self.cps[sm][tag].take().unwrap_or_else(|| panic!("a ComputePacket from SM {sm} with OQ tag {tag} carries no flit"))
-    }
-}
 
 /// A pc's place in a chain.
 #[derive(Debug, Clone, Copy, Default)]
@@ -96,22 +79,48 @@ struct Forming {
     entry: usize,
     chain: usize,
     mask: u32,
-    /// Memory operand lines: a, b (loads, in order), c (the store).
+    /// Memory operand lines: a, b (loads, in order), c (the store), and their partitions.
     lines: [Option<u64>; 3],
-    /// The partition every operand so far maps to.
-    part: Option<usize>,
+    parts: [Option<usize>; 3],
+    /// The target node, once known.
+    dst: Option<usize>,
 }
 
-/// The OQ counters (`llc_compute.offload.*`).
+/// Where an SM's ComputePackets go.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// LLC-Compute: the SQ of the one partition every memory operand maps to.
+    Llc,
+    /// Omni-Compute: the EMN of this core's lookup table, `lut[part a][part b]` (a
+    /// network node: an SM or a memory node). `core_sq_bytes` of shared memory are the
+    /// core SQs' slots; `shared_bytes` is an SM's shared memory.
+    Omni { lut: Vec<Vec<Option<usize>>>, core_sq_bytes: u64, shared_bytes: u64 },
+}
+
+/// Why a chain cannot go where its operands say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flush {
+    /// LLC-Compute, or an LLC EMN: the memory operands span partitions.
+    Partitions,
+    /// Omni: the lookup table has no EMN for the key.
+    NoEmn,
+    /// Omni: the EMN is a core whose SQ is off for this kernel.
+    CoreSqOff,
+}
+
+/// The OQ counters (`llc_compute.oq.*`).
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
     chains: u64,
     sent: u64,
+    sent_core: u64,
     discard_full: u64,
     discard_l1_hit: u64,
     flush_l1_hit: u64,
     flush_divergent: u64,
     flush_partitions: u64,
+    flush_no_emn: u64,
+    flush_core_sq_off: u64,
     cpgu_wait: u64,
     answers: u64,
     fallbacks: u64,
@@ -136,11 +145,15 @@ pub struct Oq {
     wire: Rc<RefCell<Wire>>,
     map: Rc<AddressMap>,
     mem_nodes: Rc<Vec<usize>>,
+    target: Target,
+    /// Omni: the core SQs take chains in this kernel (§1.7 shared-memory check).
+    core_sqs_on: bool,
     n: Counts,
 }
 
 impl Oq {
-    pub fn new(sm: usize, node: usize, entries: usize, warps: usize, wire: Rc<RefCell<Wire>>, map: Rc<AddressMap>, mem_nodes: Rc<Vec<usize>>) -> Self {
+    #[allow(clippy::too_many_arguments, reason = "the OQ's geometry, one value each")]
+    pub fn new(sm: usize, node: usize, entries: usize, warps: usize, wire: Rc<RefCell<Wire>>, map: Rc<AddressMap>, mem_nodes: Rc<Vec<usize>>, target: Target) -> Self {
         Self {
             sm,
             node,
@@ -155,6 +168,8 @@ impl Oq {
             wire,
             map,
             mem_nodes,
+            target,
+            core_sqs_on: true,
             n: Counts::default(),
         }
     }
@@ -172,6 +187,14 @@ impl Oq {
                 loads += usize::from(s.kind == InstrKind::Ld);
                 self.roles[pc as usize] = Role { chain: i as u32 + 1, kind: Some(s.kind), operand, first: pc == lo, last: pc == hi };
             }
+        }
+    }
+
+    /// Spec §1.7 [OC] `disable_core_sq`: the core SQs take no chain of a kernel whose
+    /// resident threadblocks need the shared memory their slots would take.
+    fn shape(&mut self, s: &KernelShape) {
+        if let Target::Omni { core_sq_bytes, shared_bytes, .. } = self.target {
+            self.core_sqs_on = u64::from(s.ctas_per_sm) * u64::from(s.shared_bytes_per_cta) + core_sq_bytes <= shared_bytes;
         }
     }
 
@@ -206,7 +229,7 @@ impl Oq {
         let loads = Pattern::get(self.chains[chain].pattern).map_or(1, |p| p.loads()) as u32;
         self.entries[entry] = Entry { valid: true, warp: warp.slot, loads, fb: 0 };
         self.live += 1;
-        self.forming = Some(Forming { warp: warp.slot, entry, chain, mask: 0, lines: [None; 3], part: None });
+        self.forming = Some(Forming { warp: warp.slot, entry, chain, mask: 0, lines: [None; 3], parts: [None; 3], dst: None });
         IssueDecision::Offload
     }
 
@@ -220,15 +243,52 @@ impl Oq {
         Absorb::Release
     }
 
+    /// Where the chain goes, as far as its absorbed operands tell: `Ok(None)` while
+    /// undecided, `Err(counter)` to FLUSH.
+    fn place(&self, f: &Forming, pattern: &Pattern) -> Result<Option<usize>, Flush> {
+        let known = f.parts.iter().flatten();
+        let same = |p: usize| known.clone().all(|&q| q == p);
+        match &self.target {
+            Target::Llc => match f.parts.iter().flatten().next() {
+                Some(&p) if same(p) => Ok(Some(self.mem_nodes[p])),
+                Some(_) => Err(Flush::Partitions),
+                None => Ok(None),
+            },
+            Target::Omni { lut, .. } => {
+                let dst = match f.dst {
+                    Some(d) => d,
+                    None => {
+                        // the key (spec §1.4): (a, b) for two loads, (a, c) for a load and a
+                        // store, (a, a) for a lone load
+                        let second = if pattern.loads() == 2 {
+                            1
+                        } else if pattern.has_store() {
+                            2
+                        } else {
+                            0
+                        };
+                        let (Some(a), Some(b)) = (f.parts[0], f.parts[second]) else { return Ok(None) };
+                        lut[a][b].ok_or(Flush::NoEmn)?
+                    }
+                };
+                match self.mem_nodes.iter().position(|&m| m == dst) {
+                    Some(p) if !same(p) => Err(Flush::Partitions),
+                    None if !self.core_sqs_on => Err(Flush::CoreSqOff),
+                    _ => Ok(Some(dst)),
+                }
+            }
+        }
+    }
+
     fn absorb(&mut self, a: &Absorbed<'_>) -> Absorb {
         let mut f = self.forming.expect("an absorbed instruction belongs to the forming chain");
         assert_eq!(f.warp, a.warp, "the forming chain is another warp's");
         let role = self.roles[a.pc as usize];
+        let pattern = Pattern::get(self.chains[f.chain].pattern).expect("tagged chains have a Table 1 pattern");
         if role.first {
             f.mask = a.mask;
         }
         if let Some(InstrKind::Ld | InstrKind::St) = role.kind {
-            let store = role.kind == Some(InstrKind::St);
             if a.lines.len() != 1 {
                 // no lane ran, or lanes on several lines: memory-divergent (§2.6, discard)
                 self.n.flush_divergent += 1;
@@ -244,27 +304,27 @@ impl Oq {
                 }
                 return self.abandon(&f);
             }
-            let part = self.map.node(l.line);
-            if f.part.is_some_and(|p| p != part) {
-                self.n.flush_partitions += 1;
-                return self.abandon(&f);
-            }
-            f.part = Some(part);
-            if store {
-                f.lines[2] = Some(l.line);
-            } else {
-                f.lines[role.operand] = Some(l.line);
+            let k = if role.kind == Some(InstrKind::St) { 2 } else { role.operand };
+            (f.lines[k], f.parts[k]) = (Some(l.line), Some(self.map.node(l.line)));
+            match self.place(&f, pattern) {
+                Ok(dst) => f.dst = f.dst.or(dst),
+                Err(why) => {
+                    *match why {
+                        Flush::Partitions => &mut self.n.flush_partitions,
+                        Flush::NoEmn => &mut self.n.flush_no_emn,
+                        Flush::CoreSqOff => &mut self.n.flush_core_sq_off,
+                    } += 1;
+                    return self.abandon(&f);
+                }
             }
         }
         if !role.last {
             self.forming = Some(f);
             return Absorb::Hold;
         }
-        // the `11`: build the ComputePacket and send it to the partition (§2.5)
+        // the `11`: build the ComputePacket and send it to the target (§2.5)
         let c = &self.chains[f.chain];
-        let p = Pattern::get(c.pattern).expect("tagged chains have a Table 1 pattern");
-        let part = f.part.expect("a chain has a memory operand");
-        let dst = self.mem_nodes[part];
+        let dst = f.dst.expect("a chain's memory operands name its target");
         let imm = match c.uniform {
             Some(Uniform::Imm(v)) => v,
             _ => 0,
@@ -275,7 +335,7 @@ impl Oq {
             op0: c.op0,
             op1: c.op1,
             pattern: c.pattern,
-            resp_kind: p.resp.code(),
+            resp_kind: pattern.resp.code(),
             dtype: c.fp,
             addr_a: f.lines[0].unwrap_or(0),
             addr_b: f.lines[1].unwrap_or(0),
@@ -284,21 +344,26 @@ impl Oq {
             mask: f.mask,
             oq_tag: f.entry as u32,
         };
-        self.wire.borrow_mut().cps[self.sm][f.entry] = Some(cp.encode());
+        self.wire.borrow_mut().put_cp(self.sm, f.entry, cp.encode());
         self.outbox.push_back((dst, f.entry));
         self.forming = None;
         self.n.sent += 1;
+        self.n.sent_core += u64::from(!self.mem_nodes.contains(&dst));
         Absorb::Wait
     }
 
-    /// An answer from an SQ (`kind`: [`RespKind::code`] or fallback data).
+    /// An answer from an SQ: ACK, DATA, BITMAP, or fallback data.
     fn answer(&mut self, pkt: &Packet) {
-        let (kind, tag) = (pkt.tag >> 8 & 0xff, (pkt.tag & 0xff) as usize);
+        let msg = Msg::decode(pkt.tag);
+        let (tag, fallback) = match msg {
+            Msg::Answer { tag, .. } => (tag as usize, false),
+            Msg::FbData { tag, .. } => (tag as usize, true),
+            m => panic!("SM {}: {m:?} is not for the OQ", self.sm),
+        };
         let e = &mut self.entries[tag];
         assert!(e.valid, "SM {}: an answer for OQ tag {tag}, which is not in flight", self.sm);
-        let want = if kind >= WIRE_FB_A { RespKind::Data } else { RespKind::from_code(kind as u32).expect("a resp_kind code") }.flits();
-        assert_eq!(pkt.flits, want, "SM {}: answer kind {kind} of {} flits", self.sm, pkt.flits);
-        let done = if kind >= WIRE_FB_A {
+        assert_eq!(pkt.flits, msg.flits(), "SM {}: {msg:?} of {} flits", self.sm, pkt.flits);
+        let done = if fallback {
             e.fb += 1;
             (e.fb == e.loads).then_some(OffloadEvent::Fallback(e.warp))
         } else {
@@ -318,11 +383,14 @@ impl Oq {
         for (name, v) in [
             ("chains", n.chains),
             ("sent", n.sent),
+            ("sent_core", n.sent_core),
             ("discard_oqsr_full", n.discard_full),
             ("discard_l1_hit", n.discard_l1_hit),
             ("flush_l1_hit", n.flush_l1_hit),
             ("flush_divergent", n.flush_divergent),
             ("flush_partitions", n.flush_partitions),
+            ("flush_no_emn", n.flush_no_emn),
+            ("flush_core_sq_off", n.flush_core_sq_off),
             ("cpgu_wait", n.cpgu_wait),
             ("answers", n.answers),
             ("fallbacks", n.fallbacks),
@@ -344,6 +412,10 @@ impl IssueHook for OqIssue {
         self.0.borrow_mut().begin(kernel);
     }
 
+    fn kernel_shape(&mut self, shape: &KernelShape) {
+        self.0.borrow_mut().shape(shape);
+    }
+
     fn decide(&mut self, _now: u64, warp: &WarpView, _inst: &Inst) -> IssueDecision {
         self.0.borrow_mut().decide(warp)
     }
@@ -361,31 +433,44 @@ impl IssueHook for OqIssue {
     }
 }
 
-/// The OQ at the SM's network port: ComputePackets out, answers in.
-pub struct OqNet(pub Rc<RefCell<Oq>>);
+/// The SM's network port (the NI demux of spec §1.5 at a core): the OQ's
+/// ComputePackets out and answers in, and under Omni-Compute the core's SQ.
+pub struct OqNet {
+    pub oq: Rc<RefCell<Oq>>,
+    pub sq: Option<SqCoreService>,
+}
 
 impl CoreNetHook for OqNet {
     fn arrive(&mut self, _now: u64, pkt: Packet) {
-        self.0.borrow_mut().answer(&pkt);
+        let msg = Msg::decode(pkt.tag);
+        match msg.core_sink() {
+            CoreSink::Oq => self.oq.borrow_mut().answer(&pkt),
+            CoreSink::Sq => self.sq.as_mut().unwrap_or_else(|| panic!("{msg:?} at a core without an SQ (LLC-Compute)")).arrive(&pkt, msg),
+        }
     }
 
     fn cycle(&mut self, now: u64, port: &mut dyn CorePort) -> u64 {
-        let mut oq = self.0.borrow_mut();
+        let mut oq = self.oq.borrow_mut();
         if !oq.events.is_empty() {
             port.wake_sm();
         }
+        // the core SQ first: its STORE_REQs and answers free SQSR entries (§1.7)
+        let sq_wake = self.sq.as_mut().map_or(u64::MAX, |sq| sq.cycle(now, port));
         // one CP per cycle into the request class (the CP message class of §1.8 rides
         // the request network here)
         if let Some(&(dst, tag)) = oq.outbox.front() {
             if port.can_send(Class::Request) {
                 oq.outbox.pop_front();
-                port.send(dst, Class::Request, 1, Wire::key(oq.sm, tag));
+                port.send(dst, Class::Request, 1, Msg::Cp { sm: oq.sm as u8, tag: tag as u8 }.encode());
             }
         }
-        if oq.outbox.is_empty() {
-            u64::MAX
-        } else {
-            now + 1
+        let oq_wake = if oq.outbox.is_empty() { u64::MAX } else { now + 1 };
+        oq_wake.min(sq_wake)
+    }
+
+    fn counters(&self, out: &mut HookCounters) {
+        if let Some(sq) = &self.sq {
+            sq.counters(out);
         }
     }
 }
@@ -397,34 +482,36 @@ mod tests {
     fn oq() -> Oq {
         let cfg = crate::gpu::GpuConfig::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpu/tiny.toml")).unwrap();
         let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
-        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4))), map, Rc::new(vec![2, 3]));
+        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4, 4))), map, Rc::new(vec![2, 3]), Target::Llc);
         q.entries[1] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
         q.live = 1;
         q
     }
 
-    fn pkt(kind: u64, flits: u32) -> Packet {
-        Packet { id: 1, src: 2, dst: 0, class: Class::Reply, flits, tag: kind << 8 | 1, injected_at: 0 }
+    fn pkt(msg: Msg, flits: u32) -> Packet {
+        Packet { id: 1, src: 2, dst: 0, class: Class::Reply, flits, tag: msg.encode(), injected_at: 0 }
     }
+
+    const ACK: Msg = Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 1 };
 
     #[test]
     fn answers_resume_or_fall_back_after_every_operand() {
         let mut q = oq();
-        q.answer(&pkt(0, 1));
+        q.answer(&pkt(ACK, 1));
         assert_eq!(q.events.pop_front(), Some(OffloadEvent::Resume(5)));
         assert_eq!(q.live, 0);
         let mut q = oq();
-        q.answer(&pkt(WIRE_FB_A, 5));
+        q.answer(&pkt(Msg::FbData { which: 0, tag: 1 }, 5));
         assert!(q.events.is_empty(), "one of two fallback loads");
-        q.answer(&pkt(WIRE_FB_A + 1, 5));
+        q.answer(&pkt(Msg::FbData { which: 1, tag: 1 }, 5));
         assert_eq!(q.events.pop_front(), Some(OffloadEvent::Fallback(5)));
     }
 
     /// A planted protocol bug (an ACK the size of a data packet) is caught.
     #[test]
-    #[should_panic(expected = "answer kind 0 of 5 flits")]
+    #[should_panic(expected = "of 5 flits")]
     fn a_wrong_sized_answer_is_caught() {
-        oq().answer(&pkt(0, 5));
+        oq().answer(&pkt(ACK, 5));
     }
 
     /// An answer for an entry not in flight is caught.
@@ -432,6 +519,30 @@ mod tests {
     #[should_panic(expected = "not in flight")]
     fn an_answer_for_a_free_entry_is_caught() {
         let mut q = oq();
-        q.answer(&Packet { tag: 2, ..pkt(0, 1) });
+        q.answer(&pkt(Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 2 }, 1));
+    }
+
+    /// Spec §1.7 [OC]: the core SQs' 24 kB must fit beside the resident threadblocks'
+    /// shared memory (6 × 4 kB fills 48 kB exactly; one byte more does not fit).
+    #[test]
+    fn core_sqs_switch_off_when_threadblocks_need_their_shared_memory() {
+        let mut q = oq();
+        q.target = Target::Omni { lut: Vec::new(), core_sq_bytes: 96 * 256, shared_bytes: 49152 };
+        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4096 });
+        assert!(q.core_sqs_on);
+        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4097 });
+        assert!(!q.core_sqs_on);
+        q.target = Target::Llc;
+        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4096 });
+        assert!(!q.core_sqs_on, "LLC-Compute leaves the flag alone (no core SQ)");
+    }
+
+    /// A message for a core SQ at a core without one (a misrouted packet under
+    /// LLC-Compute) is caught by the NI demux.
+    #[test]
+    #[should_panic(expected = "without an SQ")]
+    fn the_demux_catches_sq_traffic_at_a_core_without_an_sq() {
+        let mut net = OqNet { oq: Rc::new(RefCell::new(oq())), sq: None };
+        net.arrive(0, pkt(Msg::LoadData { entry: 0, which: 0 }, 5));
     }
 }

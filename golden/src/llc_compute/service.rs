@@ -14,16 +14,24 @@
 //!   (READ), one of each per cycle. The data is zeros: the SQ's data path decides no
 //!   timing, and results come from the source core's execution;
 //! * the response port (`no_*`) injects ACK, DATA or BITMAP (1, 5, 1 flits) into the
-//!   reply class when it can.
+//!   reply class when it can; fallback data and the answers below follow in a queue.
+//!
+//! Under Omni-Compute the partition also serves the core SQs (spec §1.7): their operand
+//! loads, result stores and fallback loads arrive as hook packets and take the tag port
+//! in the cycles the partition's own SQ does not (alternating with it when both wait);
+//! a load's data goes back as a 5-flit LOAD_DATA, a store is acked with one flit once
+//! the LLC accepted it, a fallback load's data goes to the source core's OQ. (In the
+//! paper these are ordinary memory requests with an SQ sink; here they share the LLC's
+//! tag port the way the LLC SQ's own accesses do.)
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::chain::RespKind;
-use super::offload::{Wire, WIRE_FB_A};
 use super::packet::Flit;
 use super::sq::{Sq, SqIn, SqOut, LR_FB_LOAD, LR_READ, LR_TOUCH, LR_WRITE};
+use super::wire::{Msg, Wire};
 use crate::gpu::hooks::{count, HookCounters, PartitionHook, PartitionPort};
 use crate::gpu::txn::TxnKind;
 use crate::model::Model;
@@ -39,11 +47,17 @@ pub struct SqService {
     cps: VecDeque<Flit>,
     present: VecDeque<(u32, u32)>,
     data: VecDeque<(u32, u32)>,
-    /// Fallback loads in the LLC (slot -> (source node, OQ tag, which)), and their data
-    /// waiting for the reply port.
-    fb_slots: Vec<Option<(u32, u32, u32)>>,
-    fb_out: VecDeque<(u32, u32, u32)>,
+    /// LLC accesses for others in flight (slot -> the reply to send when done): the
+    /// SQ's fallback loads and the core SQs' requests.
+    slots: Vec<Option<(usize, Msg)>>,
+    /// Core SQs' requests waiting for the tag port: (kind, line, byte enables, reply).
+    remote: VecDeque<(TxnKind, u64, u128, (usize, Msg))>,
+    /// The tag port went to the SQ last time both wanted it.
+    sq_had_port: bool,
+    /// Packets waiting for the reply port after the SQ's own responses.
+    replies: VecDeque<(usize, Msg)>,
     n_cps: u64,
+    n_remote: [u64; 3],
     n_fallback_loads: u64,
     n_llc: [u64; 4],
     n_answers: u64,
@@ -61,9 +75,12 @@ impl SqService {
             cps: VecDeque::new(),
             present: VecDeque::new(),
             data: VecDeque::new(),
-            fb_slots: Vec::new(),
-            fb_out: VecDeque::new(),
+            slots: Vec::new(),
+            remote: VecDeque::new(),
+            sq_had_port: false,
+            replies: VecDeque::new(),
             n_cps: 0,
+            n_remote: [0; 3],
             n_fallback_loads: 0,
             n_llc: [0; 4],
             n_answers: 0,
@@ -74,13 +91,47 @@ impl SqService {
     fn tag(kind: u32, id: u32, which: u32) -> u32 {
         kind << 24 | which << 16 | id
     }
+
+    /// A free slot for an access whose completion sends `reply`.
+    fn slot(&mut self, reply: (usize, Msg)) -> u32 {
+        let i = self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len());
+        match self.slots.get_mut(i) {
+            Some(s) => *s = Some(reply),
+            None => self.slots.push(Some(reply)),
+        }
+        i as u32
+    }
 }
+
+/// The LLC tag kind of the accesses made for others (after the SQ's `LR_*` kinds).
+const FOR_OTHERS: u32 = 8;
 
 impl PartitionHook for SqService {
     fn arrive(&mut self, _now: u64, pkt: Packet) {
-        self.n_cps += 1;
-        let flit = self.wire.borrow_mut().take(pkt.tag);
-        self.cps.push_back(flit);
+        let msg = Msg::decode(pkt.tag);
+        assert_eq!(pkt.flits, msg.flits(), "{msg:?} of {} flits at a partition", pkt.flits);
+        let src = pkt.src;
+        match msg {
+            Msg::Cp { sm, tag } => {
+                self.n_cps += 1;
+                let flit = self.wire.borrow_mut().take_cp(sm, tag);
+                self.cps.push_back(flit);
+            }
+            Msg::LoadReq { entry, which, addr } => {
+                self.n_remote[0] += 1;
+                self.remote.push_back((TxnKind::Read, addr, 0, (src, Msg::LoadData { entry, which })));
+            }
+            Msg::StoreReq { entry, sm } => {
+                self.n_remote[1] += 1;
+                let (addr, wbe) = self.wire.borrow_mut().take_store(sm, entry);
+                self.remote.push_back((TxnKind::Write, addr, wbe, (src, Msg::StoreAck { entry })));
+            }
+            Msg::FbLoad { which, tag, src: core, addr } => {
+                self.n_remote[2] += 1;
+                self.remote.push_back((TxnKind::Read, addr, 0, (core as usize, Msg::FbData { which, tag })));
+            }
+            m => panic!("{m:?} arrived at a partition: it is for a core"),
+        }
     }
 
     fn llc_done(&mut self, _now: u64, tag: u32) {
@@ -88,9 +139,9 @@ impl PartitionHook for SqService {
         match kind {
             LR_TOUCH => self.present.push_back((id, which)),
             LR_READ => self.data.push_back((id, which)),
-            LR_FB_LOAD => {
-                let fb = self.fb_slots[id as usize].take().expect("a fallback load in flight");
-                self.fb_out.push_back(fb);
+            LR_FB_LOAD | FOR_OTHERS => {
+                let reply = self.slots[id as usize].take().expect("an access for others in flight");
+                self.replies.push_back(reply);
             }
             _ => {} // a WRITE's acceptance was its handshake
         }
@@ -109,27 +160,36 @@ impl PartitionHook for SqService {
         i.no_ready = port.can_send(Class::Reply);
         i.lr_ready = false;
         self.sq.eval(&self.i, &mut self.o);
-        if self.o.lr_valid {
+        let sq_wants = self.o.lr_valid;
+        // the core SQs' requests take the tag port when the SQ does not want it, and
+        // every other time when both do
+        let mut remote_took = false;
+        if !self.remote.is_empty() && (!sq_wants || self.sq_had_port) {
+            let &(kind, line, mask, _) = self.remote.front().expect("not empty");
+            let id = self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len()) as u32;
+            if port.llc(kind, line, mask, Self::tag(FOR_OTHERS, id, 0)) {
+                let (.., reply) = self.remote.pop_front().expect("not empty");
+                assert_eq!(self.slot(reply), id);
+                remote_took = true;
+                self.sq_had_port = false;
+            }
+        }
+        if sq_wants && !remote_took {
             let o = &self.o;
             let line = o.lr_addr & !(self.line_bytes - 1);
             let (kind, mask, id) = match o.lr_kind {
                 LR_WRITE => (TxnKind::Write, o.lr_wbe, o.lr_tag),
-                LR_FB_LOAD => {
-                    let slot = self.fb_slots.iter().position(Option::is_none).unwrap_or(self.fb_slots.len());
-                    (TxnKind::Read, 0, slot as u32)
-                }
+                LR_FB_LOAD => (TxnKind::Read, 0, self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len()) as u32),
                 _ => (TxnKind::Read, 0, o.lr_tag),
             };
             if port.llc(kind, line, mask, Self::tag(o.lr_kind, id, o.lr_which)) {
                 self.n_llc[o.lr_kind as usize] += 1;
                 if o.lr_kind == LR_FB_LOAD {
                     self.n_fallback_loads += 1;
-                    let fb = Some((o.lr_reply_node, o.lr_oq_tag, o.lr_which));
-                    match self.fb_slots.get_mut(id as usize) {
-                        Some(s) => *s = fb,
-                        None => self.fb_slots.push(fb),
-                    }
+                    let reply = (o.lr_reply_node as usize, Msg::FbData { which: o.lr_which as u8, tag: o.lr_oq_tag as u8 });
+                    assert_eq!(self.slot(reply), id);
                 }
+                self.sq_had_port = !self.remote.is_empty();
                 self.i.lr_ready = true;
                 self.sq.eval(&self.i, &mut self.o);
             }
@@ -145,18 +205,24 @@ impl PartitionHook for SqService {
             self.data.pop_front();
         }
         if self.o.no_valid && self.i.no_ready {
-            let kind = self.o.no_kind;
-            let flits = RespKind::from_code(kind).expect("the SQ's no_kind is a resp_kind code").flits();
-            port.send(self.o.no_dst as usize, Class::Reply, flits, u64::from(kind) << 8 | u64::from(self.o.no_oq_tag));
+            let kind = RespKind::from_code(self.o.no_kind).expect("the SQ's no_kind is a resp_kind code");
+            let msg = Msg::Answer { kind, tag: self.o.no_oq_tag as u8 };
+            port.send(self.o.no_dst as usize, Class::Reply, msg.flits(), msg.encode());
             self.n_answers += 1;
-        } else if let Some(&(node, tag, which)) = self.fb_out.front() {
-            // fallback data shares the reply port, after the SQ's own responses
+        } else if let Some(&(node, msg)) = self.replies.front() {
+            // the others' replies share the reply port, after the SQ's own responses
             if port.can_send(Class::Reply) {
-                self.fb_out.pop_front();
-                port.send(node as usize, Class::Reply, RespKind::Data.flits(), (WIRE_FB_A + u64::from(which)) << 8 | u64::from(tag));
+                self.replies.pop_front();
+                port.send(node, Class::Reply, msg.flits(), msg.encode());
             }
         }
-        let busy = self.sq.count() > 0 || !self.sq.state.fb.is_empty() || !self.cps.is_empty() || !self.present.is_empty() || !self.data.is_empty() || !self.fb_out.is_empty();
+        let busy = self.sq.count() > 0
+            || !self.sq.state.fb.is_empty()
+            || !self.cps.is_empty()
+            || !self.present.is_empty()
+            || !self.data.is_empty()
+            || !self.replies.is_empty()
+            || !self.remote.is_empty();
         if busy {
             now + 1
         } else {
@@ -170,6 +236,9 @@ impl PartitionHook for SqService {
         count(out, "llc_compute.sq.fallback_loads", self.n_fallback_loads);
         for (k, name) in [(LR_TOUCH, "touch"), (LR_READ, "read"), (LR_WRITE, "write")] {
             count(out, &format!("llc_compute.sq.llc_{name}"), self.n_llc[k as usize]);
+        }
+        for (v, name) in self.n_remote.iter().zip(["core_loads", "core_stores", "core_fallback_loads"]) {
+            count(out, &format!("llc_compute.sq.{name}"), *v);
         }
     }
 }

@@ -128,6 +128,12 @@ impl SqCore {
         }
     }
 
+    /// An SQ of `n_ent` entries and `n_buf` buffer slots at network node `self_node`,
+    /// with the LLC of MC `i` at node `mc_nodes[i]` (the GPU model's core SQs).
+    pub fn with_sizes(n_ent: usize, n_buf: usize, lanes: usize, alu_lat: u32, self_node: u32, mc_nodes: Vec<u32>) -> Self {
+        Self { n_ent, n_buf, lanes, alu_lat, self_node, mc_nodes, state: Self::reset_state(n_ent, n_buf), next: None, plant_ignore_gnt: false, plant_full_wbe: false }
+    }
+
     fn reset_state(n: usize, b: usize) -> SqCoreState {
         SqCoreState { sqsr: Sqsr::new(n, b), smw_q: VecDeque::new(), sm_rd: VecDeque::new() }
     }
