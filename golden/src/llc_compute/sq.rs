@@ -72,6 +72,8 @@ pub struct Sq {
     pub alu_lat: u32,
     pub state: Sqsr,
     next: Option<Sqsr>,
+    /// The state before the last commit: the next state's buffers.
+    spare: Option<Sqsr>,
     /// Planted bug for checker tests: byte-enable every lane of a WRITE.
     pub plant_full_wbe: bool,
 }
@@ -84,7 +86,7 @@ impl Sq {
     /// An SQ of `n_ent` entries, `n_buf` buffer slots, `lanes` ALU lanes and `alu_lat`
     /// cycles per op (the GPU model's SQ, whose sizes come from its hook table).
     pub fn with_sizes(n_ent: usize, n_buf: usize, lanes: usize, alu_lat: u32) -> Self {
-        Self { n_ent, n_buf, lanes, alu_lat, state: Sqsr::new(n_ent, n_buf), next: None, plant_full_wbe: false }
+        Self { n_ent, n_buf, lanes, alu_lat, state: Sqsr::new(n_ent, n_buf), next: None, spare: None, plant_full_wbe: false }
     }
 
     pub fn count(&self) -> usize {
@@ -123,7 +125,9 @@ impl Model for Sq {
 
     fn eval(&mut self, i: &SqIn, o: &mut SqOut) {
         let s = &self.state;
-        let mut n = s.clone();
+        // the next state reuses the buffers of the state before the last commit
+        let mut n = self.next.take().or_else(|| self.spare.take()).unwrap_or_else(|| self.state.clone());
+        n.clone_from(&self.state);
         *o = self.new_outputs();
         (o.st_count, o.st_full, o.st_buf_count) = s.status();
         if i.rst {
@@ -191,7 +195,7 @@ impl Model for Sq {
 
     fn commit(&mut self, _i: &SqIn) {
         if let Some(n) = self.next.take() {
-            self.state = n;
+            self.spare = Some(std::mem::replace(&mut self.state, n));
         }
     }
 }

@@ -85,13 +85,25 @@ pub struct SqCoreOut {
 }
 
 /// The core variant's registered state: the shared [`Sqsr`] plus its shared-memory side.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct SqCoreState {
     pub sqsr: Sqsr,
     /// Load data waiting for the shared-memory write port: (entry, which, data).
     pub smw_q: VecDeque<(usize, u32, Vec<u32>)>,
     /// Shared-memory reads in flight: (slot, which).
     pub sm_rd: VecDeque<(usize, u32)>,
+}
+
+impl Clone for SqCoreState {
+    fn clone(&self) -> Self {
+        Self { sqsr: self.sqsr.clone(), smw_q: self.smw_q.clone(), sm_rd: self.sm_rd.clone() }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.sqsr.clone_from(&src.sqsr);
+        self.smw_q.clone_from(&src.smw_q);
+        self.sm_rd.clone_from(&src.sm_rd);
+    }
 }
 
 pub struct SqCore {
@@ -104,6 +116,8 @@ pub struct SqCore {
     pub mc_nodes: Vec<u32>,
     pub state: SqCoreState,
     next: Option<SqCoreState>,
+    /// The state before the last commit: the next state's buffers.
+    spare: Option<SqCoreState>,
     /// Planted bug for checker tests: dispatch to the ALU even when the core uses it.
     pub plant_ignore_gnt: bool,
     /// Planted bug for checker tests: byte-enable every lane of a STORE_REQ.
@@ -123,6 +137,7 @@ impl SqCore {
             mc_nodes: p.mcs.iter().map(|m| p.id(*m)).collect(),
             state: Self::reset_state(n_ent, n_buf),
             next: None,
+            spare: None,
             plant_ignore_gnt: false,
             plant_full_wbe: false,
         }
@@ -131,7 +146,7 @@ impl SqCore {
     /// An SQ of `n_ent` entries and `n_buf` buffer slots at network node `self_node`,
     /// with the LLC of MC `i` at node `mc_nodes[i]` (the GPU model's core SQs).
     pub fn with_sizes(n_ent: usize, n_buf: usize, lanes: usize, alu_lat: u32, self_node: u32, mc_nodes: Vec<u32>) -> Self {
-        Self { n_ent, n_buf, lanes, alu_lat, self_node, mc_nodes, state: Self::reset_state(n_ent, n_buf), next: None, plant_ignore_gnt: false, plant_full_wbe: false }
+        Self { n_ent, n_buf, lanes, alu_lat, self_node, mc_nodes, state: Self::reset_state(n_ent, n_buf), next: None, spare: None, plant_ignore_gnt: false, plant_full_wbe: false }
     }
 
     fn reset_state(n: usize, b: usize) -> SqCoreState {
@@ -179,7 +194,9 @@ impl Model for SqCore {
 
     fn eval(&mut self, i: &SqCoreIn, o: &mut SqCoreOut) {
         let s = &self.state.sqsr;
-        let mut n = self.state.clone();
+        // the next state reuses the buffers of the state before the last commit
+        let mut n = self.next.take().or_else(|| self.spare.take()).unwrap_or_else(|| self.state.clone());
+        n.clone_from(&self.state);
         *o = self.new_outputs();
         (o.st_count, o.st_full, o.st_buf_count) = s.status();
         if i.rst {
@@ -263,7 +280,7 @@ impl Model for SqCore {
 
     fn commit(&mut self, _i: &SqCoreIn) {
         if let Some(n) = self.next.take() {
-            self.state = n;
+            self.spare = Some(std::mem::replace(&mut self.state, n));
         }
     }
 }

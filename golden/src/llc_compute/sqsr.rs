@@ -22,7 +22,7 @@ pub const RESP_BITMAP: u32 = 2;
 
 /// One SQSR entry (spec §1.6.1; the core variant keeps the same fields, its operands'
 /// shared-memory slots are `2 × entry + which`, so no pointer is stored).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct SqEntry {
     pub valid: bool,
     pub cp: ComputePacket,
@@ -62,7 +62,7 @@ pub struct AluStep {
 }
 
 /// The registered state the two variants share.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Sqsr {
     pub ents: Vec<SqEntry>,
     /// Entries whose operands are present, in the order they became ready.
@@ -81,6 +81,50 @@ pub struct Sqsr {
     pub resp_q: VecDeque<usize>,
     /// Fallback loads of CPs that came while the SQSR was full.
     pub fb: VecDeque<FbLoad>,
+}
+
+// `clone_from` reuses the buffers: a wrapper's `eval` copies the registered state into
+// the next state every cycle, and a derived `clone_from` would allocate each entry's
+// result vector (most of an Omni-Compute GPU run's time before this).
+impl Clone for SqEntry {
+    fn clone(&self) -> Self {
+        let mut e = SqEntry::default();
+        e.clone_from(self);
+        e
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let SqEntry { valid, cp, loads, issued, present, result } = src;
+        (self.valid, self.cp, self.loads, self.issued, self.present) = (*valid, *cp, *loads, *issued, *present);
+        match (&mut self.result, result) {
+            (Some((v, m)), Some((sv, sm))) => {
+                v.clone_from(sv);
+                *m = *sm;
+            }
+            (r, s) => *r = s.clone(),
+        }
+    }
+}
+
+impl Clone for Sqsr {
+    fn clone(&self) -> Self {
+        let mut s = Sqsr::new(0, 0);
+        s.clone_from(self);
+        s
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let Sqsr { ents, ready_q, bufs, buf_order, filling, pipe, store_q, resp_q, fb } = src;
+        self.ents.clone_from(ents);
+        self.ready_q.clone_from(ready_q);
+        self.bufs.clone_from(bufs);
+        self.buf_order.clone_from(buf_order);
+        self.filling = *filling;
+        self.pipe.clone_from(pipe);
+        self.store_q.clone_from(store_q);
+        self.resp_q.clone_from(resp_q);
+        self.fb.clone_from(fb);
+    }
 }
 
 /// A memory operand's byte address (`which` 0 = a, 1 = b).
