@@ -10,7 +10,7 @@ use super::host::{HostBuffer, HostBuffers};
 use super::reference_inputs::{f32s, i32s, need, param, product, u32s, uparam, uparam_in, Params};
 
 /// Names a `[check] reference = "..."` may use.
-pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
+pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(&[BASE_REFERENCES, super::suite::NAMES]);
 
 /// The references implemented in this module; the Rodinia-class suite's follow.
 const BASE_REFERENCES: &[&str] = &[
@@ -37,17 +37,20 @@ const BASE_REFERENCES: &[&str] = &[
     "norm",
 ];
 
-const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+/// The lists one after the other (`N` is their total length).
+const fn concat_names<const N: usize>(lists: &[&[&'static str]]) -> [&'static str; N] {
     let mut out = [""; N];
-    let mut i = 0;
-    while i < a.len() {
-        out[i] = a[i];
-        i += 1;
+    let (mut k, mut i) = (0, 0);
+    while k < lists.len() {
+        let mut j = 0;
+        while j < lists[k].len() {
+            out[i] = lists[k][j];
+            i += 1;
+            j += 1;
+        }
+        k += 1;
     }
-    while i < N {
-        out[i] = b[i - a.len()];
-        i += 1;
-    }
+    assert!(i == N, "N is the total length of the lists");
     out
 }
 
