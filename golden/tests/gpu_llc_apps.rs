@@ -4,30 +4,19 @@
 //! every-preset runs are in `gpu_workloads.rs`), catches one wrong element in every
 //! output buffer and launches cut short, and agrees with a sum in f64 computed here.
 
-use std::path::{Path, PathBuf};
+mod gpu_common;
 
-use golden::gpu::host::{HostBuffer, HostBuffers};
-use golden::gpu::sim::{compare, run_capture, Gpu};
-use golden::gpu::{run, GpuConfig, Launch, RunOptions};
+use golden::gpu::host::HostBuffers;
+use golden::gpu::sim::{run_capture, Gpu};
+use golden::gpu::{run, RunOptions};
+use gpu_common::{config, launch, launch_text, one_wrong_element_is_caught, passes_after, root};
 
 const APPS: &[&str] = &["fdtd/fdtd2d.toml", "mvt/mvt.toml", "scp/scalarprod.toml", "red/reduce_hybrid2.toml"];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
-
-fn tiny() -> GpuConfig {
-    GpuConfig::load(&root().join("configs/gpu/tiny.toml")).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn launch(path: &str) -> Launch {
-    Launch::load(&root().join("workloads").join(path)).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// The launch's initial buffers, its final buffers on `tiny` and the reference's outputs.
 fn simulate(path: &str) -> (HostBuffers, HostBuffers, HostBuffers) {
     let l = launch(path);
-    let gpu = Gpu::new(&tiny()).unwrap();
+    let gpu = Gpu::new(&config("tiny")).unwrap();
     let (r, finals) = run_capture(gpu, &l, RunOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"));
     assert!(!r.checks.is_empty() && r.checks_passed(), "{path}: {r}");
     let c = l.check.as_ref().expect("a [check]");
@@ -45,28 +34,10 @@ fn every_output_is_exact_and_one_wrong_element_in_it_is_caught() {
         let (_, finals, want) = simulate(w);
         for &o in &c.outputs {
             let name = &l.buffers[o].name;
-            assert!(compare(&finals[name], &want[name], 0.0, 0.0).passed, "{w}: `{name}`");
-            // one element (the middle one) one ulp off: exactly that element is reported
-            let mut bad: HostBuffer = want[name].clone();
-            let i = bad.len() / 2;
-            let v = f32::from_le_bytes(bad.data[4 * i..4 * i + 4].try_into().unwrap());
-            bad.data[4 * i..4 * i + 4].copy_from_slice(&f32::from_bits(v.to_bits() + 1).to_le_bytes());
-            let caught = compare(&finals[name], &bad, 0.0, 0.0);
-            assert!(!caught.passed && caught.mismatches == 1, "{w}: `{name}`[{i}] one ulp off not caught: {caught:?}");
+            // the middle element one ulp off: exactly that element is reported
+            one_wrong_element_is_caught(&format!("{w}: `{name}`"), &finals[name], &want[name], 0.0, 0.0, |v| f32::from_bits(v.to_bits() + 1));
         }
     }
-}
-
-/// Run the launch text of `path` after `edits` on `tiny`; whether its checks passed.
-fn passes_after(path: &str, edits: &[(&str, &str)]) -> bool {
-    let p = root().join("workloads").join(path);
-    let mut text = std::fs::read_to_string(&p).unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "{path}: `{from}` not found");
-        text = text.replacen(from, to, 1);
-    }
-    let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
-    run(&tiny(), &l, RunOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}")).checks_passed()
 }
 
 #[test]
@@ -74,12 +45,10 @@ fn launches_cut_short_are_caught() {
     // one row of threadblocks short (the last ey/ex/hz rows stay unchanged)
     assert!(!passes_after("fdtd/fdtd2d.toml", &[("grid = [5, 16, 1]", "grid = [5, 15, 1]")]));
     // the last hz update (step 3 of time step 3) not run
-    let p = root().join("workloads/fdtd/fdtd2d.toml");
-    let text = std::fs::read_to_string(&p).unwrap();
-    let cut = text.rfind("[[kernel]]").unwrap();
-    let check = text.find("[check]").unwrap();
-    let l = Launch::parse(&p, &format!("{}{}", &text[..cut], &text[check..])).unwrap();
-    assert!(!run(&tiny(), &l, RunOptions::default()).unwrap().checks_passed());
+    let text = std::fs::read_to_string(root().join("workloads/fdtd/fdtd2d.toml")).unwrap();
+    let (cut, check) = (text.rfind("[[kernel]]").unwrap(), text.find("[check]").unwrap());
+    let l = launch_text("fdtd/fdtd2d.toml", &format!("{}{}", &text[..cut], &text[check..]));
+    assert!(!run(&config("tiny"), &l, RunOptions::default()).unwrap().checks_passed());
     // the last row (column) of A not walked
     assert!(!passes_after("mvt/mvt.toml", &[("args = [\"a\", \"x1\", \"y1\", 450]", "args = [\"a\", \"x1\", \"y1\", 449]")]));
     assert!(!passes_after("mvt/mvt.toml", &[("args = [\"a\", \"x2\", \"y2\", 450]", "args = [\"a\", \"x2\", \"y2\", 449]")]));
