@@ -45,7 +45,19 @@ fn passed(v: &serde_json::Value) -> bool {
 /// one flushes every chain at its second load (a and b in different partitions).
 #[test]
 fn offloading_changes_no_result_and_no_instruction_count() {
-    for w in ["micro_llc/vecadd_aligned", "micro_llc/vecadd_strided", "micro_llc/compare", "micro_llc/density", "micro_llc/norm", "vecadd/vecadd", "kmeans/kmeans"] {
+    for w in [
+        "micro_llc/vecadd_aligned",
+        "micro_llc/vecadd_strided",
+        "micro_llc/compare",
+        "micro_llc/density",
+        "micro_llc/norm",
+        "vecadd/vecadd",
+        "kmeans/kmeans",
+        "fdtd/fdtd2d",
+        "mvt/mvt",
+        "scp/scalarprod",
+        "red/reduce_hybrid2",
+    ] {
         let launch = root().join(format!("workloads/{w}.toml"));
         let (c0, e0, base) = run("mode = \"profile\"", &launch);
         let (c1, e1, off) = run("mode = \"llc\"", &launch);

@@ -3,11 +3,14 @@
 //! on a bigger one; a planted wrong result is caught; and for several kernels a property
 //! derived independently here (brute force, residuals, hand alignments) holds too.
 
+mod gpu_common;
+
 use std::path::{Path, PathBuf};
 
-use golden::gpu::host::{HostBuffer, HostBuffers};
-use golden::gpu::sim::{compare, run_capture, Gpu};
-use golden::gpu::{run, GpuConfig, GpuReport, Launch, RunOptions};
+use golden::gpu::host::HostBuffers;
+use golden::gpu::sim::{run_capture, Gpu};
+use golden::gpu::{GpuConfig, GpuReport, Launch, RunOptions};
+use gpu_common::{one_wrong_element_is_caught, passes_after};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
@@ -360,34 +363,8 @@ fn a_perturbed_output_element_is_caught() {
         let init = l.materialize(1);
         let want = golden::gpu::workloads::reference(c.reference.as_deref().expect("a reference"), &init, &c.params).expect("reference");
         let out = &l.buffers[c.outputs[0]].name;
-        let mut bad: HostBuffer = want[out].clone();
-        let i = bad.len() / 2;
-        let eb = bad.elem.bytes();
-        if bad.elem.is_float() {
-            let v = f32::from_le_bytes(bad.data[i * eb..i * eb + 4].try_into().unwrap());
-            let nv = if v == 0.0 { 1e-3 } else { v * (1.0 + 1e-3) };
-            bad.data[i * eb..i * eb + 4].copy_from_slice(&nv.to_le_bytes());
-        } else {
-            bad.data[i * eb] ^= 1;
-        }
-        let ok = compare(&finals[out], &want[out], c.rtol, c.atol);
-        assert!(ok.passed, "{w}: {ok:?}");
-        let caught = compare(&finals[out], &bad, c.rtol, c.atol);
-        assert!(!caught.passed && caught.mismatches == 1, "{w}: perturbing `{out}`[{i}] not caught: {caught:?}");
+        one_wrong_element_is_caught(&format!("{w}: `{out}`"), &finals[out], &want[out], c.rtol, c.atol, |v| if v == 0.0 { 1e-3 } else { v * (1.0 + 1e-3) });
     }
-}
-
-/// Run the launch text of `path` after `edits`; returns whether its checks passed.
-fn passes_after(path: &str, edits: &[(&str, &str)]) -> bool {
-    let p = root().join("workloads").join(path);
-    let mut text = std::fs::read_to_string(&p).unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "{path}: `{from}` not found");
-        text = text.replacen(from, to, 1);
-    }
-    let l = Launch::parse(&p, &text).unwrap_or_else(|e| panic!("{e}"));
-    let r = run(&config("tiny"), &l, RunOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"));
-    r.checks_passed()
 }
 
 #[test]

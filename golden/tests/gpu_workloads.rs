@@ -38,6 +38,10 @@ const WORKLOADS: &[&str] = &[
     "micro_llc/norm.toml",
     "micro_llc/vecadd_aligned.toml",
     "micro_llc/vecadd_strided.toml",
+    "fdtd/fdtd2d.toml",
+    "mvt/mvt.toml",
+    "scp/scalarprod.toml",
+    "red/reduce_hybrid2.toml",
 ];
 
 fn check_all(cfg: &GpuConfig) {

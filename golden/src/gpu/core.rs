@@ -141,6 +141,9 @@ pub struct Warp {
     pub pending_loads: u32,
     pub pending_stores: u32,
     pub lsu_pending: u32,
+    /// Parked until the issue hook answers its offloaded chain: an older load's data
+    /// arriving meanwhile does not release it.
+    pub offload_wait: bool,
     pub age: u64,
     pub resume_at: u64,
     pub sync_since: u64,
@@ -173,6 +176,7 @@ impl Warp {
             cont_mark: 0,
             ramp_since: NO_CYCLE,
             erf_done: false,
+            offload_wait: false,
             bar_id: 0,
             pending_loads: 0,
             pending_stores: 0,
@@ -558,6 +562,7 @@ impl Sm {
             wp.pending_loads = 0;
             wp.pending_stores = 0;
             wp.lsu_pending = 0;
+            wp.offload_wait = false;
             wp.deferred = 0;
             debug_assert!(self.parked[w >> 6] >> (w & 63) & 1 == 0, "warp slot {w} was parked when it retired");
             wp.blocked_until = 0;
@@ -644,6 +649,11 @@ impl Sm {
     /// One of warp `w`'s memory waits ended (a load's data, an offloaded chain's answer).
     #[inline(always)]
     fn memory_wait_done(&mut self, w: usize, now: u64) {
+        if self.warps[w].offload_wait {
+            // a load issued before the chain: the warp still waits for the chain's answer
+            self.warps[w].pending_loads -= 1;
+            return;
+        }
         self.unpark_load(w);
         let wp = &mut self.warps[w];
         wp.pending_loads -= 1;
@@ -944,6 +954,7 @@ impl Sm {
         // the stores of a served chain were done at the EMN; a fallback sends them now
         self.release_held(w, false, matches!(ev, OffloadEvent::Fallback(_)), now);
         self.offload_waiting -= 1;
+        self.warps[w].offload_wait = false;
         self.memory_wait_done(w, now);
     }
 
@@ -1213,6 +1224,7 @@ impl Sm {
                     wp.pending_loads += 1;
                     wp.blocked_until = PENDING;
                     wp.stall = Stall::MemData;
+                    wp.offload_wait = true;
                     self.park(w, true);
                     self.offload_waiting += 1;
                 }

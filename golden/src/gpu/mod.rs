@@ -22,6 +22,7 @@ pub mod host;
 pub mod l1;
 pub mod launch;
 pub mod llc;
+pub mod llc_apps;
 pub mod mapping;
 pub mod mempart;
 pub mod memspace;

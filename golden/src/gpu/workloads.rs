@@ -10,9 +10,11 @@ use super::host::{HostBuffer, HostBuffers};
 use super::reference_inputs::{f32s, i32s, need, param, product, u32s, uparam, uparam_in, Params};
 
 /// Names a `[check] reference = "..."` may use.
-pub const REFERENCES: &[&str] = &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() }>(BASE_REFERENCES, super::suite::NAMES);
+pub const REFERENCES: &[&str] =
+    &concat_names::<{ BASE_REFERENCES.len() + super::suite::NAMES.len() + super::llc_apps::NAMES.len() }>(&[BASE_REFERENCES, super::suite::NAMES, super::llc_apps::NAMES]);
 
-/// The references implemented in this module; the Rodinia-class suite's follow.
+/// The references implemented in this module; the Rodinia-class suite's and the
+/// LLC-Compute workloads' ([`super::llc_apps`]) follow.
 const BASE_REFERENCES: &[&str] = &[
     "vecadd",
     "saxpy",
@@ -37,17 +39,20 @@ const BASE_REFERENCES: &[&str] = &[
     "norm",
 ];
 
-const fn concat_names<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+/// The lists one after the other (`N` is their total length).
+const fn concat_names<const N: usize>(lists: &[&[&'static str]]) -> [&'static str; N] {
     let mut out = [""; N];
-    let mut i = 0;
-    while i < a.len() {
-        out[i] = a[i];
-        i += 1;
+    let (mut k, mut i) = (0, 0);
+    while k < lists.len() {
+        let mut j = 0;
+        while j < lists[k].len() {
+            out[i] = lists[k][j];
+            i += 1;
+            j += 1;
+        }
+        k += 1;
     }
-    while i < N {
-        out[i] = b[i - a.len()];
-        i += 1;
-    }
+    assert!(i == N, "N is the total length of the lists");
     out
 }
 
@@ -529,6 +534,7 @@ pub fn reference(name: &str, b: &HostBuffers, p: &Params) -> Result<HostBuffers,
             }
             put(HostBuffer::from_u32("d", &d));
         }
+        other if super::llc_apps::NAMES.contains(&other) => return super::llc_apps::reference(other, b, p),
         other => return super::suite::reference(other, b, p),
     }
     Ok(out)

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use golden::gpu::host::HostBuffer;
+use golden::gpu::sim::compare;
 use golden::gpu::{GpuConfig, Launch};
 
 pub fn root() -> PathBuf {
@@ -55,6 +57,36 @@ pub fn launch(path: &str) -> Launch {
 /// A launch from text, resolved as if it were the file `workloads/<path>`.
 pub fn launch_text(path: &str, text: &str) -> Launch {
     Launch::parse(&root().join("workloads").join(path), text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Run the text of launch `workloads/<path>` after `edits` (each `from` must be there and is
+/// replaced once) on `tiny`; whether its checks passed.
+pub fn passes_after(path: &str, edits: &[(&str, &str)]) -> bool {
+    let mut text = std::fs::read_to_string(root().join("workloads").join(path)).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{path}: `{from}` not found");
+        text = text.replacen(from, to, 1);
+    }
+    let r = golden::gpu::run(&config("tiny"), &launch_text(path, &text), golden::gpu::RunOptions::default());
+    r.unwrap_or_else(|e| panic!("{path}: {e}")).checks_passed()
+}
+
+/// `got` passes the comparison with `want`, and fails it at exactly one element when
+/// `want`'s middle element is changed: a float by `bump`, an integer's low bit flipped.
+pub fn one_wrong_element_is_caught(what: &str, got: &HostBuffer, want: &HostBuffer, rtol: f64, atol: f64, bump: impl Fn(f32) -> f32) {
+    let ok = compare(got, want, rtol, atol);
+    assert!(ok.passed, "{what}: {ok:?}");
+    let mut bad = want.clone();
+    let i = bad.len() / 2;
+    let eb = bad.elem.bytes();
+    if bad.elem.is_float() {
+        let v = f32::from_le_bytes(bad.data[i * eb..i * eb + 4].try_into().unwrap());
+        bad.data[i * eb..i * eb + 4].copy_from_slice(&bump(v).to_le_bytes());
+    } else {
+        bad.data[i * eb] ^= 1;
+    }
+    let caught = compare(got, &bad, rtol, atol);
+    assert!(!caught.passed && caught.mismatches == 1, "{what}: element {i} changed, not caught: {caught:?}");
 }
 
 /// `measured` is within `tol` (absolute) of `expected`.
