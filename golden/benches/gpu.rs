@@ -79,6 +79,8 @@ fn gpu(c: &mut Criterion) {
     variants(c, "gpu_barriers", "stencil/stencil.toml", &barriers);
     // every chain of VECADD-ALIGNED offloads: the OQ, the SQs and the ComputePackets at work
     variants(c, "gpu_offload", "micro_llc/vecadd_aligned.toml", &[("baseline_profile", llc("profile")), ("llc_compute", llc("llc"))]);
+    // VECADD-STRIDED under Omni-Compute: 999 of 1,792 chains served by the core SQs
+    variants(c, "gpu_omni", "micro_llc/vecadd_strided.toml", &[("baseline_profile", llc("profile")), ("omni_compute", llc("omni"))]);
 }
 
 criterion_group!(benches, gpu);
@@ -92,6 +94,7 @@ fn main() {
         ("gpu_barriers", "f_tfb", "baseline_drain"),
         ("gpu_barriers", "f_tfb_fmwf", "baseline_drain"),
         ("gpu_offload", "llc_compute", "baseline_profile"),
+        ("gpu_omni", "omni_compute", "baseline_profile"),
     ]);
 }
 
