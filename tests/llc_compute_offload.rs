@@ -32,6 +32,23 @@ fn run_on(base: &str, hook: &str, launch: &Path) -> (i32, String, Option<serde_j
     (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).to_string(), report)
 }
 
+/// Workload `w` on config text `cfg` under `profile` and under `mode`: both pass their
+/// checks, execute the same warp and thread instructions, and every sent chain is
+/// answered. The two reports.
+fn same_results(cfg: &str, mode: &str, w: &str) -> (serde_json::Value, serde_json::Value) {
+    let launch = root().join(format!("workloads/{w}.toml"));
+    let (c0, e0, base) = run_on(cfg, "mode = \"profile\"", &launch);
+    let (c1, e1, off) = run_on(cfg, &format!("mode = \"{mode}\""), &launch);
+    assert_eq!((c0, c1), (0, 0), "{w}: {e0} {e1}");
+    let (base, off) = (base.unwrap(), off.unwrap());
+    assert!(passed(&base) && passed(&off), "{w}: checks {} / {}", base["checks"], off["checks"]);
+    for k in ["warp_insts", "thread_insts"] {
+        assert_eq!(base[k], off[k], "{w}: {k}");
+    }
+    assert_eq!(hook(&off, "oq.answers"), hook(&off, "oq.sent"), "{w}: every sent chain is answered");
+    (base, off)
+}
+
 fn hook(v: &serde_json::Value, name: &str) -> u64 {
     v["hooks"][format!("llc_compute.{name}")].as_u64().unwrap_or_else(|| panic!("no counter {name}: {}", v["hooks"]))
 }
@@ -58,17 +75,8 @@ fn offloading_changes_no_result_and_no_instruction_count() {
         "scp/scalarprod",
         "red/reduce_hybrid2",
     ] {
-        let launch = root().join(format!("workloads/{w}.toml"));
-        let (c0, e0, base) = run("mode = \"profile\"", &launch);
-        let (c1, e1, off) = run("mode = \"llc\"", &launch);
-        assert_eq!((c0, c1), (0, 0), "{w}: {e0} {e1}");
-        let (base, off) = (base.unwrap(), off.unwrap());
-        assert!(passed(&base) && passed(&off), "{w}: checks {} / {}", base["checks"], off["checks"]);
-        for k in ["warp_insts", "thread_insts"] {
-            assert_eq!(base[k], off[k], "{w}: {k}");
-        }
+        let (base, off) = same_results(&preset("tiny"), "llc", w);
         let sent = hook(&off, "oq.sent");
-        assert_eq!(hook(&off, "oq.answers"), sent, "{w}: every sent chain is answered");
         let chains = hook(&base, "chains");
         if w == "micro_llc/vecadd_aligned" {
             assert_eq!((sent, chains), (1792, 1792), "{w}: 57,344 threads = 1,792 warps, one chain each");
@@ -227,17 +235,8 @@ fn omni_reproduces_the_papers_hop_examples() {
 fn omni_changes_no_result_and_no_instruction_count() {
     let cfg = preset("llc_compute_56");
     for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster"] {
-        let launch = root().join(format!("workloads/{w}.toml"));
-        let (c0, e0, base) = run_on(&cfg, "mode = \"profile\"", &launch);
-        let (c1, e1, off) = run_on(&cfg, "mode = \"omni\"", &launch);
-        assert_eq!((c0, c1), (0, 0), "{w}: {e0} {e1}");
-        let (base, off) = (base.unwrap(), off.unwrap());
-        assert!(passed(&base) && passed(&off), "{w}: checks {} / {}", base["checks"], off["checks"]);
-        for k in ["warp_insts", "thread_insts"] {
-            assert_eq!(base[k], off[k], "{w}: {k}");
-        }
+        let (_, off) = same_results(&cfg, "omni", w);
         let sent = hook(&off, "oq.sent");
-        assert_eq!(hook(&off, "oq.answers"), sent, "{w}: every sent chain is answered");
         assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), sent, "{w}: every CP reaches an SQ");
         assert_eq!(hook(&off, "sq_core.loads"), hook(&off, "sq.core_loads"), "{w}: core SQ loads served by partitions");
         assert_eq!(hook(&off, "sq_core.stores"), hook(&off, "sq.core_stores"), "{w}");
