@@ -94,6 +94,12 @@ impl Clone for SqEntry {
     }
 
     fn clone_from(&mut self, src: &Self) {
+        if !src.valid && !self.valid {
+            // a free entry is always the default one (allocation writes every field,
+            // freeing resets it): nothing to copy, the common case in a mostly idle SQSR
+            debug_assert!(*self == SqEntry::default() && *src == SqEntry::default(), "a free SQSR entry holds state");
+            return;
+        }
         let SqEntry { valid, cp, loads, issued, present, result } = src;
         (self.valid, self.cp, self.loads, self.issued, self.present) = (*valid, *cp, *loads, *issued, *present);
         match (&mut self.result, result) {
