@@ -33,6 +33,7 @@ module qc_ratio_div_w32(clk_i,rst_i,clear_i,load_i,load_ratio_i,start_i,inf_i,rm
     localparam  zero8 = 8'h0;
     localparam  one8 = 8'h1;
     localparam  sat = 8'hff;
+    localparam  msb = 8'h3f;
 
     // Stub signals
     reg  ratio_r__clk_i;
@@ -58,8 +59,7 @@ module qc_ratio_div_w32(clk_i,rst_i,clear_i,load_i,load_ratio_i,start_i,inf_i,rm
 
     // Local signals
     reg  [63:0] den;
-    reg  [63:0] diff;
-    reg  [63:0] sum;
+    reg  [63:0] shifted;
 
     // Sub module instances
     gf_reg_w8 ratio_r(
@@ -110,18 +110,17 @@ module qc_ratio_div_w32(clk_i,rst_i,clear_i,load_i,load_ratio_i,start_i,inf_i,rm
         den_r__d_i = den_r__q_o;
         low_r__d_i = low_r__q_o;
         step_r__d_i = step_r__q_o;
-        diff = den_r__q_o - rem_r__q_o;
-        sum = rem_r__q_o;
+        shifted = rem_r__q_o << one8;
         if (low_r__q_o[32'h3]) begin
-            sum = rem_r__q_o + one;
+            shifted = (rem_r__q_o << one8) | one;
         end
         if (step_r__q_o != zero4) begin
-            if (sum >= diff) begin
-                rem_r__d_i = sum - diff;
+            if (((rem_r__q_o >> msb) != zero) | (shifted >= den_r__q_o)) begin
+                rem_r__d_i = shifted - den_r__q_o;
                 ratio_r__d_i = (ratio_r__q_o << one8) | one8;
             end
             else begin
-                rem_r__d_i = rem_r__q_o + sum;
+                rem_r__d_i = shifted;
                 ratio_r__d_i = ratio_r__q_o << one8;
             end
             low_r__d_i = low_r__q_o << one8;

@@ -13,8 +13,9 @@
 //! * `load_i`: the ratio takes `load_ratio_i`;
 //! * a step while steps remain: the next low bit (then zeros) is shifted into the
 //!   remainder; if the remainder reaches the divisor it is subtracted and a 1 enters
-//!   the ratio, else a 0. The remainder stays below the divisor, so the step needs no
-//!   wider arithmetic: `2·rem + b >= den` is computed as `rem + b >= den - rem`.
+//!   the ratio, else a 0. The remainder stays below the divisor, so the shifted
+//!   remainder `{rem, b}` (W2 + 1 bits) reaches the divisor when its top bit (`rem`'s
+//!   msb) is set or its low W2 bits do, and the difference fits W2 bits.
 //!
 //! `ratio_o` is the register. The monitor starts a division only with no decision
 //! waiting, and emits the decision RC_LAT >= 10 cycles later, after the 8 steps.
@@ -48,8 +49,7 @@ pub struct RatioDiv<const W2: usize> {
     low_r: Reg<4>,
     step_r: Reg<4>,
     den: Signal<Local, Bits<W2>>,
-    diff: Signal<Local, Bits<W2>>,
-    sum: Signal<Local, Bits<W2>>,
+    shifted: Signal<Local, Bits<W2>>,
     zero: Constant<Bits<W2>>,
     one: Constant<Bits<W2>>,
     zero4: Constant<Bits<4>>,
@@ -59,6 +59,7 @@ pub struct RatioDiv<const W2: usize> {
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
     sat: Constant<Bits<8>>,
+    msb: Constant<Bits<8>>,
 }
 
 impl<const W2: usize> RatioDiv<W2> {
@@ -81,8 +82,7 @@ impl<const W2: usize> RatioDiv<W2> {
             low_r: Default::default(),
             step_r: Default::default(),
             den: Default::default(),
-            diff: Default::default(),
-            sum: Default::default(),
+            shifted: Default::default(),
             zero: Constant::new(0u64.to_bits()),
             one: Constant::new(1u64.to_bits()),
             zero4: Constant::new(0u64.to_bits()),
@@ -92,6 +92,7 @@ impl<const W2: usize> RatioDiv<W2> {
             zero8: Constant::new(0u64.to_bits()),
             one8: Constant::new(1u64.to_bits()),
             sat: Constant::new(0xffu64.to_bits()),
+            msb: Constant::new((W2 as u64 - 1).to_bits()),
         }
     }
 }
@@ -116,19 +117,18 @@ impl<const W2: usize> Logic for RatioDiv<W2> {
         self.low_r.d_i.next = self.low_r.q_o.val();
         self.step_r.d_i.next = self.step_r.q_o.val();
 
-        // one restoring step: shift in the next low bit; rem < den, so 2*rem + b >= den
-        // is rem + b >= den - rem
-        self.diff.next = self.den_r.q_o.val() - self.rem_r.q_o.val();
-        self.sum.next = self.rem_r.q_o.val();
+        // one restoring step: shift the next low bit into the remainder; {rem, b} >= den
+        // when rem's msb (the shifted-out bit) is set or the low W2 bits reach den
+        self.shifted.next = self.rem_r.q_o.val() << self.one8.val();
         if self.low_r.q_o.val().get_bit(3) {
-            self.sum.next = self.rem_r.q_o.val() + self.one.val();
+            self.shifted.next = (self.rem_r.q_o.val() << self.one8.val()) | self.one.val();
         }
         if self.step_r.q_o.val() != self.zero4.val() {
-            if self.sum.val() >= self.diff.val() {
-                self.rem_r.d_i.next = self.sum.val() - self.diff.val();
+            if ((self.rem_r.q_o.val() >> self.msb.val()) != self.zero.val()) | (self.shifted.val() >= self.den_r.q_o.val()) {
+                self.rem_r.d_i.next = self.shifted.val() - self.den_r.q_o.val();
                 self.ratio_r.d_i.next = (self.ratio_r.q_o.val() << self.one8.val()) | self.one8.val();
             } else {
-                self.rem_r.d_i.next = self.rem_r.q_o.val() + self.sum.val();
+                self.rem_r.d_i.next = self.shifted.val();
                 self.ratio_r.d_i.next = self.ratio_r.q_o.val() << self.one8.val();
             }
             self.low_r.d_i.next = self.low_r.q_o.val() << self.one8.val();
@@ -242,7 +242,7 @@ mod tests {
     }
 
     /// 128-bit products (the thesis-cost build): 2^100 / 2^99 = 2.0, 3·2^90 / 2^90 = 3.0,
-    /// and a divisor near 2^128 (the step's `rem + b >= den - rem` never overflows).
+    /// and a divisor near 2^128 (the shifted remainder needs its 129th bit).
     #[test]
     fn ratio_div_at_128_bits_by_hand() {
         let mut s = fresh::<128>(None);
