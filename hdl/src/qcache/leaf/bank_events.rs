@@ -85,7 +85,7 @@ impl<const PW: usize, const DW: usize, const ND: usize> Logic for BankEvents<PW,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::leaf_check::{bv, lint_and_synth, val, LeafSim};
+    use crate::leaf_check::{bv, check_outs, emit, lint_and_synth, outs, rtl_run, val, LeafSim};
 
     #[test]
     fn bank_events_is_lint_clean_and_synthesizable() {
@@ -134,5 +134,23 @@ mod tests {
         ]);
         // two domains, 1-bit ids, 2-bit counts
         run::<2, 1, 2>(&[((true, 1, true, 0, true, 2, 0, 1, 0b01, 0b00), (3, 1, 2, 0b11, 0b01)), ((false, 1, true, 1, false, 0, 2, 0, 0, 0b01), (0, 3, 0, 0, 0b11))]);
+    }
+
+    /// The emitted Verilog under Icarus: a one-hot shifted past the ND-bit mask is 0 in
+    /// Verilog as in the model (ids 5-7 of five domains set no bit).
+    #[test]
+    fn bank_events_verilog_drops_ids_beyond_the_domains() {
+        let ms = emit(BankEvents::<3, 3, 5>::default(), "qc_bank_events_p3_d5");
+        let cycles: Vec<Vec<(&str, u128)>> = vec![
+            vec![("prod_i", 1), ("prod_dom_i", 4), ("cons_i", 1), ("cons_dom_i", 1), ("spill_i", 1)],
+            vec![("prod_dom_i", 5), ("cons_dom_i", 7), ("np_i", 1), ("nc_i", 1), ("pm_i", 0b00010), ("cm_i", 0b00100)],
+            vec![("prod_i", 0), ("cons_i", 0), ("spill_i", 0), ("np_i", 6), ("pm_i", 0b10001)],
+        ];
+        let want = vec![
+            outs(&[("np_o", 1), ("nc_o", 1), ("ns_o", 1), ("pm_o", 0b10000), ("cm_o", 0b00010)]),
+            outs(&[("np_o", 2), ("nc_o", 2), ("ns_o", 1), ("pm_o", 0b00010), ("cm_o", 0b00100)]),
+            outs(&[("np_o", 6), ("nc_o", 1), ("ns_o", 0), ("pm_o", 0b10001), ("cm_o", 0b00100)]),
+        ];
+        check_outs(&rtl_run(&ms, "qc_bank_events_p3_d5", &cycles), &want, 0).unwrap_or_else(|e| panic!("{e}"));
     }
 }

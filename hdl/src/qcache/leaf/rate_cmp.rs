@@ -114,7 +114,7 @@ impl<const W: usize, const W2: usize> Logic for RateCmp<W, W2> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::leaf_check::{bv, lint_and_synth, val, LeafSim, Rng};
+    use crate::leaf_check::{bv, check_outs, emit, lint_and_synth, outs, rtl_run, val, LeafSim, Rng};
 
     #[test]
     fn rate_cmp_is_lint_clean_and_synthesizable() {
@@ -154,6 +154,25 @@ mod tests {
         let mut h = LeafSim::comb(RateCmp::<8, 16>::new(1));
         assert_eq!(cmp(&mut h, 10, 149, 1, 10), (false, false, false, 149, 100));
         assert_eq!(cmp(&mut h, 10, 201, 1, 10), (false, true, false, 201, 100));
+    }
+
+    /// The emitted Verilog (with the hand-written `qc_mul` body, whose `update()` is only
+    /// a model) under Icarus, on the hand-worked vectors: 2:1, equal within 12.5%, just
+    /// outside it, no CONSUME, no PRODUCE, the largest products.
+    #[test]
+    fn rate_cmp_verilog_by_hand() {
+        let ms = emit(RateCmp::<16, 32>::new(3), "qc_rate_cmp_w16_t3");
+        let vs: [([u128; 4], [u128; 5]); 6] = [
+            ([200, 100, 100, 100], [1, 0, 0, 20000, 10000]),
+            ([10, 6, 19, 10], [0, 0, 0, 114, 100]),
+            ([10, 5, 23, 10], [0, 1, 0, 115, 100]),
+            ([300, 0, 500, 0], [1, 0, 1, 0, 0]),
+            ([0, 40, 0, 90], [0, 1, 0, 0, 0]),
+            ([0xffff, 0xfffe, 0xffff, 0xffff], [0, 0, 0, 0xfffe_0001, 0xfffd_0002]),
+        ];
+        let cycles: Vec<Vec<(&str, u128)>> = vs.iter().map(|(i, _)| vec![("produced_i", i[0]), ("consumed_i", i[1]), ("cyc_p_i", i[2]), ("cyc_c_i", i[3])]).collect();
+        let want: Vec<_> = vs.iter().map(|(_, o)| outs(&[("gt_o", o[0]), ("lt_o", o[1]), ("rc_zero_o", o[2]), ("rmax_o", o[3]), ("rmin_o", o[4])])).collect();
+        check_outs(&rtl_run(&ms, "qc_rate_cmp_w16_t3", &cycles), &want, 0).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// The thesis-cost width (64-bit counters, 128-bit products), by hand: 2^40 lines
