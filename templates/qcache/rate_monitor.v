@@ -4,11 +4,11 @@ module {{ top }} (
 {%- endfor %}
 );
   // Q-cache rate monitor of one L2 (Hestness 2016 ch. 6; spec qcache.md 1.2-1.8, 5),
-  // cycle-exact with golden::qcache::monitor::RateMonitor: `step` there is the two
-  // combinational blocks below, statement for statement, in the spec 1.6 order. The
+  // cycle-exact with golden::qcache::monitor::RateMonitor: `step` there is the leaves'
+  // logic and the combinational block below, in the spec 1.6 order. The
   // datapath is rust-hdl leaves: the per-bank event sums ({{ bank_mod }}, one per bank,
-  // chained), the rate comparison ({{ cmp_mod }}) and the magnitude with its serial
-  // divider ({{ div_mod }}).
+  // chained), the window counters after the events ({{ win_mod }}), the rate comparison
+  // ({{ cmp_mod }}) and the magnitude with its serial divider ({{ div_mod }}).
   localparam W   = {{ w }};   // CNT_W: every counter saturates at 2^W - 1
   localparam W2  = {{ w2 }};  // rate products produced*cyc_c, consumed*cyc_p
   localparam NB  = {{ nb }};   // L2 banks reporting events
@@ -90,11 +90,29 @@ module {{ top }} (
   wire [PW-1:0] np = np_chain[NB*PW +: PW], nc = nc_chain[NB*PW +: PW], ns = ns_chain[NB*PW +: PW];
   wire [ND-1:0] pm_ev = pm_chain[NB*ND +: ND], cm_ev = cm_chain[NB*ND +: ND];
 
-  // the window counters after this cycle's events (first combinational block)
-  reg [2:0]    st_e;
-  reg [W-1:0]  prod_e, cons_e, spil_e, cp_e, cc_e, q_e, qm_e;
-  reg          qv_e, tps_e, tcs_e, fe_e;
-  reg [ND-1:0] pm_e, cm_e;
+  // kernel begin clears every register but the request register (spec 1.4); the
+  // window counters after this cycle's events ({{ win_mod }})
+  wire         kend_fire   = kend_i && state_r != S_DISABLED;
+  wire         kbegin_fire = kbegin_i && state_r == S_DISABLED;
+  wire [2:0]   st_e = kbegin_fire ? S_DETECT : state_r;
+  wire         ev_on = st_e != S_DISABLED && st_e != S_OFF;
+  wire [W-1:0] prod_e, cons_e, spil_e, cp_e, cc_e, q_e, qm_e;
+  wire         qv_e, fe_e;
+  {{ win_mod }} u_window (
+    .en_i(ev_on), .onset_ok_i(st_e != S_DETECT), .np_i(np), .nc_i(nc), .ns_i(ns),
+    .produced_i(kbegin_fire ? {W{1'b0}} : produced_r), .consumed_i(kbegin_fire ? {W{1'b0}} : consumed_r),
+    .spilled_i(kbegin_fire ? {W{1'b0}} : spilled_r), .cyc_p_i(kbegin_fire ? {W{1'b0}} : cyc_p_r),
+    .cyc_c_i(kbegin_fire ? {W{1'b0}} : cyc_c_r), .q_i(kbegin_fire ? {W{1'b0}} : q_r),
+    .q_max_i(kbegin_fire ? {W{1'b0}} : q_max_r), .qmax_valid_i(!kbegin_fire && qmax_valid_r),
+    .force_eval_i(!kbegin_fire && force_eval_r),
+    .produced_o(prod_e), .consumed_o(cons_e), .spilled_o(spil_e), .cyc_p_o(cp_e), .cyc_c_o(cc_e),
+    .q_o(q_e), .q_max_o(qm_e), .qmax_valid_o(qv_e), .force_eval_o(fe_e)
+  );
+  // the domains and the kernel's first PRODUCE / CONSUME
+  wire [ND-1:0] pm_e = (kbegin_fire ? {ND{1'b0}} : prod_mask_r) | (ev_on ? pm_ev : {ND{1'b0}});
+  wire [ND-1:0] cm_e = (kbegin_fire ? {ND{1'b0}} : cons_mask_r) | (ev_on ? cm_ev : {ND{1'b0}});
+  wire          tps_e = (!kbegin_fire && tot_p_seen_r) || (ev_on && np != {PW{1'b0}});
+  wire          tcs_e = (!kbegin_fire && tot_c_seen_r) || (ev_on && nc != {PW{1'b0}});
 
   // Table 6.1's rate comparison on them (used in an evaluation cycle)
   wire          cmp_gt, cmp_lt, cmp_rc_zero;
@@ -106,8 +124,6 @@ module {{ top }} (
 
   // the decision's magnitude: a constant step, or sat8((rmax << 4) / rmin) by the
   // serial divider during the RC_LAT delay; cleared at reset, kernel end and begin
-  wire       kend_fire   = kend_i && state_r != S_DISABLED;
-  wire       kbegin_fire = kbegin_i && state_r == S_DISABLED;
   reg        div_load, div_start;
   reg [7:0]  div_load_ratio;
   wire [7:0] sched_ratio;
@@ -121,14 +137,6 @@ module {{ top }} (
   // ---------------------------------------------------------------------------
   // helpers
   // ---------------------------------------------------------------------------
-  function automatic [W-1:0] sadd(input [W-1:0] a, input [PW-1:0] n);
-    reg [W:0] s;
-    begin
-      s = {1'b0, a} + {{ '{' }}{(W+1-PW){1'b0}}, n};
-      sadd = s[W] ? {W{1'b1}} : s[W-1:0];
-    end
-  endfunction
-
   function automatic [1:0] sat3(input [1:0] x);
     sat3 = (x == 2'd3) ? 2'd3 : x + 2'd1;
   endfunction
@@ -154,51 +162,11 @@ module {{ top }} (
   reg          rv, rrole, rdir, rrest;
   reg [ND-1:0] rtgt;
   reg [7:0]    rrat;
-  // this cycle's events and the evaluation
-  reg [PW:0]   ncs;
-  reg [W-1:0]  up;
+  // the evaluation
   reg          gt, lt, spills_y, qlow, near_full, decide, d_giveup, d_role, d_dir, d_div;
   reg [7:0]    d_ratio, fin;
   reg [1:0]    d_class;
   reg [W-1:0]  cap_ref;
-
-  // (2) kernel begin clears every register but the request register (spec 1.4);
-  // (3) this cycle's events
-  always @(*) begin
-    st_e   = kbegin_fire ? S_DETECT : state_r;
-    prod_e = kbegin_fire ? {W{1'b0}} : produced_r;
-    cons_e = kbegin_fire ? {W{1'b0}} : consumed_r;
-    spil_e = kbegin_fire ? {W{1'b0}} : spilled_r;
-    cp_e   = kbegin_fire ? {W{1'b0}} : cyc_p_r;
-    cc_e   = kbegin_fire ? {W{1'b0}} : cyc_c_r;
-    q_e    = kbegin_fire ? {W{1'b0}} : q_r;
-    qm_e   = kbegin_fire ? {W{1'b0}} : q_max_r;
-    qv_e   = !kbegin_fire && qmax_valid_r;
-    pm_e   = kbegin_fire ? {ND{1'b0}} : prod_mask_r;
-    cm_e   = kbegin_fire ? {ND{1'b0}} : cons_mask_r;
-    tps_e  = !kbegin_fire && tot_p_seen_r;
-    tcs_e  = !kbegin_fire && tot_c_seen_r;
-    fe_e   = !kbegin_fire && force_eval_r;
-    ncs = {1'b0, nc} + {1'b0, ns};
-    up = {W{1'b0}};
-    if (st_e != S_DISABLED && st_e != S_OFF) begin
-      // a spill onset records q_max and forces an evaluation
-      if (ns != {PW{1'b0}} && spil_e == {W{1'b0}} && st_e != S_DETECT) begin
-        qm_e = q_e; qv_e = 1'b1; fe_e = 1'b1;
-      end
-      prod_e = sadd(prod_e, np);
-      cons_e = sadd(cons_e, nc);
-      spil_e = sadd(spil_e, ns);
-      up = sadd(q_e, np);
-      q_e = ({1'b0, up} >= {{ '{' }}{(W-PW){1'b0}}, ncs}) ? up - {{ '{' }}{(W-PW-1){1'b0}}, ncs} : {W{1'b0}};
-      pm_e = pm_e | pm_ev;
-      cm_e = cm_e | cm_ev;
-      if (cp_e != {W{1'b0}} || np != {PW{1'b0}}) cp_e = sadd(cp_e, {{ '{' }}{(PW-1){1'b0}}, 1'b1});
-      if (cc_e != {W{1'b0}} || nc != {PW{1'b0}}) cc_e = sadd(cc_e, {{ '{' }}{(PW-1){1'b0}}, 1'b1});
-      if (np != {PW{1'b0}}) tps_e = 1'b1;
-      if (nc != {PW{1'b0}}) tcs_e = 1'b1;
-    end
-  end
 
   // (4) the state's work, (5) the delayed decision
   always @(*) begin

@@ -28,6 +28,7 @@ use crate::Generate;
 use leaf::bank_events::BankEvents;
 use leaf::rate_cmp::RateCmp;
 use leaf::ratio_div::{DivBug, RatioDiv};
+use leaf::window_events::WindowEvents;
 
 /// The designs Q-cache generates (the manifest's `design`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -48,6 +49,11 @@ pub enum QcacheModule<'a> {
     BankEvents {
         pw: u32,
         nd: u32,
+    },
+    /// The window counters after the cycle's events: `w`-bit counters, `pw`-bit counts.
+    WindowEvents {
+        w: u32,
+        pw: u32,
     },
     /// The rate comparison of `w`-bit counters with tolerance `max >> tol_shift`.
     RateCmp {
@@ -79,6 +85,7 @@ impl Catalog for QcacheModule<'_> {
         match self {
             QcacheModule::Monitor { preset, .. } => top_name(preset),
             QcacheModule::BankEvents { pw, nd } => format!("qc_bank_events_p{pw}_d{nd}"),
+            QcacheModule::WindowEvents { w, pw } => format!("qc_window_events_w{w}_p{pw}"),
             QcacheModule::RateCmp { w, tol_shift } => format!("qc_rate_cmp_w{w}_t{tol_shift}"),
             QcacheModule::RatioDiv { w, bug: None } => format!("qc_ratio_div_w{w}"),
             QcacheModule::RatioDiv { w, bug: Some(DivBug::SevenSteps) } => format!("qc_ratio_div_w{w}_planted_7_steps"),
@@ -108,6 +115,14 @@ impl Catalog for QcacheModule<'_> {
             )
             .param("PW", pw)
             .param("ND", nd),
+            QcacheModule::WindowEvents { w, pw } => ModuleDoc::new(
+                "Q-cache monitor: the window counters and footprint Q after the cycle's events, saturating; cycle counters from the window's first event; the spill onset's q_max (spec 1.3, 1.6 step 3)",
+                "Combinational; no handshake. With en_i: produced/consumed/spilled += np/nc/ns (saturating), q = max(0, sat(q + np) - nc - ns),\n\
+                 cyc_p / cyc_c + 1 once started or on their first event, and on a spill onset (ns, spilled 0, onset_ok_i)\n\
+                 q_max = q, qmax_valid and force_eval set. Without en_i every value passes.",
+            )
+            .param("W", w)
+            .param("PW", pw),
             QcacheModule::RateCmp { w, tol_shift } => ModuleDoc::new(
                 "Q-cache monitor: division-free rate comparison produced*cyc_c against consumed*cyc_p with tolerance max >> EQ_TOL_SHIFT and the zero-count terms (spec 1.5)",
                 "Combinational; no handshake. gt_o = consumed == 0 | lhs - rhs > tol, lt_o = produced == 0 | rhs - lhs > tol,\n\
@@ -157,6 +172,30 @@ fn emit_bank_events(lib: &mut Library, pw: u32, nd: u32) -> Result<String, GenEr
         5 => by_nd!(5),
         6 => by_nd!(6),
         _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
+    }
+}
+
+/// The window counters' leaf for `w`-bit counters and `pw`-bit counts.
+fn emit_window_events(lib: &mut Library, w: u32, pw: u32) -> Result<String, GenError> {
+    let entry = QcacheModule::WindowEvents { w, pw };
+    macro_rules! by_pw {
+        ($w:literal, $w1:literal) => {
+            match pw {
+                2 => lib.emit(&entry, WindowEvents::<$w, $w1, 2>::default()),
+                3 => lib.emit(&entry, WindowEvents::<$w, $w1, 3>::default()),
+                4 => lib.emit(&entry, WindowEvents::<$w, $w1, 4>::default()),
+                5 => lib.emit(&entry, WindowEvents::<$w, $w1, 5>::default()),
+                6 => lib.emit(&entry, WindowEvents::<$w, $w1, 6>::default()),
+                _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
+            }
+        };
+    }
+    match w {
+        8 => by_pw!(8, 9),
+        16 => by_pw!(16, 17),
+        32 => by_pw!(32, 33),
+        64 => by_pw!(64, 65),
+        _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
     }
 }
 
@@ -264,11 +303,20 @@ struct MonitorTop {
     qlock_shift: u32,
     damp: u32,
     bank_mod: String,
+    win_mod: String,
     cmp_mod: String,
     div_mod: String,
 }
 
-fn view(c: &QcacheConfig, preset: &str, bank_mod: String, cmp_mod: String, div_mod: String) -> MonitorTop {
+/// The leaf modules the top instantiates.
+struct Leaves {
+    bank_mod: String,
+    win_mod: String,
+    cmp_mod: String,
+    div_mod: String,
+}
+
+fn view(c: &QcacheConfig, preset: &str, l: Leaves) -> MonitorTop {
     MonitorTop {
         top: top_name(preset),
         ports: port_views(&ports(c)),
@@ -301,9 +349,10 @@ fn view(c: &QcacheConfig, preset: &str, bank_mod: String, cmp_mod: String, div_m
         spill_shift: c.spill_little_shift,
         qlock_shift: c.qlock_shift,
         damp: (c.policy == golden::qcache::config::Policy::DampOnReversal) as u32,
-        bank_mod,
-        cmp_mod,
-        div_mod,
+        bank_mod: l.bank_mod,
+        win_mod: l.win_mod,
+        cmp_mod: l.cmp_mod,
+        div_mod: l.div_mod,
     }
 }
 
@@ -320,10 +369,13 @@ impl Generate for Qcache {
 pub fn generate_with(cfg: &ConfigFile<QcacheConfig>, bug: Option<DivBug>) -> Result<Generated, GenError> {
     let c = &cfg.config;
     let mut lib = Library::default();
-    let bank_mod = emit_bank_events(&mut lib, c.ev_w, c.ndom)?;
-    let cmp_mod = emit_rate_cmp(&mut lib, c.cnt_w, c.eq_tol_shift)?;
-    let div_mod = emit_ratio_div(&mut lib, c.cnt_w, bug)?;
-    let top = lib.add_text(&QcacheModule::Monitor { preset: &cfg.name, cfg: c }, view(c, &cfg.name, bank_mod, cmp_mod, div_mod).render()?)?;
+    let leaves = Leaves {
+        bank_mod: emit_bank_events(&mut lib, c.ev_w, c.ndom)?,
+        win_mod: emit_window_events(&mut lib, c.cnt_w, c.ev_w)?,
+        cmp_mod: emit_rate_cmp(&mut lib, c.cnt_w, c.eq_tol_shift)?,
+        div_mod: emit_ratio_div(&mut lib, c.cnt_w, bug)?,
+    };
+    let top = lib.add_text(&QcacheModule::Monitor { preset: &cfg.name, cfg: c }, view(c, &cfg.name, leaves).render()?)?;
     let mut d = DesignSpec::new("monitor", &QcacheDesign::Monitor, &top, ports(c));
     for (k, v) in [
         ("NBANKS", json!(c.nbanks)),

@@ -5,4 +5,8 @@
 ../lib/gf_reg_w64.v
 ../lib/gf_reg_w8.v
 ../lib/qc_ratio_div_w32.v
+../lib/gf_zext_i32_o33.v
+../lib/gf_zext_i5_o32.v
+../lib/gf_zext_i5_o33.v
+../lib/qc_window_events_w32_p5.v
 ../lib/qc_rate_monitor_qcache_l2.v

@@ -5,4 +5,8 @@
 ../lib/gf_reg_w4.v
 ../lib/gf_reg_w8.v
 ../lib/qc_ratio_div_w16.v
+../lib/gf_zext_i16_o17.v
+../lib/gf_zext_i3_o16.v
+../lib/gf_zext_i3_o17.v
+../lib/qc_window_events_w16_p3.v
 ../lib/qc_rate_monitor_qcache_small.v

@@ -3,6 +3,9 @@
 //! * [`bank_events`]: one L2 bank's contribution to the per-cycle event counts
 //!   (PRODUCE, CONSUME, SPILL popcounts) and to the producer / consumer domain masks;
 //!   the top chains one per bank.
+//! * [`window_events`]: the window counters and the footprint Q after the cycle's
+//!   events (saturating sums, Q saturating at 0, cycle counters from the window's first
+//!   event, the spill onset's `q_max`).
 //! * [`rate_cmp`]: the division-free rate comparison `produced·cyc_c` against
 //!   `consumed·cyc_p` with the `max >> EQ_TOL_SHIFT` tolerance and the zero-count
 //!   terms (README, "a window with production and no consumption"), and the larger and
@@ -17,3 +20,4 @@
 pub mod bank_events;
 pub mod rate_cmp;
 pub mod ratio_div;
+pub mod window_events;
