@@ -1,7 +1,8 @@
 //! Lockstep co-simulation of `qc_rate_monitor` on random legal event streams (bursty,
 //! jittered, rate-changing kernels with responding core schedulers), the spec §5
 //! scoreboard on the golden side; planted bugs caught by the comparison and by the
-//! scoreboard; a saturating 8-bit, one-bank, damped build.
+//! scoreboard, in the golden model and in a rust-hdl leaf of the RTL; a saturating
+//! 8-bit, one-bank, damped build.
 
 mod common;
 
@@ -10,6 +11,7 @@ use golden::qcache::monitor::Mutation;
 use golden::qcache::traffic::{EventTraffic, TrafficParams};
 use golden::qcache::Qcache;
 use hdl_gen::design::Design;
+use hdl_gen::qcache::leaf::ratio_div::DivBug;
 use verif::frame::Frame;
 use verif::lockstep::{self, Bench, CosimError, Options};
 use verif::qcache::monitor_bench;
@@ -103,5 +105,28 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
             other => panic!("{m:?}: expected an invariant violation, got {other:?}"),
         }
         rtl.renew();
+    }
+}
+
+/// A planted bug in a rust-hdl leaf of the RTL (`qc_ratio_div`: the magnitude's serial
+/// division stops after 7 of its 8 steps, so a row 1 request carries half its ratio) is
+/// a mismatch of the lockstep comparison against the unchanged golden model, on the
+/// request magnitude.
+#[test]
+fn a_planted_leaf_bug_is_caught_by_lockstep() {
+    let cfg = golden::presets::load::<Qcache>("qcache_small").unwrap_or_else(|e| panic!("{e}"));
+    let g = hdl_gen::qcache::generate_with(&cfg, Some(DivBug::SevenSteps)).unwrap_or_else(|e| panic!("{e}"));
+    let d = common::design(&g, "monitor");
+    assert!(d.manifest.files.iter().any(|f| f.contains("planted_7_steps")), "{:?}", d.manifest.files);
+    let c = cfg.config;
+    let mut rtl = common::rtl(d);
+    let layout = rtl.layout.clone();
+    let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, 21, TrafficParams::for_config(&c))).unwrap().without_checker();
+    match lockstep::run(&mut rtl, make, &Options::new(200_000, 21).without_waveform()) {
+        Err(CosimError::Mismatch(mm)) => {
+            assert!(mm.cycle > 0, "{mm}");
+            assert!(mm.diffs.iter().any(|x| x.port == "req_ratio_q44_o"), "{mm}");
+        }
+        other => panic!("the planted leaf bug was not caught: {other:?}"),
     }
 }

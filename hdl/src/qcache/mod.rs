@@ -1,11 +1,16 @@
 //! Verilog generator for the Q-cache rate monitor (`qc_rate_monitor_<preset>`, spec §5):
 //! one design, `monitor/`.
 //!
-//! The monitor is one clocked module: a register file and one next-state block written
-//! statement for statement after `golden::qcache::monitor::RateMonitor::step`, rendered
-//! by the askama template `templates/qcache/rate_monitor.v` with every width and constant
-//! from `golden::qcache::config`. Its bank count, counter width and constants come from
-//! the config, so it is rendered per preset rather than built from rust-hdl leaves.
+//! The datapath is rust-hdl leaves ([`leaf`]): the per-bank event sums (one
+//! `qc_bank_events_*` per bank, chained), the rate comparison (`qc_rate_cmp_*`, with the
+//! multipliers `qc_mul_*`) and the request magnitude with its serial divider
+//! (`qc_ratio_div_*`), monomorphized over the supported widths. The register file, the
+//! six states and the Table 6.1 policy are the askama template
+//! `templates/qcache/rate_monitor.v`, written statement for statement after
+//! `golden::qcache::monitor::RateMonitor::step`; every width and constant comes from
+//! `golden::qcache::config`.
+
+pub mod leaf;
 
 use askama::Template;
 use golden::block::ConfigFile;
@@ -20,6 +25,10 @@ use crate::library::Library;
 use crate::manifest::Port;
 use crate::ports::{port_views, PortView};
 use crate::Generate;
+use leaf::bank_events::BankEvents;
+use leaf::rate_cmp::RateCmp;
+use leaf::ratio_div::{DivBug, RatioDiv};
+use leaf::window_events::WindowEvents;
 
 /// The designs Q-cache generates (the manifest's `design`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -32,7 +41,30 @@ pub enum QcacheDesign {
 /// Every module Q-cache generates.
 #[derive(Debug, Clone)]
 pub enum QcacheModule<'a> {
-    Monitor { preset: &'a str, cfg: &'a QcacheConfig },
+    Monitor {
+        preset: &'a str,
+        cfg: &'a QcacheConfig,
+    },
+    /// One bank's events: `pw`-bit counts, `nd` domains.
+    BankEvents {
+        pw: u32,
+        nd: u32,
+    },
+    /// The window counters after the cycle's events: `w`-bit counters, `pw`-bit counts.
+    WindowEvents {
+        w: u32,
+        pw: u32,
+    },
+    /// The rate comparison of `w`-bit counters with tolerance `max >> tol_shift`.
+    RateCmp {
+        w: u32,
+        tol_shift: u32,
+    },
+    /// The magnitude register and divider over `2w`-bit products (`bug`: planted).
+    RatioDiv {
+        w: u32,
+        bug: Option<DivBug>,
+    },
 }
 
 const PROTOCOL: &str = "\
@@ -52,6 +84,11 @@ impl Catalog for QcacheModule<'_> {
     fn name(&self) -> String {
         match self {
             QcacheModule::Monitor { preset, .. } => top_name(preset),
+            QcacheModule::BankEvents { pw, nd } => format!("qc_bank_events_p{pw}_d{nd}"),
+            QcacheModule::WindowEvents { w, pw } => format!("qc_window_events_w{w}_p{pw}"),
+            QcacheModule::RateCmp { w, tol_shift } => format!("qc_rate_cmp_w{w}_t{tol_shift}"),
+            QcacheModule::RatioDiv { w, bug: None } => format!("qc_ratio_div_w{w}"),
+            QcacheModule::RatioDiv { w, bug: Some(DivBug::SevenSteps) } => format!("qc_ratio_div_w{w}_planted_7_steps"),
         }
     }
 
@@ -71,7 +108,116 @@ impl Catalog for QcacheModule<'_> {
             .param("MIN_LINES", cfg.min_lines)
             .param("RC_LAT", cfg.rc_lat)
             .param("POLICY", cfg.policy.name()),
+            QcacheModule::BankEvents { pw, nd } => ModuleDoc::new(
+                "Q-cache monitor: one L2 bank's PRODUCE / CONSUME / SPILL strobes added to the running counts and its domains to the running masks (spec 1.2)",
+                "Combinational; no handshake. n*_o = n*_i + strobe; pm_o / cm_o = pm_i / cm_i with bit dom set when\n\
+                 the strobe is (a domain id >= ND sets nothing). Chained bank 0 .. NB-1 from zero.",
+            )
+            .param("PW", pw)
+            .param("ND", nd),
+            QcacheModule::WindowEvents { w, pw } => ModuleDoc::new(
+                "Q-cache monitor: the window counters and footprint Q after the cycle's events, saturating; cycle counters from the window's first event; the spill onset's q_max (spec 1.3, 1.6 step 3)",
+                "Combinational; no handshake. With en_i: produced/consumed/spilled += np/nc/ns (saturating), q = max(0, sat(q + np) - nc - ns),\n\
+                 cyc_p / cyc_c + 1 once started or on their first event, and on a spill onset (ns, spilled 0, onset_ok_i)\n\
+                 q_max = q, qmax_valid and force_eval set. Without en_i every value passes.",
+            )
+            .param("W", w)
+            .param("PW", pw),
+            QcacheModule::RateCmp { w, tol_shift } => ModuleDoc::new(
+                "Q-cache monitor: division-free rate comparison produced*cyc_c against consumed*cyc_p with tolerance max >> EQ_TOL_SHIFT and the zero-count terms (spec 1.5)",
+                "Combinational; no handshake. gt_o = consumed == 0 | lhs - rhs > tol, lt_o = produced == 0 | rhs - lhs > tol,\n\
+                 rmax_o / rmin_o the larger / smaller product (2W bits), rc_zero_o = consumed == 0.",
+            )
+            .param("W", w)
+            .param("EQ_TOL_SHIFT", tol_shift),
+            QcacheModule::RatioDiv { w, bug } => ModuleDoc::new(
+                match bug {
+                    None => "Q-cache monitor: request magnitude register (4.4), a constant step or sat8((rmax << 4) / max(1, rmin)) by an 8-step serial divider (spec 1.5)",
+                    Some(DivBug::SevenSteps) => "Q-cache monitor: request magnitude register with a PLANTED BUG (the division stops after 7 steps), for the checker tests",
+                },
+                "No handshake. At the edge: rst_i / clear_i zero everything; start_i saturates to 0xff (inf_i or rmax >> 4 >= rmin)\n\
+                 or starts the 8 steps; load_i loads load_ratio_i; otherwise one quotient bit a cycle while steps remain.\n\
+                 ratio_o is the register.",
+            )
+            .param("W2", 2 * w),
         }
+    }
+}
+
+fn unsupported(field: &str, value: u32, allowed: &str) -> GenError {
+    GenError::Unsupported { field: field.into(), message: format!("{value} has no monomorphized leaf"), allowed: allowed.into() }
+}
+
+/// One bank's event leaf for `pw`-bit counts and `nd` domains (ids of clog2(nd) bits).
+fn emit_bank_events(lib: &mut Library, pw: u32, nd: u32) -> Result<String, GenError> {
+    let entry = QcacheModule::BankEvents { pw, nd };
+    macro_rules! by_nd {
+        ($pw:literal) => {
+            match nd {
+                2 => lib.emit(&entry, BankEvents::<$pw, 1, 2>::default()),
+                3 => lib.emit(&entry, BankEvents::<$pw, 2, 3>::default()),
+                4 => lib.emit(&entry, BankEvents::<$pw, 2, 4>::default()),
+                5 => lib.emit(&entry, BankEvents::<$pw, 3, 5>::default()),
+                6 => lib.emit(&entry, BankEvents::<$pw, 3, 6>::default()),
+                7 => lib.emit(&entry, BankEvents::<$pw, 3, 7>::default()),
+                8 => lib.emit(&entry, BankEvents::<$pw, 3, 8>::default()),
+                _ => Err(unsupported("qcache.ndom", nd, "2..=8")),
+            }
+        };
+    }
+    match pw {
+        2 => by_nd!(2),
+        3 => by_nd!(3),
+        4 => by_nd!(4),
+        5 => by_nd!(5),
+        6 => by_nd!(6),
+        _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
+    }
+}
+
+/// The window counters' leaf for `w`-bit counters and `pw`-bit counts.
+fn emit_window_events(lib: &mut Library, w: u32, pw: u32) -> Result<String, GenError> {
+    let entry = QcacheModule::WindowEvents { w, pw };
+    macro_rules! by_pw {
+        ($w:literal, $w1:literal) => {
+            match pw {
+                2 => lib.emit(&entry, WindowEvents::<$w, $w1, 2>::default()),
+                3 => lib.emit(&entry, WindowEvents::<$w, $w1, 3>::default()),
+                4 => lib.emit(&entry, WindowEvents::<$w, $w1, 4>::default()),
+                5 => lib.emit(&entry, WindowEvents::<$w, $w1, 5>::default()),
+                6 => lib.emit(&entry, WindowEvents::<$w, $w1, 6>::default()),
+                _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
+            }
+        };
+    }
+    match w {
+        8 => by_pw!(8, 9),
+        16 => by_pw!(16, 17),
+        32 => by_pw!(32, 33),
+        64 => by_pw!(64, 65),
+        _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
+    }
+}
+
+fn emit_rate_cmp(lib: &mut Library, w: u32, tol_shift: u32) -> Result<String, GenError> {
+    let entry = QcacheModule::RateCmp { w, tol_shift };
+    match w {
+        8 => lib.emit(&entry, RateCmp::<8, 16>::new(tol_shift)),
+        16 => lib.emit(&entry, RateCmp::<16, 32>::new(tol_shift)),
+        32 => lib.emit(&entry, RateCmp::<32, 64>::new(tol_shift)),
+        64 => lib.emit(&entry, RateCmp::<64, 128>::new(tol_shift)),
+        _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
+    }
+}
+
+fn emit_ratio_div(lib: &mut Library, w: u32, bug: Option<DivBug>) -> Result<String, GenError> {
+    let entry = QcacheModule::RatioDiv { w, bug };
+    match w {
+        8 => lib.emit(&entry, RatioDiv::<16>::new(bug)),
+        16 => lib.emit(&entry, RatioDiv::<32>::new(bug)),
+        32 => lib.emit(&entry, RatioDiv::<64>::new(bug)),
+        64 => lib.emit(&entry, RatioDiv::<128>::new(bug)),
+        _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
     }
 }
 
@@ -153,13 +299,24 @@ struct MonitorTop {
     qpre_den: u32,
     min_step: u8,
     up_step: u8,
-    eq_tol_shift: u32,
     spill_shift: u32,
     qlock_shift: u32,
     damp: u32,
+    bank_mod: String,
+    win_mod: String,
+    cmp_mod: String,
+    div_mod: String,
 }
 
-fn view(c: &QcacheConfig, preset: &str) -> MonitorTop {
+/// The leaf modules the top instantiates.
+struct Leaves {
+    bank_mod: String,
+    win_mod: String,
+    cmp_mod: String,
+    div_mod: String,
+}
+
+fn view(c: &QcacheConfig, preset: &str, l: Leaves) -> MonitorTop {
     MonitorTop {
         top: top_name(preset),
         ports: port_views(&ports(c)),
@@ -189,10 +346,13 @@ fn view(c: &QcacheConfig, preset: &str) -> MonitorTop {
         qpre_den: c.qpre_den,
         min_step: c.min_step_q44,
         up_step: c.up_step_q44,
-        eq_tol_shift: c.eq_tol_shift,
         spill_shift: c.spill_little_shift,
         qlock_shift: c.qlock_shift,
         damp: (c.policy == golden::qcache::config::Policy::DampOnReversal) as u32,
+        bank_mod: l.bank_mod,
+        win_mod: l.win_mod,
+        cmp_mod: l.cmp_mod,
+        div_mod: l.div_mod,
     }
 }
 
@@ -200,26 +360,38 @@ impl Generate for Qcache {
     type Design = QcacheDesign;
 
     fn generate(cfg: &ConfigFile<QcacheConfig>) -> Result<Generated, GenError> {
-        let c = &cfg.config;
-        let mut lib = Library::default();
-        let top = lib.add_text(&QcacheModule::Monitor { preset: &cfg.name, cfg: c }, view(c, &cfg.name).render()?)?;
-        let mut d = DesignSpec::new("monitor", &QcacheDesign::Monitor, &top, ports(c));
-        for (k, v) in [
-            ("NBANKS", json!(c.nbanks)),
-            ("NDOM", json!(c.ndom)),
-            ("DOM_W", json!(c.dom_w)),
-            ("CNT_W", json!(c.cnt_w)),
-            ("CAP_LINES", json!(c.cap_lines)),
-            ("EVAL_INTERVAL", json!(c.eval_interval)),
-            ("MIN_OBS_CYCLES", json!(c.min_obs_cycles)),
-            ("WINDOW_CYCLES", json!(c.window_cycles)),
-            ("MIN_LINES", json!(c.min_lines)),
-            ("RC_LAT", json!(c.rc_lat)),
-            ("POLICY", json!(c.policy.name())),
-        ] {
-            d = d.param(k, v);
-        }
-        d = d.table("state_codes", json!(st::NAMES)).table("storage_bits", json!(c.storage()));
-        Generated::new(cfg, <Qcache as golden::block::Block>::TABLE, lib, vec![d])
+        generate_with(cfg, None)
     }
+}
+
+/// The monitor with the magnitude divider's planted bug `bug` (None: the real one), for
+/// showing that the lockstep co-simulation catches a wrong leaf.
+pub fn generate_with(cfg: &ConfigFile<QcacheConfig>, bug: Option<DivBug>) -> Result<Generated, GenError> {
+    let c = &cfg.config;
+    let mut lib = Library::default();
+    let leaves = Leaves {
+        bank_mod: emit_bank_events(&mut lib, c.ev_w, c.ndom)?,
+        win_mod: emit_window_events(&mut lib, c.cnt_w, c.ev_w)?,
+        cmp_mod: emit_rate_cmp(&mut lib, c.cnt_w, c.eq_tol_shift)?,
+        div_mod: emit_ratio_div(&mut lib, c.cnt_w, bug)?,
+    };
+    let top = lib.add_text(&QcacheModule::Monitor { preset: &cfg.name, cfg: c }, view(c, &cfg.name, leaves).render()?)?;
+    let mut d = DesignSpec::new("monitor", &QcacheDesign::Monitor, &top, ports(c));
+    for (k, v) in [
+        ("NBANKS", json!(c.nbanks)),
+        ("NDOM", json!(c.ndom)),
+        ("DOM_W", json!(c.dom_w)),
+        ("CNT_W", json!(c.cnt_w)),
+        ("CAP_LINES", json!(c.cap_lines)),
+        ("EVAL_INTERVAL", json!(c.eval_interval)),
+        ("MIN_OBS_CYCLES", json!(c.min_obs_cycles)),
+        ("WINDOW_CYCLES", json!(c.window_cycles)),
+        ("MIN_LINES", json!(c.min_lines)),
+        ("RC_LAT", json!(c.rc_lat)),
+        ("POLICY", json!(c.policy.name())),
+    ] {
+        d = d.param(k, v);
+    }
+    d = d.table("state_codes", json!(st::NAMES)).table("storage_bits", json!(c.storage()));
+    Generated::new(cfg, <Qcache as golden::block::Block>::TABLE, lib, vec![d])
 }

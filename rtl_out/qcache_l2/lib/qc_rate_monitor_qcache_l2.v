@@ -82,8 +82,11 @@ module qc_rate_monitor_qcache_l2 (
   output wire [4:0] throttled_o       // domains slowed or sped, to restore
 );
   // Q-cache rate monitor of one L2 (Hestness 2016 ch. 6; spec qcache.md 1.2-1.8, 5),
-  // cycle-exact with golden::qcache::monitor::RateMonitor: `step` there is the
-  // combinational block below, statement for statement, in the spec 1.6 order.
+  // cycle-exact with golden::qcache::monitor::RateMonitor: `step` there is the leaves'
+  // logic and the combinational block below, in the spec 1.6 order. The
+  // datapath is rust-hdl leaves: the per-bank event sums (qc_bank_events_p5_d5, one per bank,
+  // chained), the window counters after the events (qc_window_events_w32_p5), the rate comparison
+  // (qc_rate_cmp_w32_t3) and the magnitude with its serial divider (qc_ratio_div_w32).
   localparam W   = 32;   // CNT_W: every counter saturates at 2^W - 1
   localparam W2  = 64;  // rate products produced*cyc_c, consumed*cyc_p
   localparam NB  = 16;   // L2 banks reporting events
@@ -106,7 +109,7 @@ module qc_rate_monitor_qcache_l2 (
   localparam [1:0] QLOW_STREAK = 2'd2, GIVEUP_STREAK = 2'd2;
   localparam [3:0] QPRE_NUM = 4'd3, QPRE_DEN = 4'd4;
   localparam [7:0] MIN_STEP_Q44 = 8'd18, UP_STEP_Q44 = 8'd20;
-  localparam EQ_TOL_SHIFT = 3, SPILL_LITTLE_SHIFT = 5, QLOCK_SHIFT = 2;
+  localparam SPILL_LITTLE_SHIFT = 5, QLOCK_SHIFT = 2;
   localparam DAMP_ON_REVERSAL = 0;
 
   // ---------------------------------------------------------------------------
@@ -122,14 +125,11 @@ module qc_rate_monitor_qcache_l2 (
   reg [PT-1:0] pend_t_r;
   reg [1:0]    lowq_streak_r, giveup_streak_r, last_dir_r;
   reg          tot_p_seen_r, tot_c_seen_r, force_eval_r;
-  // the decision waiting RC_LAT cycles (sched): kind, request, fallback target, ratio
+  // the decision waiting RC_LAT cycles (sched): kind, request, fallback target (its
+  // ratio is the register of qc_ratio_div_w32)
   reg          sched_v_r, sched_giveup_r, sched_role_r, sched_dir_r, sched_damp_r;
   reg [SW-1:0] sched_cnt_r;
   reg [ND-1:0] sched_target_r, sched_fb_target_r;
-  reg [7:0]    sched_ratio_r;
-  // serial divider: ratio = floor(16 * rmax / rmin), one quotient bit a cycle
-  reg [W2-1:0] div_rem_r, div_den_r;
-  reg [3:0]    div_low_r, div_step_r;
   // fallback of the request in flight
   reg          fb_v_r, fb_role_r, fb_dir_r;
   reg [ND-1:0] fb_target_r;
@@ -140,34 +140,81 @@ module qc_rate_monitor_qcache_l2 (
   reg [7:0]    req_ratio_r;
 
   // ---------------------------------------------------------------------------
+  // datapath leaves
+  // ---------------------------------------------------------------------------
+  // this cycle's events: bank b adds its strobes and domain bits to the sums of
+  // banks 0 .. b-1 (segment b of each chain); segment NB is the cycle's total
+  wire [(NB+1)*PW-1:0] np_chain, nc_chain, ns_chain;
+  wire [(NB+1)*ND-1:0] pm_chain, cm_chain;
+  assign np_chain[PW-1:0] = {PW{1'b0}};
+  assign nc_chain[PW-1:0] = {PW{1'b0}};
+  assign ns_chain[PW-1:0] = {PW{1'b0}};
+  assign pm_chain[ND-1:0] = {ND{1'b0}};
+  assign cm_chain[ND-1:0] = {ND{1'b0}};
+  genvar b;
+  generate
+    for (b = 0; b < NB; b = b + 1) begin : g_bank
+      qc_bank_events_p5_d5 u_events (
+        .prod_i(ev_prod_i[b]), .prod_dom_i(ev_prod_dom_i[b*DW +: DW]),
+        .cons_i(ev_cons_i[b]), .cons_dom_i(ev_cons_dom_i[b*DW +: DW]),
+        .spill_i(ev_spill_i[b]),
+        .np_i(np_chain[b*PW +: PW]), .nc_i(nc_chain[b*PW +: PW]), .ns_i(ns_chain[b*PW +: PW]),
+        .pm_i(pm_chain[b*ND +: ND]), .cm_i(cm_chain[b*ND +: ND]),
+        .np_o(np_chain[(b+1)*PW +: PW]), .nc_o(nc_chain[(b+1)*PW +: PW]), .ns_o(ns_chain[(b+1)*PW +: PW]),
+        .pm_o(pm_chain[(b+1)*ND +: ND]), .cm_o(cm_chain[(b+1)*ND +: ND])
+      );
+    end
+  endgenerate
+  wire [PW-1:0] np = np_chain[NB*PW +: PW], nc = nc_chain[NB*PW +: PW], ns = ns_chain[NB*PW +: PW];
+  wire [ND-1:0] pm_ev = pm_chain[NB*ND +: ND], cm_ev = cm_chain[NB*ND +: ND];
+
+  // kernel begin clears every register but the request register (spec 1.4); the
+  // window counters after this cycle's events (qc_window_events_w32_p5)
+  wire         kend_fire   = kend_i && state_r != S_DISABLED;
+  wire         kbegin_fire = kbegin_i && state_r == S_DISABLED;
+  wire [2:0]   st_e = kbegin_fire ? S_DETECT : state_r;
+  wire         ev_on = st_e != S_DISABLED && st_e != S_OFF;
+  wire [W-1:0] prod_e, cons_e, spil_e, cp_e, cc_e, q_e, qm_e;
+  wire         qv_e, fe_e;
+  qc_window_events_w32_p5 u_window (
+    .en_i(ev_on), .onset_ok_i(st_e != S_DETECT), .np_i(np), .nc_i(nc), .ns_i(ns),
+    .produced_i(kbegin_fire ? {W{1'b0}} : produced_r), .consumed_i(kbegin_fire ? {W{1'b0}} : consumed_r),
+    .spilled_i(kbegin_fire ? {W{1'b0}} : spilled_r), .cyc_p_i(kbegin_fire ? {W{1'b0}} : cyc_p_r),
+    .cyc_c_i(kbegin_fire ? {W{1'b0}} : cyc_c_r), .q_i(kbegin_fire ? {W{1'b0}} : q_r),
+    .q_max_i(kbegin_fire ? {W{1'b0}} : q_max_r), .qmax_valid_i(!kbegin_fire && qmax_valid_r),
+    .force_eval_i(!kbegin_fire && force_eval_r),
+    .produced_o(prod_e), .consumed_o(cons_e), .spilled_o(spil_e), .cyc_p_o(cp_e), .cyc_c_o(cc_e),
+    .q_o(q_e), .q_max_o(qm_e), .qmax_valid_o(qv_e), .force_eval_o(fe_e)
+  );
+  // the domains and the kernel's first PRODUCE / CONSUME
+  wire [ND-1:0] pm_e = (kbegin_fire ? {ND{1'b0}} : prod_mask_r) | (ev_on ? pm_ev : {ND{1'b0}});
+  wire [ND-1:0] cm_e = (kbegin_fire ? {ND{1'b0}} : cons_mask_r) | (ev_on ? cm_ev : {ND{1'b0}});
+  wire          tps_e = (!kbegin_fire && tot_p_seen_r) || (ev_on && np != {PW{1'b0}});
+  wire          tcs_e = (!kbegin_fire && tot_c_seen_r) || (ev_on && nc != {PW{1'b0}});
+
+  // Table 6.1's rate comparison on them (used in an evaluation cycle)
+  wire          cmp_gt, cmp_lt, cmp_rc_zero;
+  wire [W2-1:0] rmax, rmin;
+  qc_rate_cmp_w32_t3 u_cmp (
+    .produced_i(prod_e), .consumed_i(cons_e), .cyc_p_i(cp_e), .cyc_c_i(cc_e),
+    .gt_o(cmp_gt), .lt_o(cmp_lt), .rc_zero_o(cmp_rc_zero), .rmax_o(rmax), .rmin_o(rmin)
+  );
+
+  // the decision's magnitude: a constant step, or sat8((rmax << 4) / rmin) by the
+  // serial divider during the RC_LAT delay; cleared at reset, kernel end and begin
+  reg        div_load, div_start;
+  reg [7:0]  div_load_ratio;
+  wire [7:0] sched_ratio;
+  qc_ratio_div_w32 u_ratio (
+    .clk_i(clk_i), .rst_i(rst_i || kend_fire), .clear_i(kbegin_fire),
+    .load_i(div_load), .load_ratio_i(div_load_ratio),
+    .start_i(div_start), .inf_i(cmp_rc_zero), .rmax_i(rmax), .rmin_i(rmin),
+    .ratio_o(sched_ratio)
+  );
+
+  // ---------------------------------------------------------------------------
   // helpers
   // ---------------------------------------------------------------------------
-  function automatic [PW-1:0] popc(input [NB-1:0] x);
-    integer k;
-    begin
-      popc = {PW{1'b0}};
-      for (k = 0; k < NB; k = k + 1) popc = popc + {{(PW-1){1'b0}}, x[k]};
-    end
-  endfunction
-
-  function automatic [ND-1:0] doms(input [NB-1:0] m, input [NB*DW-1:0] d);
-    integer k, j;
-    begin
-      doms = {ND{1'b0}};
-      for (k = 0; k < NB; k = k + 1)
-        for (j = 0; j < ND; j = j + 1)
-          if (m[k] && d[k*DW +: DW] == j[DW-1:0]) doms[j] = 1'b1;
-    end
-  endfunction
-
-  function automatic [W-1:0] sadd(input [W-1:0] a, input [PW-1:0] n);
-    reg [W:0] s;
-    begin
-      s = {1'b0, a} + {{(W+1-PW){1'b0}}, n};
-      sadd = s[W] ? {W{1'b1}} : s[W-1:0];
-    end
-  endfunction
-
   function automatic [1:0] sat3(input [1:0] x);
     sat3 = (x == 2'd3) ? 2'd3 : x + 2'd1;
   endfunction
@@ -187,42 +234,34 @@ module qc_rate_monitor_qcache_l2 (
   reg          sv, sg, srole, sdir, sdamp;
   reg [SW-1:0] sc;
   reg [ND-1:0] stgt, sfbt;
-  reg [7:0]    srat;
-  reg [W2-1:0] drem, dden;
-  reg [3:0]    dlow, dstep;
   reg          fv, frole, fdir;
   reg [ND-1:0] ftgt, itgt;
   reg [7:0]    frat;
   reg          rv, rrole, rdir, rrest;
   reg [ND-1:0] rtgt;
   reg [7:0]    rrat;
-  // this cycle's events and the evaluation's arithmetic
-  reg [PW-1:0] np, nc, ns;
-  reg [PW:0]   ncs;
-  reg [W-1:0]  up;
-  reg [W2-1:0] lhs, rhs, rmax, rmin, tol;
-  reg [W2:0]   div_t;
+  // the evaluation
   reg          gt, lt, spills_y, qlow, near_full, decide, d_giveup, d_role, d_dir, d_div;
   reg [7:0]    d_ratio, fin;
   reg [1:0]    d_class;
   reg [W-1:0]  cap_ref;
 
-  wire kend_fire   = kend_i && state_r != S_DISABLED;
-  wire kbegin_fire = kbegin_i && state_r == S_DISABLED;
-
+  // (4) the state's work, (5) the delayed decision
   always @(*) begin
-    // kernel begin clears every register but the request register (spec 1.4)
-    st    = kbegin_fire ? S_DETECT : state_r;
-    prod  = kbegin_fire ? {W{1'b0}} : produced_r;
-    cons  = kbegin_fire ? {W{1'b0}} : consumed_r;
-    spil  = kbegin_fire ? {W{1'b0}} : spilled_r;
-    cp    = kbegin_fire ? {W{1'b0}} : cyc_p_r;
-    cc    = kbegin_fire ? {W{1'b0}} : cyc_c_r;
-    q     = kbegin_fire ? {W{1'b0}} : q_r;
-    qm    = kbegin_fire ? {W{1'b0}} : q_max_r;
-    qv    = !kbegin_fire && qmax_valid_r;
-    pm    = kbegin_fire ? {ND{1'b0}} : prod_mask_r;
-    cm    = kbegin_fire ? {ND{1'b0}} : cons_mask_r;
+    st    = st_e;
+    prod  = prod_e;
+    cons  = cons_e;
+    spil  = spil_e;
+    cp    = cp_e;
+    cc    = cc_e;
+    q     = q_e;
+    qm    = qm_e;
+    qv    = qv_e;
+    pm    = pm_e;
+    cm    = cm_e;
+    tps   = tps_e;
+    tcs   = tcs_e;
+    fe    = fe_e;
     thr   = kbegin_fire ? {ND{1'b0}} : throttled_r;
     et    = kbegin_fire ? {ET{1'b0}} : eval_t_r;
     wt    = kbegin_fire ? {WT{1'b0}} : win_t_r;
@@ -231,9 +270,6 @@ module qc_rate_monitor_qcache_l2 (
     lows  = kbegin_fire ? 2'd0 : lowq_streak_r;
     gus   = kbegin_fire ? 2'd0 : giveup_streak_r;
     ld    = kbegin_fire ? 2'd0 : last_dir_r;
-    tps   = !kbegin_fire && tot_p_seen_r;
-    tcs   = !kbegin_fire && tot_c_seen_r;
-    fe    = !kbegin_fire && force_eval_r;
     sv    = !kbegin_fire && sched_v_r;
     sg    = !kbegin_fire && sched_giveup_r;
     srole = !kbegin_fire && sched_role_r;
@@ -242,11 +278,6 @@ module qc_rate_monitor_qcache_l2 (
     sc    = kbegin_fire ? {SW{1'b0}} : sched_cnt_r;
     stgt  = kbegin_fire ? {ND{1'b0}} : sched_target_r;
     sfbt  = kbegin_fire ? {ND{1'b0}} : sched_fb_target_r;
-    srat  = kbegin_fire ? 8'd0 : sched_ratio_r;
-    drem  = kbegin_fire ? {W2{1'b0}} : div_rem_r;
-    dden  = kbegin_fire ? {W2{1'b0}} : div_den_r;
-    dlow  = kbegin_fire ? 4'd0 : div_low_r;
-    dstep = kbegin_fire ? 4'd0 : div_step_r;
     fv    = !kbegin_fire && fb_v_r;
     frole = !kbegin_fire && fb_role_r;
     fdir  = !kbegin_fire && fb_dir_r;
@@ -258,44 +289,11 @@ module qc_rate_monitor_qcache_l2 (
     if (req_v_r && req_ready_i) begin
       rv = 1'b0; rtgt = {ND{1'b0}}; rrole = 1'b0; rdir = 1'b0; rrat = 8'd0; rrest = 1'b0;
     end
-    np = popc(ev_prod_i); nc = popc(ev_cons_i); ns = popc(ev_spill_i);
-    ncs = {1'b0, nc} + {1'b0, ns};
-    up = {W{1'b0}}; lhs = {W2{1'b0}}; rhs = {W2{1'b0}}; rmax = {W2{1'b0}}; rmin = {W2{1'b0}}; tol = {W2{1'b0}};
-    div_t = {(W2+1){1'b0}};
     gt = 1'b0; lt = 1'b0; spills_y = 1'b0; qlow = 1'b0; near_full = 1'b0; cap_ref = {W{1'b0}};
     decide = 1'b0; d_giveup = 1'b0; d_role = 1'b0; d_dir = 1'b0; d_div = 1'b0; d_ratio = 8'd0; d_class = 2'd0; fin = 8'd0;
-
-    // serial divider: one quotient bit per cycle, most significant first
-    if (dstep != 4'd0) begin
-      div_t = {drem, dlow[3]};
-      if (div_t >= {1'b0, dden}) begin
-        div_t = div_t - {1'b0, dden};
-        srat = {srat[6:0], 1'b1};
-      end else begin
-        srat = {srat[6:0], 1'b0};
-      end
-      drem = div_t[W2-1:0];
-      dlow = {dlow[2:0], 1'b0};
-      dstep = dstep - 4'd1;
-    end
+    div_load = 1'b0; div_start = 1'b0; div_load_ratio = 8'd0;
 
     if (st != S_DISABLED && st != S_OFF) begin
-      // (3) events: spill onset records q_max and forces an evaluation
-      if (ns != {PW{1'b0}} && spil == {W{1'b0}} && st != S_DETECT) begin
-        qm = q; qv = 1'b1; fe = 1'b1;
-      end
-      prod = sadd(prod, np);
-      cons = sadd(cons, nc);
-      spil = sadd(spil, ns);
-      up = sadd(q, np);
-      q = ({1'b0, up} >= {{(W-PW){1'b0}}, ncs}) ? up - {{(W-PW-1){1'b0}}, ncs} : {W{1'b0}};
-      pm = pm | doms(ev_prod_i, ev_prod_dom_i);
-      cm = cm | doms(ev_cons_i, ev_cons_dom_i);
-      if (cp != {W{1'b0}} || np != {PW{1'b0}}) cp = sadd(cp, {{(PW-1){1'b0}}, 1'b1});
-      if (cc != {W{1'b0}} || nc != {PW{1'b0}}) cc = sadd(cc, {{(PW-1){1'b0}}, 1'b1});
-      if (np != {PW{1'b0}}) tps = 1'b1;
-      if (nc != {PW{1'b0}}) tcs = 1'b1;
-
       // (4) the state's work
       case (st)
         S_DETECT: begin
@@ -354,15 +352,9 @@ module qc_rate_monitor_qcache_l2 (
               end
               if (!decide) begin
                 // Table 6.1 on R_P ~ produced*cyc_c against R_C ~ consumed*cyc_p
-                lhs = {{W{1'b0}}, prod} * {{W{1'b0}}, cc};
-                rhs = {{W{1'b0}}, cons} * {{W{1'b0}}, cp};
-                rmax = (lhs > rhs) ? lhs : rhs;
-                rmin = (lhs > rhs) ? rhs : lhs;
-                tol = rmax >> EQ_TOL_SHIFT;
-                // a side with no event in the window has rate 0 (its cycle counter has
-                // not started, both products are 0): not "equal"
-                gt = cons == {W{1'b0}} || (lhs > rhs && (lhs - rhs) > tol);
-                lt = prod == {W{1'b0}} || (rhs > lhs && (rhs - lhs) > tol);
+                // (qc_rate_cmp_w32_t3: a side with no event in the window has rate 0)
+                gt = cmp_gt;
+                lt = cmp_lt;
                 spills_y = spil > (prod >> SPILL_LITTLE_SHIFT);
                 qlow = q <= QLOW_LINES;
                 lows = qlow ? sat3(lows) : 2'd0;
@@ -397,18 +389,10 @@ module qc_rate_monitor_qcache_l2 (
                   srole = d_role; sdir = d_dir;
                   stgt = d_role ? cm : pm;
                   sfbt = d_role ? pm : cm;
-                  srat = d_ratio;
-                  if (d_div) begin
-                    if (cons == {W{1'b0}} || {4'd0, rmax} >= {(rmin == {W2{1'b0}}) ? {{(W2-1){1'b0}}, 1'b1} : rmin, 4'd0}) begin
-                      srat = 8'hff;  // 16.0 or more saturates; R_C = 0 is unbounded
-                    end else begin
-                      srat = 8'd0;
-                      drem = rmax >> 4;
-                      dlow = rmax[3:0];
-                      dden = (rmin == {W2{1'b0}}) ? {{(W2-1){1'b0}}, 1'b1} : rmin;
-                      dstep = 4'd8;
-                    end
-                  end
+                  // the magnitude: a constant step, or the division (0xff at once for
+                  // 16.0 or more and for R_C = 0)
+                  div_load = !d_div; div_load_ratio = d_ratio;
+                  div_start = d_div;
                 end
               end
             end
@@ -431,7 +415,7 @@ module qc_rate_monitor_qcache_l2 (
               thr = {ND{1'b0}};
             end
           end else begin
-            fin = sdamp ? 8'h10 + ((srat - 8'h10) >> 1) : srat;
+            fin = sdamp ? 8'h10 + ((sched_ratio - 8'h10) >> 1) : sched_ratio;
             rv = 1'b1; rtgt = stgt; rrole = srole; rdir = sdir; rrat = fin; rrest = 1'b0;
             fv = 1'b1; ftgt = sfbt; frole = !srole; fdir = !sdir; frat = fin;
             itgt = stgt;
@@ -456,8 +440,7 @@ module qc_rate_monitor_qcache_l2 (
       lowq_streak_r <= 2'd0; giveup_streak_r <= 2'd0; last_dir_r <= 2'd0;
       tot_p_seen_r <= 1'b0; tot_c_seen_r <= 1'b0; force_eval_r <= 1'b0;
       sched_v_r <= 1'b0; sched_giveup_r <= 1'b0; sched_role_r <= 1'b0; sched_dir_r <= 1'b0; sched_damp_r <= 1'b0;
-      sched_cnt_r <= {SW{1'b0}}; sched_target_r <= {ND{1'b0}}; sched_fb_target_r <= {ND{1'b0}}; sched_ratio_r <= 8'd0;
-      div_rem_r <= {W2{1'b0}}; div_den_r <= {W2{1'b0}}; div_low_r <= 4'd0; div_step_r <= 4'd0;
+      sched_cnt_r <= {SW{1'b0}}; sched_target_r <= {ND{1'b0}}; sched_fb_target_r <= {ND{1'b0}};
       fb_v_r <= 1'b0; fb_role_r <= 1'b0; fb_dir_r <= 1'b0; fb_target_r <= {ND{1'b0}}; fb_ratio_r <= 8'd0;
       issued_target_r <= {ND{1'b0}};
       if (!rst_i && throttled_r != {ND{1'b0}}) begin
@@ -476,8 +459,7 @@ module qc_rate_monitor_qcache_l2 (
       lowq_streak_r <= lows; giveup_streak_r <= gus; last_dir_r <= ld;
       tot_p_seen_r <= tps; tot_c_seen_r <= tcs; force_eval_r <= fe;
       sched_v_r <= sv; sched_giveup_r <= sg; sched_role_r <= srole; sched_dir_r <= sdir; sched_damp_r <= sdamp;
-      sched_cnt_r <= sc; sched_target_r <= stgt; sched_fb_target_r <= sfbt; sched_ratio_r <= srat;
-      div_rem_r <= drem; div_den_r <= dden; div_low_r <= dlow; div_step_r <= dstep;
+      sched_cnt_r <= sc; sched_target_r <= stgt; sched_fb_target_r <= sfbt;
       fb_v_r <= fv; fb_role_r <= frole; fb_dir_r <= fdir; fb_target_r <= ftgt; fb_ratio_r <= frat;
       issued_target_r <= itgt;
       req_v_r <= rv; req_target_r <= rtgt; req_role_r <= rrole; req_dir_r <= rdir; req_ratio_r <= rrat; req_restore_r <= rrest;
