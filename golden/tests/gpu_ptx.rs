@@ -140,7 +140,7 @@ fn malformed_launch_files_name_the_field() {
         e(&base.replace("[check]", "[check]\nbogus = 1")),
         format!("{p}: check.bogus (line 29): unknown field `bogus`, expected one of `reference`, `outputs`, `rtol`, `atol`, `params`, `expect`")
     );
-    assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, bpnn_layerforward, stencil, prodcons, tpacf, heartwall, dwt53, floyd_warshall, compare, density, norm, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw)"));
+    assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, bpnn_layerforward, stencil, prodcons, tpacf, heartwall, dwt53, floyd_warshall, compare, density, norm, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw, fdtd2d, mvt, scalar_prod, reduce_hybrid2)"));
     assert!(e("name = \"x\"\n[[kernel]\n").contains("line 2"), "{}", e("name = \"x\"\n[[kernel]\n"));
     // a PTX error surfaces through the launch with its own position
     let tmp = std::env::temp_dir().join(format!("gpuforge_bad_launch_{}", std::process::id()));

@@ -445,7 +445,10 @@ impl CoreNetHook for OqNet {
         let msg = Msg::decode(pkt.tag);
         match msg.core_sink() {
             CoreSink::Oq => self.oq.borrow_mut().answer(&pkt),
-            CoreSink::Sq => self.sq.as_mut().unwrap_or_else(|| panic!("{msg:?} at a core without an SQ (LLC-Compute)")).arrive(&pkt, msg),
+            CoreSink::Sq => {
+                assert_eq!(pkt.flits, msg.flits(), "{msg:?} of {} flits at a core", pkt.flits);
+                self.sq.as_mut().unwrap_or_else(|| panic!("{msg:?} at a core without an SQ (LLC-Compute)")).arrive(&pkt, msg)
+            }
         }
     }
 
