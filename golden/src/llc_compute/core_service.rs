@@ -25,6 +25,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::chain::RespKind;
 use super::packet::Flit;
 use super::sq_core::{SqCore, SqCoreIn, SqCoreOut, NI_LOAD_DATA, NI_STORE_ACK, NO_FB_LOAD, NO_LOAD_REQ, NO_STORE_REQ};
 use super::wire::{Msg, Wire};
@@ -32,8 +33,6 @@ use crate::gpu::hooks::{count, CorePort, HookCounters};
 use crate::gpu::mapping::AddressMap;
 use crate::model::Model;
 use crate::network::{Class, Packet};
-
-use super::chain::RespKind;
 
 /// Counters (`llc_compute.sq_core.*`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -106,7 +105,7 @@ impl SqCoreService {
         }
     }
 
-    /// One cycle; returns whether the SQ has work left.
+    /// One cycle; returns the next cycle it must run (`u64::MAX`: idle until a packet).
     pub fn cycle(&mut self, now: u64, port: &mut dyn CorePort) -> u64 {
         let i = &mut self.i;
         i.cp_valid = !self.cps.is_empty();

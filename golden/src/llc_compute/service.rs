@@ -92,14 +92,17 @@ impl SqService {
         kind << 24 | which << 16 | id
     }
 
-    /// A free slot for an access whose completion sends `reply`.
-    fn slot(&mut self, reply: (usize, Msg)) -> u32 {
-        let i = self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len());
-        match self.slots.get_mut(i) {
+    /// The slot the next access made for others takes (the first free one).
+    fn free_slot(&self) -> u32 {
+        self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len()) as u32
+    }
+
+    /// Slot `id` (from [`Self::free_slot`]) holds `reply` until its access completes.
+    fn hold(&mut self, id: u32, reply: (usize, Msg)) {
+        match self.slots.get_mut(id as usize) {
             Some(s) => *s = Some(reply),
             None => self.slots.push(Some(reply)),
         }
-        i as u32
     }
 }
 
@@ -166,10 +169,10 @@ impl PartitionHook for SqService {
         let mut remote_took = false;
         if !self.remote.is_empty() && (!sq_wants || self.sq_had_port) {
             let &(kind, line, mask, _) = self.remote.front().expect("not empty");
-            let id = self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len()) as u32;
+            let id = self.free_slot();
             if port.llc(kind, line, mask, Self::tag(FOR_OTHERS, id, 0)) {
                 let (.., reply) = self.remote.pop_front().expect("not empty");
-                assert_eq!(self.slot(reply), id);
+                self.hold(id, reply);
                 remote_took = true;
                 self.sq_had_port = false;
             }
@@ -179,7 +182,7 @@ impl PartitionHook for SqService {
             let line = o.lr_addr & !(self.line_bytes - 1);
             let (kind, mask, id) = match o.lr_kind {
                 LR_WRITE => (TxnKind::Write, o.lr_wbe, o.lr_tag),
-                LR_FB_LOAD => (TxnKind::Read, 0, self.slots.iter().position(Option::is_none).unwrap_or(self.slots.len()) as u32),
+                LR_FB_LOAD => (TxnKind::Read, 0, self.free_slot()),
                 _ => (TxnKind::Read, 0, o.lr_tag),
             };
             if port.llc(kind, line, mask, Self::tag(o.lr_kind, id, o.lr_which)) {
@@ -187,7 +190,7 @@ impl PartitionHook for SqService {
                 if o.lr_kind == LR_FB_LOAD {
                     self.n_fallback_loads += 1;
                     let reply = (o.lr_reply_node as usize, Msg::FbData { which: o.lr_which as u8, tag: o.lr_oq_tag as u8 });
-                    assert_eq!(self.slot(reply), id);
+                    self.hold(id, reply);
                 }
                 self.sq_had_port = !self.remote.is_empty();
                 self.i.lr_ready = true;
