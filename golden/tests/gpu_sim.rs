@@ -6,8 +6,8 @@ mod gpu_common;
 
 use golden::gpu::launch::{Elem, HostBuffer};
 use golden::gpu::net::NetError;
-use golden::gpu::sim::{compare, Gpu};
-use golden::gpu::{run, GpuConfig, RunOptions, SimError};
+use golden::gpu::sim::{compare, run_capture, Gpu};
+use golden::gpu::{run, GpuConfig, RunAhead, RunOptions, SimError};
 use golden::network::IdealNetwork;
 use gpu_common::*;
 
@@ -20,6 +20,47 @@ fn same_config_and_seed_give_byte_identical_json() {
         assert_eq!(a, b, "{w} on {cfg}");
         assert!(a.contains("\"cycles\"") && a.contains("\"stalls\"") && a.contains("\"dram_row_hit_rate\""));
     }
+}
+
+/// SMs that touch nothing shared run ahead of the GPU (the default): the report (every
+/// statistic, printf output), the output buffers and the cycle count are the plain
+/// cycle-by-cycle loop's, on kernels with global loads and stores, atomics, shared
+/// memory, barriers, several kernels, dual issue and a VC mesh.
+#[test]
+fn running_ahead_changes_nothing() {
+    let lrr2 = config_with("macro_16", &[("core", "issue_width", "2"), ("core", "scheduler", "\"lrr\"")]);
+    let mesh = config_with("macro_16", &[("network", "kind", "\"mesh\"")]);
+    let cases: [(&str, GpuConfig, &str); 10] = [
+        ("tiny", config("tiny"), "micro/compute.toml"),
+        ("macro_16", config("macro_16"), "micro/compute.toml"),
+        ("macro_16", config("macro_16"), "reduce/reduce.toml"),
+        ("macro_16", config("macro_16"), "stencil/stencil.toml"),
+        ("tiny", config("tiny"), "tpacf/tpacf.toml"),
+        ("tiny", config("tiny"), "bfs/bfs.toml"),
+        ("macro_16", config("macro_16"), "backprop/backprop.toml"),
+        ("macro_16", config("macro_16"), "isa/isa.toml"),
+        ("lrr dual issue", lrr2, "hotspot/hotspot.toml"),
+        ("VC mesh", mesh, "nw/nw.toml"),
+    ];
+    for (name, c, w) in &cases {
+        let l = launch(w);
+        let go = |run_ahead| run_capture(Gpu::new(c).unwrap(), &l, RunOptions { run_ahead, ..Default::default() }).unwrap();
+        let ((on, on_bufs), (off, off_bufs)) = (go(RunAhead::On), go(RunAhead::Off));
+        assert!(on.checks_passed(), "{w} on {name}");
+        assert_eq!(on.to_json(), off.to_json(), "{w} on {name}: report");
+        assert_eq!(on_bufs, off_bufs, "{w} on {name}: buffers");
+    }
+    // planted: an SM runs ahead while it has room for a threadblock the dispatcher still
+    // holds (64 threadblocks for 2 SMs), so the threadblock starts at another cycle
+    let l = launch_text(
+        "micro/compute.toml",
+        &std::fs::read_to_string(root().join("workloads/micro/compute.toml")).unwrap().replace("grid = 16", "grid = 64").replace("len = 4096", "len = 16384"),
+    );
+    let go = |run_ahead| run(&config("tiny"), &l, RunOptions { run_ahead, ..Default::default() }).unwrap();
+    let (on, off, bad) = (go(RunAhead::On), go(RunAhead::Off), go(RunAhead::PlantedIgnoreDispatch));
+    assert_eq!(on.to_json(), off.to_json());
+    assert_ne!(bad.to_json(), off.to_json(), "the planted bug went unseen");
+    assert_ne!(bad.cycles, off.cycles);
 }
 
 #[test]

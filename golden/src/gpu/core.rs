@@ -144,6 +144,8 @@ pub struct Warp {
     /// Parked until the issue hook answers its offloaded chain: an older load's data
     /// arriving meanwhile does not release it.
     pub offload_wait: bool,
+    /// Its next instruction may touch what other SMs share ([`Sm::runs_alone`]).
+    at_shared: bool,
     pub age: u64,
     pub resume_at: u64,
     pub sync_since: u64,
@@ -177,6 +179,7 @@ impl Warp {
             ramp_since: NO_CYCLE,
             erf_done: false,
             offload_wait: false,
+            at_shared: false,
             bar_id: 0,
             pending_loads: 0,
             pending_stores: 0,
@@ -400,6 +403,16 @@ pub struct Sm {
     /// The SM's cycles before this one would only count stalls (see [`Self::plan_sleep`]):
     /// the GPU does not run them. 0: awake.
     pub sleep_until: u64,
+    // running ahead ([`Self::runs_alone`])
+    /// Per pc of the kernel: the instruction may touch what the SMs share (device
+    /// memory, the network, the printf buffer).
+    shared_pc: Vec<bool>,
+    /// Live warps whose next instruction is such a one.
+    at_shared: u32,
+    /// Requests sent into the network and not answered yet.
+    in_flight: u32,
+    /// The last cycle the SM ran ahead of the GPU to (the GPU skips it up to there).
+    pub ran_to: u64,
     /// First slept cycle not yet counted, and whether each slept cycle retries a read
     /// the L1 refuses.
     slept_from: u64,
@@ -475,6 +488,10 @@ impl Sm {
             trace: None,
             report: SmReport::default(),
             sleep_until: 0,
+            shared_pc: Vec::new(),
+            at_shared: 0,
+            in_flight: 0,
+            ran_to: 0,
             slept_from: 0,
             sleep_l1_refused: false,
         }
@@ -499,6 +516,9 @@ impl Sm {
         self.issue_hook.kernel_shape(&KernelShape { ctas_per_sm: run.ctas_per_sm, shared_bytes_per_cta: run.shared_bytes });
         self.fast.clear();
         self.fast.extend(k.insts.iter().map(Fast::decode));
+        self.shared_pc.clear();
+        self.shared_pc.extend(k.insts.iter().map(touches_shared));
+        debug_assert_eq!(self.at_shared, 0, "a warp of the last kernel still counted");
         self.nregs = k.nregs as usize;
         self.npreds = k.npreds as usize;
         self.local_bytes = k.local_bytes as usize;
@@ -563,6 +583,7 @@ impl Sm {
             wp.pending_stores = 0;
             wp.lsu_pending = 0;
             wp.offload_wait = false;
+            wp.at_shared = false;
             wp.deferred = 0;
             debug_assert!(self.parked[w >> 6] >> (w & 63) & 1 == 0, "warp slot {w} was parked when it retired");
             wp.blocked_until = 0;
@@ -580,6 +601,7 @@ impl Sm {
             let ns = self.schedulers.len();
             self.schedulers[w % ns].add(w as u16);
             self.sched_sleep[w % ns] = 0;
+            self.note_next(w);
             warps.push(w as u16);
         }
         let c = &mut self.ctas[slot];
@@ -696,6 +718,8 @@ impl Sm {
         let tag = p.tag as u32;
         let t = *txns.get(tag);
         txns.release(tag);
+        // (a hook may answer for a transaction it made itself)
+        self.in_flight = self.in_flight.saturating_sub(1);
         match t.kind {
             TxnKind::Read => {
                 let mut wake = std::mem::take(&mut self.wake);
@@ -736,6 +760,7 @@ impl Sm {
         let fb = p.flit_bytes;
         let mut send = |me: &mut Sm, kind: TxnKind, token: u32, flits: u32| {
             let txn = p.txns.alloc(Txn { kind, sm: me.id as u32, warp: a.warp, token, line: a.line, mask: a.mask, bytes: a.bytes });
+            me.in_flight += 1;
             let dst = p.mem_nodes[p.map.node(a.line)];
             me.next_packet_id += 1;
             me.miss_q.push_back(Packet { id: me.next_packet_id, src: me.node, dst, class: Class::Request, flits, tag: txn as u64, injected_at: 0 });
@@ -1277,12 +1302,14 @@ impl Sm {
                         for id in 0..NAMED_BARRIERS {
                             self.check_release(cta, id, now);
                         }
+                        self.note_next(w);
                         self.try_retire(w, now);
                         return Ok(());
                     }
                 }
             }
         }
+        self.note_next(w);
         self.ctas[cta].occ.after_issue(now);
         // I-buffer
         let wp = &mut self.warps[w];
@@ -1785,6 +1812,33 @@ impl Sm {
         }
     }
 
+    /// Warp `w`'s pc or state changed: count it among the warps whose next instruction
+    /// touches what the SMs share (or no longer).
+    #[inline(always)]
+    fn note_next(&mut self, w: usize) {
+        let wp = &mut self.warps[w];
+        let now = wp.state != WarpState::Finished && self.shared_pc[wp.simt.pc() as usize];
+        if now != wp.at_shared {
+            wp.at_shared = now;
+            if now {
+                self.at_shared += 1;
+            } else {
+                self.at_shared -= 1;
+            }
+        }
+    }
+
+    /// Whether the SM's next cycle touches nothing another SM, a memory partition or
+    /// the network sees, so the GPU may run it ahead of the others (exact; see
+    /// [`super::sim`]): no request in flight or waiting to leave, nothing in the LD/ST
+    /// unit, no warp about to issue a memory instruction outside shared memory or a
+    /// `printf`, and no issue hook holding work. The GPU also keeps CTA dispatch and
+    /// hooks out of it.
+    #[inline]
+    pub fn runs_alone(&self) -> bool {
+        self.at_shared == 0 && self.in_flight == 0 && self.lsu.is_empty() && self.miss_q.is_empty() && self.deferred_total == 0 && self.offload_waiting == 0
+    }
+
     /// Whether no banked shared-memory access of the warps occupies the port in `now`.
     pub fn shared_port_free(&self, now: u64) -> bool {
         now >= self.shared_busy_until
@@ -1882,5 +1936,17 @@ impl Sm {
             s.push_str(&format!("warp {i}: pc {} state {:?} loads {} stores {} lsu {}; ", w.simt.pc(), w.state, w.pending_loads, w.pending_stores, w.lsu_pending));
         }
         s
+    }
+}
+
+/// Whether `inst` may touch what the SMs share: device memory (a memory instruction
+/// outside shared memory and the kernel parameters: global, local, constant, texture
+/// and generic accesses reach the L1 and the network) or the printf buffer.
+fn touches_shared(inst: &super::ptx::Inst) -> bool {
+    match inst.op {
+        Op::Ld { space: Space::Shared | Space::Param, .. } => false,
+        Op::Ld { .. } => true,
+        Op::St { space, .. } | Op::Atom { space, .. } | Op::Red { space, .. } => space != Space::Shared,
+        _ => inst.is_mem() || inst.op == Op::Printf,
     }
 }

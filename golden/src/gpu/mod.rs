@@ -45,7 +45,7 @@ pub mod workloads;
 
 pub use config::GpuConfig;
 pub use launch::{Launch, LaunchError};
-pub use sim::{run, RunOptions, SimError};
+pub use sim::{run, RunAhead, RunOptions, SimError};
 pub use stats::GpuReport;
 
 use crate::block::{self, Block, ConfigFile, SimArgs, SimError as BlockSimError, SimFlag, SimOutcome, Simulate};

@@ -12,6 +12,18 @@
 //! have no state that changes). Kernels of a launch run back to back in order (stream
 //! semantics); each starts when the previous one's last CTA retired.
 //!
+//! Running ahead (exact, [`RunAhead::On`]): after its cycle in (3), an SM whose next
+//! cycles touch nothing another part of the GPU sees ([`Sm::runs_alone`]: no request in
+//! flight or queued, an empty LD/ST unit, no warp about to issue a memory instruction
+//! outside shared memory or a `printf`) and that no CTA can reach (no room, or the
+//! dispatcher has none left) runs its following cycles at once, up to [`RUN_AHEAD`]
+//! of them, until that stops being true; the GPU then skips it up to the cycle it
+//! reached, and the dispatcher sees it only from there. Nothing it does in those
+//! cycles reaches another SM, a partition or the network, so the order in which the
+//! SMs run them does not matter; it keeps one SM's warps, registers and scoreboard in
+//! the host's caches (the compute-bound kernels' gain). Not with hooks or throttled
+//! SMs, whose cycles interact through the hook.
+//!
 //! Hooks ([`super::hooks`]): in (2) packets for an SM's network hook go to it and its
 //! cycle runs; an SM whose throttle slows its clock skips its cycle in (3) in the
 //! cycles its clock does not tick, and a drained SM gets no CTA in (4); the L2 hook's
@@ -22,7 +34,7 @@ use std::sync::Arc;
 use crate::network::{Class, Network, Packet};
 
 use super::config::GpuConfig;
-use super::core::{Sm, SmPorts};
+use super::core::{CoreFault, Sm, SmPorts};
 use super::cta::{occupancy, CtaDispatcher, KernelRun};
 use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
 use super::launch::{Arg, HostBuffer, HostBuffers, Launch, LaunchError};
@@ -33,6 +45,9 @@ use super::net::{build, NetError};
 use super::stats::*;
 use super::txn::TxnTable;
 use super::workloads;
+
+/// How many cycles at most an SM runs ahead of the GPU at once.
+const RUN_AHEAD: u64 = 4096;
 
 /// Why a run failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -79,11 +94,25 @@ pub struct RunOptions<'a> {
     pub watchdog: u64,
     /// Compare outputs with the reference named in the launch's `[check]`.
     pub check: bool,
+    /// Whether SMs run ahead of the GPU while they touch nothing shared (exact: the
+    /// same report either way; `Off` is the plain cycle-by-cycle loop).
+    pub run_ahead: RunAhead,
+}
+
+/// An SM that touches nothing shared runs ahead of the others (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RunAhead {
+    #[default]
+    On,
+    Off,
+    /// Planted bug: runs ahead while the SM has room for a CTA the dispatcher still
+    /// holds, so the CTA starts late (the equality tests must catch it).
+    PlantedIgnoreDispatch,
 }
 
 impl Default for RunOptions<'_> {
     fn default() -> Self {
-        RunOptions { seed: 1, progress: None, progress_every: 4096, max_cycles: None, watchdog: 1_000_000, check: true }
+        RunOptions { seed: 1, progress: None, progress_every: 4096, max_cycles: None, watchdog: 1_000_000, check: true, run_ahead: RunAhead::On }
     }
 }
 
@@ -170,6 +199,9 @@ impl Gpu {
         let mut last_progress = self.now;
         let mut last_insts = insts_before;
         let mut last_delivered = self.net.stats().packets_delivered;
+        // SMs may run ahead (see the module docs) without hooks or throttles
+        let alone_ok = opts.run_ahead != RunAhead::Off && self.hooks.is_empty() && self.throttle.iter().all(|t| *t == SmThrottle::FULL);
+        let planted = opts.run_ahead == RunAhead::PlantedIgnoreDispatch;
         self.hooks.l2.kernel_begin(self.now);
         loop {
             let now = self.now;
@@ -205,28 +237,47 @@ impl Gpu {
                         continue;
                     }
                     *phase -= t.clock_den as u32;
-                } else if now < sm.sleep_until {
+                } else if now <= sm.ran_to || now < sm.sleep_until {
                     continue;
                 }
                 let mut ports =
                     SmPorts { now, run, gmem: &mut self.mem, txns: &mut self.txns, net: self.net.as_mut(), map: &self.map, mem_nodes: &mem_nodes, flit_bytes, net_hook: h };
-                sm.cycle(&mut ports).map_err(|f| SimError::Fault {
+                let sm_id = sm.id;
+                let fault = |f: CoreFault, cycle: u64| SimError::Fault {
                     file: run.kernel.file.display().to_string(),
                     line: f.line,
                     kernel: run.kernel.name.clone(),
-                    sm: sm.id,
+                    sm: sm_id,
                     warp: f.warp,
-                    cycle: now,
+                    cycle,
                     message: f.message,
-                })?;
+                };
+                sm.cycle(&mut ports).map_err(|f| fault(f, now))?;
                 if throttled {
                     sm.stay_awake();
+                } else if alone_ok {
+                    // run ahead while the SM touches nothing shared and no CTA can
+                    // arrive: until it has room for one the dispatcher still holds, or
+                    // a cycle limit
+                    let limit = opts.max_cycles.unwrap_or(u64::MAX).min(now + RUN_AHEAD);
+                    let mut t = now;
+                    while sm.runs_alone() && (disp.done() || !sm.has_room(run) || planted) && sm.busy() {
+                        let next = sm.sleep_until.max(t + 1);
+                        if next >= limit {
+                            break;
+                        }
+                        ports.now = next;
+                        sm.cycle(&mut ports).map_err(|f| fault(f, next))?;
+                        t = next;
+                    }
+                    sm.ran_to = t;
                 }
             }
             let sms = &mut self.sms;
             let throttle = &self.throttle;
             disp.cycle(sms.len(), |i, id| {
-                if sms[i].has_room(run) && throttle[i].dispatch {
+                // (an SM that ran ahead has its future state: it had no room till then)
+                if sms[i].ran_to <= now && sms[i].has_room(run) && throttle[i].dispatch {
                     sms[i].launch_cta(run, id, now);
                     true
                 } else {
@@ -238,7 +289,7 @@ impl Gpu {
             }
             self.net.step();
             self.now += 1;
-            if disp.done() && self.sms.iter().all(|s| !s.busy()) {
+            if disp.done() && self.sms.iter().all(|s| !s.busy() && s.ran_to < self.now) {
                 break;
             }
             // progress, limits, watchdog

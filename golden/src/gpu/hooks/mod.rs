@@ -618,6 +618,11 @@ impl HookSet {
         }
     }
 
+    /// Whether no block attached a hook.
+    pub fn is_empty(&self) -> bool {
+        self.owners.iter().all(Option::is_none)
+    }
+
     fn claim(&mut self, point: usize, by: &'static str) -> Result<(), FieldError> {
         match self.owners[point] {
             Some(other) if other != by => {
