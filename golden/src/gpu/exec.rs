@@ -248,6 +248,61 @@ pub(crate) fn fma_f32(a: &Lanes, b: &Lanes, c: &Lanes, out: &mut Lanes) {
     map3(a, b, c, out, |x, y, z| f32b(f32v(x).mul_add(f32v(y), f32v(z))))
 }
 
+/// [`fma_f32`] of register rows `a`, `b`, `c` of `regs` written into row `d` on every
+/// lane, when the destination keeps 32 bits or more (`dmask`): the rows are read and
+/// written eight lanes at a time, with no intermediate copy (`d` may be a source: each
+/// group of eight is read before it is written). `false` (nothing written) without AVX2
+/// and FMA, or for a narrower destination: the caller takes the general path.
+#[inline]
+pub(crate) fn fma_f32_rows(regs: &mut [u64], a: usize, b: usize, c: usize, d: usize, dmask: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if dmask & 0xffff_ffff == 0xffff_ffff && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+        let n = regs.len();
+        assert!([a, b, c, d].iter().all(|&r| (r + 1) * WARP <= n), "register rows inside the warp's registers");
+        // SAFETY: the features were detected just above; every row is inside `regs`
+        // (checked), and each group of eight lanes is loaded before it is stored.
+        unsafe { fma_f32_rows_x86(regs.as_mut_ptr(), a * WARP, b * WARP, c * WARP, d * WARP) };
+        return true;
+    }
+    let _ = (regs, a, b, c, d, dmask);
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fma_f32_rows_x86(regs: *mut u64, a: usize, b: usize, c: usize, d: usize) {
+    use std::arch::x86_64::*;
+    // the low 32 bits of eight 64-bit lanes as eight f32, in lane order
+    #[inline(always)]
+    unsafe fn load8(p: *const u64) -> __m256 {
+        // SAFETY (caller): p..p + 8 is inside the register file
+        let (lo, hi) = unsafe { (_mm256_loadu_si256(p as *const __m256i), _mm256_loadu_si256(p.add(4) as *const __m256i)) };
+        // [l0 l1 h0 h1 | l2 l3 h2 h3], then the 64-bit pairs reordered
+        let packed = _mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi));
+        _mm256_castpd_ps(_mm256_permute4x64_pd::<0b11_01_10_00>(_mm256_castps_pd(packed)))
+    }
+    for k in (0..WARP).step_by(8) {
+        // SAFETY: the caller checked every row; k + 8 <= WARP.
+        unsafe {
+            let mut vx = load8(regs.add(a + k));
+            let vy = load8(regs.add(b + k));
+            let vz = load8(regs.add(c + k));
+            // the form `fma_f32_x86` uses (NaN operand priority included)
+            std::arch::asm!(
+                "vfmadd213ps {x}, {y}, {z}",
+                x = inout(ymm_reg) vx,
+                y = in(ymm_reg) vy,
+                z = in(ymm_reg) vz,
+                options(pure, nomem, nostack),
+            );
+            let r = _mm256_castps_si256(vx);
+            let dst = regs.add(d + k);
+            _mm256_storeu_si256(dst as *mut __m256i, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+            _mm256_storeu_si256(dst.add(4) as *mut __m256i, _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
 unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {

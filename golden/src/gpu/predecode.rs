@@ -13,7 +13,7 @@
 //! instructions [`Fast::decode`] accepts (same formula, same destination mask); every
 //! other instruction decodes to [`Fast::Generic`] and takes the general path.
 
-use super::exec::{fma_f32, setp_lanes, write_lanes, WARP};
+use super::exec::{fma_f32, fma_f32_rows, setp_lanes, write_lanes, WARP};
 use super::ptx::{BoolOp, Cmp, Inst, Op, Rnd, Src, Ty};
 
 type Lanes = [u64; WARP];
@@ -198,6 +198,9 @@ impl Fast {
                 }
             }
             Fast::Fma32 { d, a, b, c, dmask } => {
+                if mask == u32::MAX && fma_f32_rows(regs, a as usize, b as usize, c as usize, d as usize, dmask) {
+                    return;
+                }
                 // (written from here: a result passed out of the match is one more copy)
                 let mut r = [0; WARP];
                 fma_f32(reg(regs, a), reg(regs, b), reg(regs, c), &mut r);
@@ -337,7 +340,7 @@ mod tests {
     }
 
     /// A hand-computed case: fma.rn.f32 of 1.5 * 2 + 0.25 is 3.25 on every active lane;
-    /// inactive lanes keep their value.
+    /// inactive lanes keep their value; then with every lane active (the row path).
     #[test]
     fn fma_by_hand() {
         let k = kernel();
@@ -354,6 +357,10 @@ mod tests {
         assert_eq!(regs[d as usize * WARP], 3.25f32.to_bits() as u64);
         assert_eq!(regs[d as usize * WARP + 15], 3.25f32.to_bits() as u64);
         assert_eq!(regs[d as usize * WARP + 16], before);
+        // every lane: the rows are read and written in place (d is also a source)
+        regs[a as usize * WARP..][..WARP].fill(1.5f32.to_bits() as u64);
+        Fast::decode(inst).run(&mut regs, &mut [0; 4], u32::MAX);
+        assert!(regs[d as usize * WARP..][..WARP].iter().all(|&v| v == 3.25f32.to_bits() as u64));
     }
 
     /// Every fast handler against the general interpreter (`execute_reg`), on random
