@@ -259,7 +259,9 @@ impl Gpu {
                     // run ahead while the SM touches nothing shared and no CTA can
                     // arrive: until it has room for one the dispatcher still holds, or
                     // a cycle limit
-                    let limit = opts.max_cycles.unwrap_or(u64::MAX).min(now + RUN_AHEAD);
+                    // (its progress shows early: half the watchdog at most, so a
+                    // stretch the others idle through cannot look like a deadlock)
+                    let limit = opts.max_cycles.unwrap_or(u64::MAX).min(now + RUN_AHEAD.min(opts.watchdog / 2).max(1));
                     let mut t = now;
                     while sm.runs_alone() && (disp.done() || !sm.has_room(run) || planted) && sm.busy() {
                         let next = sm.sleep_until.max(t + 1);
