@@ -799,8 +799,8 @@ mod tests {
         }
         assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), Some(vec![[16; 3], [16; 3]]));
         let mut w2 = [[NO_WORD; 32]; 3];
-        for i in 3..8 {
-            w2[0][i] = (i + 2) as u8;
+        for (i, w) in w2[0].iter_mut().enumerate().take(8).skip(3) {
+            *w = (i + 2) as u8;
         }
         let g = Group { mask: 0xf8, lanes: [0xf8, 0, 0], ..Group::default() };
         assert_eq!(unit_stride(&[g], &w2), Some(vec![[2, 0, 0]]));

@@ -103,12 +103,15 @@ impl Msg {
     }
 }
 
+/// A ComputePacket's head flit and a split group's extension flit.
+type CpFlits = (Flit, Option<Flit>);
+
 /// Payloads that travel beside their packets: ComputePacket flits (the head flit and a
 /// split group's extension flit) by (source SM, OQ tag), core SQs' result stores by
 /// (SM, SQSR entry).
 #[derive(Debug, Default)]
 pub struct Wire {
-    cps: Vec<Vec<Option<(Flit, Option<Flit>)>>>,
+    cps: Vec<Vec<Option<CpFlits>>>,
     stores: Vec<Vec<Option<(u64, u128)>>>,
     /// A split group's store lanes and start word by (source node, OQ tag), from its CP
     /// until the next CP of that entry: what the SQ's result store writes.
