@@ -229,13 +229,14 @@ fn omni_reproduces_the_papers_hop_examples() {
 
 /// Omni-Compute changes no result and no dynamic instruction count (spec §1.2) on the
 /// paper's 56-core platform, and sends chains to cores where LLC-Compute cannot offload
-/// (VECADD-STRIDED: a, b, c in three partitions). bfs is left out: its instruction
+/// (VECADD-STRIDED: a, b, c in three partitions); fdtd2d's memory-divergent chains are
+/// split (the default policy, spec §2.6). bfs is left out: its instruction
 /// count depends on timing even without offloading (threads of one level race to mark
 /// the same node; a 20-cycle LLC alone changes it).
 #[test]
 fn omni_changes_no_result_and_no_instruction_count() {
     let cfg = preset("llc_compute_56");
-    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster"] {
+    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster", "fdtd/fdtd2d"] {
         let (_, off) = same_results(&cfg, "omni", w);
         let sent = hook(&off, "oq.sent");
         assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), hook(&off, "oq.cps"), "{w}: every CP reaches an SQ");
@@ -247,6 +248,11 @@ fn omni_changes_no_result_and_no_instruction_count() {
         }
         if w == "micro_llc/vecadd_aligned" {
             assert_eq!(hook(&off, "oq.sent_core"), 0, "{w}: every chain meets at its one LLC");
+        }
+        if w == "fdtd/fdtd2d" {
+            // split chains (spec §2.6) run here, and still change no result
+            let (split, groups) = (hook(&off, "oq.split"), hook(&off, "oq.split_groups"));
+            assert!(split > 1000 && groups >= 2 * split, "{w}: {}", off["hooks"]);
         }
     }
 }
