@@ -163,6 +163,7 @@ fn bad_offload_parameters_exit_2() {
         ("mode = \"omni\"", "hooks.llc_compute.mode", "network.mesh"),
         ("mode = \"fast\"", "hooks.llc_compute.mode", "\"omni\""),
         ("mode = \"llc\"\nsq_entires = 4", "hooks.llc_compute", "sq_entries"),
+        ("mode = \"omni\"\ndivergence_policy = \"merge\"", "hooks.llc_compute.divergence_policy", "\"split\", \"discard\""),
     ] {
         let (code, err, report) = run(hook, &launch);
         assert_eq!(code, 2, "{hook}: {err}");
@@ -228,16 +229,18 @@ fn omni_reproduces_the_papers_hop_examples() {
 
 /// Omni-Compute changes no result and no dynamic instruction count (spec §1.2) on the
 /// paper's 56-core platform, and sends chains to cores where LLC-Compute cannot offload
-/// (VECADD-STRIDED: a, b, c in three partitions). bfs is left out: its instruction
+/// (VECADD-STRIDED: a, b, c in three partitions); fdtd2d's memory-divergent chains are
+/// split (the default policy, spec §2.6). bfs is left out: its instruction
 /// count depends on timing even without offloading (threads of one level race to mark
 /// the same node; a 20-cycle LLC alone changes it).
 #[test]
 fn omni_changes_no_result_and_no_instruction_count() {
     let cfg = preset("llc_compute_56");
-    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster"] {
+    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster", "fdtd/fdtd2d"] {
         let (_, off) = same_results(&cfg, "omni", w);
         let sent = hook(&off, "oq.sent");
-        assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), sent, "{w}: every CP reaches an SQ");
+        assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), hook(&off, "oq.cps"), "{w}: every CP reaches an SQ");
+        assert!(hook(&off, "oq.cps") >= sent, "{w}: a CP per group");
         assert_eq!(hook(&off, "sq_core.loads"), hook(&off, "sq.core_loads"), "{w}: core SQ loads served by partitions");
         assert_eq!(hook(&off, "sq_core.stores"), hook(&off, "sq.core_stores"), "{w}");
         if w == "micro_llc/vecadd_strided" {
@@ -245,6 +248,11 @@ fn omni_changes_no_result_and_no_instruction_count() {
         }
         if w == "micro_llc/vecadd_aligned" {
             assert_eq!(hook(&off, "oq.sent_core"), 0, "{w}: every chain meets at its one LLC");
+        }
+        if w == "fdtd/fdtd2d" {
+            // split chains (spec §2.6) run here, and still change no result
+            let (split, groups) = (hook(&off, "oq.split"), hook(&off, "oq.split_groups"));
+            assert!(split > 1000 && groups >= 2 * split, "{w}: {}", off["hooks"]);
         }
     }
 }
@@ -286,4 +294,54 @@ fn a_full_core_sqsr_falls_back() {
     assert_eq!(hook(&r, "sq_core.fallback_loads"), 2 * fb, "{}", r["hooks"]);
     assert_eq!(hook(&r, "sq.core_fallback_loads"), 2 * fb, "every FB_LOAD served by a partition");
     assert_eq!(hook(&r, "sq_core.answers"), sent - fb, "the core SQs answer what they served");
+}
+
+// ---------------------------------------------------------------- split (spec §2.6)
+
+/// One warp's `c = a + b` from core 15 with a, b and c 704 B past a 1-KB boundary: lanes
+/// 0-15 read words 16-31 of the line at 640 (LLC 5, 8 links away), lanes 16-31 words
+/// 0-15 of the line at 768 (LLC 6, 5 links away). By hand (spec §1.8, §2.6):
+/// * baseline: per load 2 requests (8 + 5 links, 1 flit) and 2 data replies (5 flits);
+///   the store 2 writes of 64 B (1 + 2 flits) and 2 acks: links 2 × 13 + 2 × 13 + 13 +
+///   13 = 78; weighted 26 + 130 + 39 + 13 = 208;
+/// * split: 2 groups, each all in one partition: a 2-flit CP and a 1-flit ACK to and from
+///   LLC 5 and LLC 6 (the EMN under Omni too: both loads in one LLC): links 8 + 8 + 5 + 5
+///   = 26, weighted 16 + 8 + 10 + 5 = 39; each SQ TOUCHes and READs two lines and writes one;
+/// * discard: the chain flushes at its first load: the baseline's traffic;
+/// * one OQSR entry: 2 groups, 1 free entry (the chain's own): the whole chain runs
+///   normally (DISCARD), the baseline's traffic.
+#[test]
+fn a_straddling_warp_splits_into_two_compute_packets() {
+    let cfg = two_sm_paper_mesh();
+    let dir = tempfile::tempdir().unwrap();
+    let launch = one_warp_launch_skewed(dir.path(), [704, 704, 704]);
+    let run = |hook: &str| {
+        let (code, err, r) = run_on(&cfg, hook, &launch);
+        assert_eq!(code, 0, "{hook}: {err}");
+        let r = r.unwrap();
+        assert!(passed(&r), "{hook}: {}", r["checks"]);
+        r
+    };
+    let base = run("mode = \"profile\"");
+    assert_eq!(links(&base), (78, 208), "baseline");
+    for mode in ["llc", "omni"] {
+        let r = run(&format!("mode = \"{mode}\""));
+        assert_eq!(links(&r), (26, 39), "{mode}: split");
+        assert_eq!((r["noc"]["stats"]["packets_delivered"].as_u64(), r["noc"]["stats"]["flits_delivered"].as_u64()), (Some(4), Some(6)), "{mode}: 2 CPs of 2 flits, 2 ACKs");
+        let c: Vec<u64> =
+            ["oq.chains", "oq.sent", "oq.cps", "oq.split", "oq.split_groups", "oq.answers", "oq.sent_core", "sq.cps", "sq.llc_touch", "sq.llc_read", "sq.llc_write", "sq.answers"]
+                .iter()
+                .map(|n| hook(&r, n))
+                .collect();
+        assert_eq!(c, [1, 1, 2, 1, 2, 1, 0, 2, 4, 4, 2, 2], "{mode}: {}", r["hooks"]);
+        assert_eq!(base["warp_insts"], r["warp_insts"]);
+        let d = run(&format!("mode = \"{mode}\"\ndivergence_policy = \"discard\""));
+        assert_eq!(links(&d), (78, 208), "{mode}: discard");
+        assert_eq!((hook(&d, "oq.flush_divergent"), hook(&d, "oq.sent")), (1, 0), "{mode}: {}", d["hooks"]);
+        let full = run(&format!("mode = \"{mode}\"\noq_entries = 1"));
+        assert_eq!(links(&full), (78, 208), "{mode}: too many groups");
+        assert_eq!((hook(&full, "oq.discard_too_many_groups"), hook(&full, "oq.sent")), (1, 0), "{mode}: {}", full["hooks"]);
+    }
+    let two = run("mode = \"llc\"\noq_entries = 2");
+    assert_eq!((links(&two), hook(&two, "oq.cps")), ((26, 39), 2), "two entries hold both groups");
 }

@@ -924,7 +924,7 @@ impl Sm {
         let (defs, nd) = returned_defs(inst, !store);
         for s in &segs {
             let l1_hit = !store && self.l1.probe(s.line);
-            lines.push(HeldLine { line: s.line, bytes: s.bytes, store, l1_hit });
+            lines.push(HeldLine { line: s.line, bytes: s.bytes, lanes: s.lanes, store, l1_hit });
             let kind = if store { AccKind::Write } else { AccKind::Read };
             let acc = Access { kind, line: s.line, mask: s.bytes, bytes: s.bytes.count_ones(), token: NO_TOKEN, warp: w as u16 };
             self.held[w].push(Held { acc, inst: id, defs, n_def: nd as u8 });
@@ -1233,13 +1233,19 @@ impl Sm {
             self.report.warp_insts += 1;
             let mut lines = std::mem::take(&mut self.held_lines);
             lines.clear();
-            match self.execute(w, pc, inst, active, p)? {
-                Effect::Alu => self.ctas[cta].occ.complete(now, now + 1),
-                Effect::Mem => self.hold(w, inst, now, &mut lines),
+            let lane_bytes = match self.execute(w, pc, inst, active, p)? {
+                Effect::Alu => {
+                    self.ctas[cta].occ.complete(now, now + 1);
+                    0
+                }
+                Effect::Mem => {
+                    self.hold(w, inst, now, &mut lines);
+                    self.rec.bytes
+                }
                 e => unreachable!("absorbed instruction with effect {e:?}"),
-            }
+            };
             self.warps[w].simt.advance(next);
-            let out = self.issue_hook.absorb(now, &Absorbed { warp: w as u16, pc, mask: self.rec_guard, lines: &lines });
+            let out = self.issue_hook.absorb(now, &Absorbed { warp: w as u16, pc, mask: self.rec_guard, lines: &lines, addrs: &self.rec.addr, lane_bytes });
             self.held_lines = lines;
             match out {
                 Absorb::Hold => {}

@@ -75,9 +75,9 @@ impl SqCoreService {
     /// A packet for the SQ ejected here.
     pub fn arrive(&mut self, _pkt: &Packet, msg: Msg) {
         match msg {
-            Msg::Cp { sm, tag } => {
+            Msg::Cp { sm, tag, ext } => {
                 self.n.cps += 1;
-                self.cps.push_back(self.wire.borrow_mut().take_cp(sm, tag));
+                self.cps.push_back(self.wire.borrow_mut().take_cp(sm, tag, ext));
             }
             Msg::LoadData { entry, which } => self.ni.push_back((NI_LOAD_DATA, u32::from(entry), u32::from(which))),
             Msg::StoreAck { entry } => self.ni.push_back((NI_STORE_ACK, u32::from(entry), 0)),
@@ -128,6 +128,14 @@ impl SqCoreService {
                 sent = Some((dst, class, msg));
             }
         }
+        // a split group's store writes its own words (its CP's extension flit)
+        let wbe = match sent {
+            Some((_, _, Msg::StoreReq { entry, .. })) => {
+                let src = self.sq.state.sqsr.ents[entry as usize].cp.src_node;
+                self.wire.borrow().store_enables(src, self.o.no_oq_tag, self.o.no_wbe)
+            }
+            _ => 0,
+        };
         self.sq.commit(&self.i);
         if let Some((dst, class, msg)) = sent {
             match msg {
@@ -135,7 +143,7 @@ impl SqCoreService {
                 Msg::FbLoad { .. } => self.n.fallback_loads += 1,
                 Msg::StoreReq { entry, .. } => {
                     self.n.stores += 1;
-                    self.wire.borrow_mut().put_store(self.sm, entry as usize, self.line(self.o.no_addr), self.o.no_wbe);
+                    self.wire.borrow_mut().put_store(self.sm, entry as usize, self.line(self.o.no_addr), wbe);
                 }
                 _ => self.n.answers += 1,
             }

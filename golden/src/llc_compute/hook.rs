@@ -8,7 +8,15 @@
 //! sq_entries = 96    # SQSR entries per LLC partition (1..=256)
 //! sq_buffer = 4      # SQ temporary-buffer slots (1..=16)
 //! alu_latency = 4    # the partition ALU's cycles per op (1..=16)
+//! divergence_policy = "split"   # or "discard" (memory-divergent chains, spec §2.6)
 //! ```
+//!
+//! `divergence_policy` (under `llc` and `omni`; spec §2.6 [OC]): a chain instruction
+//! whose lanes touch several lines either flushes the chain (`discard`, the RTL v1's
+//! policy) or splits it (`split`, the spec's golden default and ours): the lanes are
+//! grouped by their (line_a, line_b, line_c), each group takes its own OQSR entry and
+//! goes as its own 2-flit ComputePacket (the extension flit of
+//! [`super::packet::CpExtension`]) to its own target; see [`super::offload`].
 //!
 //! `profile` runs the [`super::tagger`] on every kernel as it starts on an SM and counts,
 //! at the issue stage, the warp instructions that belong to a tagged chain (spec §7
@@ -45,7 +53,7 @@ use serde::Deserialize;
 use super::config::{ALU_LAT_MAX, OQ_ENTRIES_MAX, SQ_BUFFER_MAX, SQ_ENTRIES_MAX};
 use super::core_service::SqCoreService;
 use super::emn::{emn, EmnPaths, Node};
-use super::offload::{Oq, OqIssue, OqNet, Target};
+use super::offload::{Divergence, Oq, OqIssue, OqNet, Target};
 use super::service::SqService;
 use super::sq::Sq;
 use super::sq_core::SqCore;
@@ -75,6 +83,9 @@ struct Params {
     /// The partition ALU's latency per op (spec §3 [OC], 4).
     #[serde(default = "default_alu")]
     alu_latency: i64,
+    /// Memory-divergent chains (spec §2.6): `split` or `discard`.
+    #[serde(default = "default_div")]
+    divergence_policy: String,
 }
 
 fn default_oq() -> i64 {
@@ -88,6 +99,9 @@ fn default_buf() -> i64 {
 }
 fn default_alu() -> i64 {
     4
+}
+fn default_div() -> String {
+    "split".into()
 }
 
 const MODES: &str = "\"profile\", \"llc\", \"omni\"";
@@ -110,6 +124,11 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
     let sq_entries = range("sq_entries", p.sq_entries, SQ_ENTRIES_MAX)?;
     let sq_buffer = range("sq_buffer", p.sq_buffer, SQ_BUFFER_MAX)?;
     let alu = range("alu_latency", p.alu_latency, ALU_LAT_MAX)? as u32;
+    let divergence = match p.divergence_policy.as_str() {
+        "split" => Divergence::Split,
+        "discard" => Divergence::Discard,
+        d => return Err(FieldError::new("hooks.llc_compute.divergence_policy", format!("`{d}` is not a divergence policy"), Some("\"split\", \"discard\"".into()))),
+    };
     let mode = if omni { "omni" } else { "llc" };
     let nodes = cfg.network.sm_nodes.iter().chain(&cfg.network.mem_nodes).copied().max().unwrap_or(0);
     if nodes >= 64 {
@@ -132,7 +151,7 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
                 Some(l) => Target::Omni { lut: l[i].clone(), core_sq_bytes: sq_entries as u64 * 2 * line, shared_bytes: u64::from(cfg.core.shared_bytes) },
                 None => Target::Llc,
             };
-            Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone(), target)))
+            Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone(), target, divergence)))
         })
         .collect();
     set.set_issue("llc_compute", |i| Box::new(OqIssue(oqs[i].clone())))?;

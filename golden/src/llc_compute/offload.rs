@@ -10,8 +10,25 @@
 //!   barrier-class stall by the SM). Otherwise an OQSR entry is allocated.
 //! * each chain load's lines are looked up in the L1 without a fill (pending MSHRs count
 //!   as hits [OC]): a hit on the first load DISCARDs, on a later one FLUSHes (the held
-//!   misses go out the normal way) [P]; a load or store touching more than one line is
-//!   memory-divergent and flushes ([OC] `div_policy = discard`).
+//!   misses go out the normal way) [P]; a load or store of which no lane ran flushes.
+//! * memory divergence (§2.6, `divergence_policy`): under `discard` a load or store
+//!   touching more than one line flushes. Under `split` each memory operand regroups the
+//!   chain's lanes by the line each lane accesses, so the groups are the lanes with one
+//!   (line_a, line_b, line_c); lanes an operand's guard left out ride with their group
+//!   (in its first line). Each group needs its own OQSR entry: more groups than the
+//!   chain's entry plus the free ones DISCARDs the whole chain (it runs normally),
+//!   checked as each operand regroups. Each group is placed on its own (the target
+//!   rules below, per group); if one cannot go, the chain FLUSHes. A chain of more than
+//!   one group is sent only if every group reads and writes each line at unit stride
+//!   (lane k of the group at word `(start + k) mod 32`, 4-byte words), which is what the
+//!   extension flit can address ([`CpExtension`]: per operand the group's lanes and a
+//!   5-bit start word); else it FLUSHes at its `11`. (One group needs no extension flit
+//!   and keeps the `discard` rule: one line per operand, any lanes.) Each group leaves
+//!   as its own 2-flit CP (`has_ext`, `len_flits = 2`) with its lanes as the CP's mask;
+//!   its SQ writes the group's store words ([`super::wire::Wire::store_enables`]). The
+//!   warp goes on when every group is answered: RESUME if all were served, FALLBACK if
+//!   one fell back (the core stores the whole instruction itself: the other groups'
+//!   lanes are written twice, with the same values; results are exact either way).
 //! * where the chain goes, checked as soon as it is known (spec §2.5 "early check"):
 //!   - LLC-Compute: every memory operand maps to one LLC partition [P], checked as each
 //!     operand is absorbed; else FLUSH.
@@ -23,7 +40,7 @@
 //!     only if every memory operand is in that partition (our choice: the LLC SQ writes
 //!     its own LLC only, as the RTL does); else FLUSH.
 //! * the `11` absorbed with every load a held miss: the ComputePacket (one 32-B flit,
-//!   [`ComputePacket`]) leaves for the target node, and the warp issues nothing until
+//!   [`ComputePacket`], two for a split group) leaves for the target node, and the warp issues nothing until
 //!   the answer [P]: ACK, DATA or BITMAP resumes it; fallback data (the SQSR was full,
 //!   §1.6.4) means the core computes and stores itself (the held store goes out).
 //!
@@ -41,7 +58,7 @@ use std::rc::Rc;
 
 use super::chain::{InstrKind, Pattern};
 use super::core_service::SqCoreService;
-use super::packet::ComputePacket;
+use super::packet::{ComputePacket, CpExtension};
 use super::tagger::{find_chains, Chain, Uniform};
 use super::wire::{CoreSink, Msg, Wire};
 use crate::gpu::hooks::{count, Absorb, Absorbed, CoreNetHook, CorePort, HookCounters, IssueDecision, IssueHook, IssueTaps, KernelShape, OffloadEvent, WarpView};
@@ -72,18 +89,75 @@ struct Entry {
     fb: u32,
 }
 
-/// The chain the CPGU is forming (one at a time, §1.2).
+/// The chain the CPGU is forming (one at a time, §1.2); its lane groups are in
+/// [`Oq::groups`].
 #[derive(Debug, Clone, Copy)]
 struct Forming {
     warp: u16,
     entry: usize,
     chain: usize,
     mask: u32,
-    /// Memory operand lines: a, b (loads, in order), c (the store), and their partitions.
+}
+
+/// The lanes of a forming chain with one tuple (line_a, line_b, line_c) (spec §2.6):
+/// one ComputePacket each. A chain that is not memory-divergent is one group.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Group {
+    /// Its lanes (they partition the chain's active lanes).
+    mask: u32,
+    /// Per memory operand a, b (loads, in order), c (the store): the group's lanes that
+    /// access it (lanes the operand's guard left out ride with the group).
+    lanes: [u32; 3],
+    /// Each operand's line and its partition.
     lines: [Option<u64>; 3],
     parts: [Option<usize>; 3],
     /// The target node, once known.
     dst: Option<usize>,
+}
+
+/// `divergence_policy` (spec §2.6 [OC]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Divergence {
+    /// A chain instruction touching more than one line flushes the chain (the RTL's v1).
+    Discard,
+    /// The chain's lanes are grouped by their lines, one OQSR entry and one 2-flit CP
+    /// per group (the golden default).
+    Split,
+}
+
+/// Not a 4-byte word of a 32-word line (`Oq::words`).
+const NO_WORD: u8 = u8::MAX;
+
+/// The start-word offset of each group's operands if every group reads (writes) its
+/// lines at unit stride: lane k of the group at word `(start + k) mod 32` (spec §2.6,
+/// the extension flit's addressing); `None` if one does not.
+fn unit_stride(groups: &[Group], words: &[[u8; 32]; 3]) -> Option<Vec<[u32; 3]>> {
+    groups
+        .iter()
+        .map(|g| {
+            let mut start = [0u32; 3];
+            for k in 0..3 {
+                let m = g.lanes[k];
+                if m == 0 {
+                    continue;
+                }
+                let at = |i: u32| (words[k][i as usize] != NO_WORD).then(|| (u32::from(words[k][i as usize]) + 32 - i) % 32);
+                let s = at(m.trailing_zeros())?;
+                if (0..32).filter(|i| m >> i & 1 == 1).any(|i| at(i) != Some(s)) {
+                    return None;
+                }
+                start[k] = s;
+            }
+            Some(start)
+        })
+        .collect()
+}
+
+/// A warp's chain in flight: its groups not answered yet, and whether one fell back.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pending {
+    left: u32,
+    fallback: bool,
 }
 
 /// Where an SM's ComputePackets go.
@@ -121,9 +195,15 @@ struct Counts {
     flush_partitions: u64,
     flush_no_emn: u64,
     flush_core_sq_off: u64,
+    flush_split_stride: u64,
+    discard_too_many_groups: u64,
     cpgu_wait: u64,
+    cps: u64,
+    split: u64,
+    split_groups: u64,
     answers: u64,
     fallbacks: u64,
+    group_fallbacks: u64,
 }
 
 /// One SM's Offload Queue: the issue side ([`OqIssue`]) and the network side
@@ -135,12 +215,21 @@ pub struct Oq {
     entries: Vec<Entry>,
     live: usize,
     forming: Option<Forming>,
+    /// The forming chain's lane groups, and a spare for regrouping.
+    groups: Vec<Group>,
+    spare: Vec<Group>,
+    /// The forming chain's memory operands a, b, c: per lane, the 4-byte word of its
+    /// line it accesses ([`NO_WORD`]: another size or alignment).
+    words: [[u8; 32]; 3],
+    divergence: Divergence,
     /// Per warp slot: its current chain runs normally (discarded or flushed).
     normal: Vec<bool>,
+    /// Per warp slot: its chain in flight.
+    pending: Vec<Pending>,
     roles: Vec<Role>,
     chains: Vec<Chain>,
-    /// ComputePackets to inject: (destination node, OQ tag).
-    outbox: VecDeque<(usize, usize)>,
+    /// ComputePackets to inject: (destination node, OQ tag, with an extension flit).
+    outbox: VecDeque<(usize, usize, bool)>,
     events: VecDeque<OffloadEvent>,
     wire: Rc<RefCell<Wire>>,
     map: Rc<AddressMap>,
@@ -149,18 +238,35 @@ pub struct Oq {
     /// Omni: the core SQs take chains in this kernel (§1.7 shared-memory check).
     core_sqs_on: bool,
     n: Counts,
+    /// A planted bug for the tests: the warp resumes at its chain's first answer.
+    plant_resume_early: bool,
 }
 
 impl Oq {
     #[allow(clippy::too_many_arguments, reason = "the OQ's geometry, one value each")]
-    pub fn new(sm: usize, node: usize, entries: usize, warps: usize, wire: Rc<RefCell<Wire>>, map: Rc<AddressMap>, mem_nodes: Rc<Vec<usize>>, target: Target) -> Self {
+    pub fn new(
+        sm: usize,
+        node: usize,
+        entries: usize,
+        warps: usize,
+        wire: Rc<RefCell<Wire>>,
+        map: Rc<AddressMap>,
+        mem_nodes: Rc<Vec<usize>>,
+        target: Target,
+        divergence: Divergence,
+    ) -> Self {
         Self {
             sm,
             node,
             entries: vec![Entry::default(); entries],
             live: 0,
             forming: None,
+            groups: Vec::new(),
+            spare: Vec::new(),
+            words: [[NO_WORD; 32]; 3],
+            divergence,
             normal: vec![false; warps],
+            pending: vec![Pending::default(); warps],
             roles: Vec::new(),
             chains: Vec::new(),
             outbox: VecDeque::new(),
@@ -171,6 +277,7 @@ impl Oq {
             target,
             core_sqs_on: true,
             n: Counts::default(),
+            plant_resume_early: false,
         }
     }
 
@@ -229,7 +336,7 @@ impl Oq {
         let loads = Pattern::get(self.chains[chain].pattern).map_or(1, |p| p.loads()) as u32;
         self.entries[entry] = Entry { valid: true, warp: warp.slot, loads, fb: 0 };
         self.live += 1;
-        self.forming = Some(Forming { warp: warp.slot, entry, chain, mask: 0, lines: [None; 3], parts: [None; 3], dst: None });
+        self.forming = Some(Forming { warp: warp.slot, entry, chain, mask: 0 });
         IssueDecision::Offload
     }
 
@@ -243,9 +350,9 @@ impl Oq {
         Absorb::Release
     }
 
-    /// Where the chain goes, as far as its absorbed operands tell: `Ok(None)` while
+    /// Where a group goes, as far as its absorbed operands tell: `Ok(None)` while
     /// undecided, `Err(counter)` to FLUSH.
-    fn place(&self, f: &Forming, pattern: &Pattern) -> Result<Option<usize>, Flush> {
+    fn place(&self, f: &Group, pattern: &Pattern) -> Result<Option<usize>, Flush> {
         let known = f.parts.iter().flatten();
         let same = |p: usize| known.clone().all(|&q| q == p);
         match &self.target {
@@ -280,22 +387,69 @@ impl Oq {
         }
     }
 
+    /// Memory operand `k`'s lines regroup the chain's lanes: each group splits by the
+    /// lines its lanes access; a group none of whose lanes ran the instruction takes its
+    /// first line. Its lanes' words are noted for the unit-stride check.
+    fn regroup(&mut self, k: usize, a: &Absorbed<'_>) {
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        let ran = a.lines.iter().fold(0, |u, l| u | l.lanes);
+        for g in &self.groups {
+            let first = out.len();
+            let mut covered = 0;
+            for (li, l) in a.lines.iter().enumerate() {
+                let m = g.mask & l.lanes;
+                if m != 0 || (li == 0 && g.mask & ran == 0) {
+                    let mut n = *g;
+                    n.mask = m;
+                    for x in &mut n.lanes {
+                        *x &= m;
+                    }
+                    n.lanes[k] = m;
+                    (n.lines[k], n.parts[k]) = (Some(l.line), Some(self.map.node(l.line)));
+                    out.push(n);
+                    covered |= m;
+                }
+            }
+            // lanes the guard left out ride with the group's first line
+            let left = g.mask & !covered;
+            out[first].mask |= left;
+            for j in (0..3).filter(|&j| j != k) {
+                out[first].lanes[j] |= g.lanes[j] & left;
+            }
+        }
+        std::mem::swap(&mut self.groups, &mut out);
+        self.spare = out;
+        let words = &mut self.words[k];
+        *words = [NO_WORD; 32];
+        for l in a.lines {
+            for i in (0..32).filter(|i| l.lanes >> i & 1 == 1) {
+                let off = a.addrs[i].wrapping_sub(l.line);
+                if a.lane_bytes == 4 && off % 4 == 0 && off < 128 {
+                    words[i] = (off / 4) as u8;
+                }
+            }
+        }
+    }
+
     fn absorb(&mut self, a: &Absorbed<'_>) -> Absorb {
-        let mut f = self.forming.expect("an absorbed instruction belongs to the forming chain");
+        let f = self.forming.expect("an absorbed instruction belongs to the forming chain");
         assert_eq!(f.warp, a.warp, "the forming chain is another warp's");
         let role = self.roles[a.pc as usize];
         let pattern = Pattern::get(self.chains[f.chain].pattern).expect("tagged chains have a Table 1 pattern");
+        let mut f = f;
         if role.first {
             f.mask = a.mask;
+            self.groups.clear();
+            self.groups.push(Group { mask: a.mask, ..Group::default() });
         }
         if let Some(InstrKind::Ld | InstrKind::St) = role.kind {
-            if a.lines.len() != 1 {
-                // no lane ran, or lanes on several lines: memory-divergent (§2.6, discard)
+            if a.lines.is_empty() || (self.divergence == Divergence::Discard && a.lines.len() != 1) {
+                // no lane ran, or (discard) lanes on several lines: memory-divergent (§2.6)
                 self.n.flush_divergent += 1;
                 return self.abandon(&f);
             }
-            let l = a.lines[0];
-            if l.l1_hit {
+            if a.lines.iter().any(|l| l.l1_hit) {
                 // L1 locality wins (§2.5): DISCARD at the first load, else FLUSH
                 if role.first {
                     self.n.discard_l1_hit += 1;
@@ -305,16 +459,23 @@ impl Oq {
                 return self.abandon(&f);
             }
             let k = if role.kind == Some(InstrKind::St) { 2 } else { role.operand };
-            (f.lines[k], f.parts[k]) = (Some(l.line), Some(self.map.node(l.line)));
-            match self.place(&f, pattern) {
-                Ok(dst) => f.dst = f.dst.or(dst),
-                Err(why) => {
-                    *match why {
-                        Flush::Partitions => &mut self.n.flush_partitions,
-                        Flush::NoEmn => &mut self.n.flush_no_emn,
-                        Flush::CoreSqOff => &mut self.n.flush_core_sq_off,
-                    } += 1;
-                    return self.abandon(&f);
+            self.regroup(k, a);
+            if self.groups.len() > 1 + self.entries.len() - self.live {
+                // an OQSR entry per group, and too few are free: the chain runs normally
+                self.n.discard_too_many_groups += 1;
+                return self.abandon(&f);
+            }
+            for g in 0..self.groups.len() {
+                match self.place(&self.groups[g], pattern) {
+                    Ok(dst) => self.groups[g].dst = self.groups[g].dst.or(dst),
+                    Err(why) => {
+                        *match why {
+                            Flush::Partitions => &mut self.n.flush_partitions,
+                            Flush::NoEmn => &mut self.n.flush_no_emn,
+                            Flush::CoreSqOff => &mut self.n.flush_core_sq_off,
+                        } += 1;
+                        return self.abandon(&f);
+                    }
                 }
             }
         }
@@ -322,37 +483,85 @@ impl Oq {
             self.forming = Some(f);
             return Absorb::Hold;
         }
-        // the `11`: build the ComputePacket and send it to the target (§2.5)
+        // the `11`: a ComputePacket per group to its target (§2.5, §2.6)
+        let n = self.groups.len();
+        let starts = if n > 1 {
+            match unit_stride(&self.groups, &self.words) {
+                Some(s) => s,
+                None => {
+                    // the extension flit addresses a group's lanes at unit stride only
+                    self.n.flush_split_stride += 1;
+                    return self.abandon(&f);
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        self.check_groups(f.mask);
         let c = &self.chains[f.chain];
-        let dst = f.dst.expect("a chain's memory operands name its target");
         let imm = match c.uniform {
             Some(Uniform::Imm(v)) => v,
             _ => 0,
         };
-        let cp = ComputePacket {
-            src_node: self.node as u32,
-            dst_node: dst as u32,
-            op0: c.op0,
-            op1: c.op1,
-            pattern: c.pattern,
-            resp_kind: pattern.resp.code(),
-            dtype: c.fp,
-            addr_a: f.lines[0].unwrap_or(0),
-            addr_b: f.lines[1].unwrap_or(0),
-            addr_c: f.lines[2].unwrap_or(0),
-            imm,
-            mask: f.mask,
-            oq_tag: f.entry as u32,
-        };
-        self.wire.borrow_mut().put_cp(self.sm, f.entry, cp.encode());
-        self.outbox.push_back((dst, f.entry));
+        let loads = self.entries[f.entry].loads;
+        for (j, g) in self.groups.iter().enumerate() {
+            let tag = if j == 0 {
+                f.entry
+            } else {
+                let e = self.entries.iter().position(|e| !e.valid).expect("a free OQSR entry per group (checked as the groups formed)");
+                self.entries[e] = Entry { valid: true, warp: f.warp, loads, fb: 0 };
+                self.live += 1;
+                e
+            };
+            let dst = g.dst.expect("a group's memory operands name its target");
+            let cp = ComputePacket {
+                src_node: self.node as u32,
+                dst_node: dst as u32,
+                op0: c.op0,
+                op1: c.op1,
+                pattern: c.pattern,
+                resp_kind: pattern.resp.code(),
+                dtype: c.fp,
+                addr_a: g.lines[0].unwrap_or(0),
+                addr_b: g.lines[1].unwrap_or(0),
+                addr_c: g.lines[2].unwrap_or(0),
+                imm,
+                mask: g.mask,
+                oq_tag: tag as u32,
+            };
+            let mut head = cp.encode();
+            let ext = (n > 1).then(|| {
+                CpExtension::mark(&mut head);
+                CpExtension { masks: g.lanes, start: starts[j] }.encode()
+            });
+            self.wire.borrow_mut().put_cp(self.sm, tag, head, ext);
+            self.outbox.push_back((dst, tag, n > 1));
+            self.n.sent_core += u64::from(!self.mem_nodes.contains(&dst));
+        }
+        self.pending[f.warp as usize] = Pending { left: n as u32, fallback: false };
         self.forming = None;
         self.n.sent += 1;
-        self.n.sent_core += u64::from(!self.mem_nodes.contains(&dst));
+        self.n.cps += n as u64;
+        if n > 1 {
+            self.n.split += 1;
+            self.n.split_groups += n as u64;
+        }
         Absorb::Wait
     }
 
-    /// An answer from an SQ: ACK, DATA, BITMAP, or fallback data.
+    /// The groups partition the chain's lanes, and each operand's lanes are the group's.
+    fn check_groups(&self, mask: u32) {
+        let mut seen = 0u32;
+        for g in &self.groups {
+            assert!((g.mask != 0 || self.groups.len() == 1) && g.mask & seen == 0, "SM {}: group {g:?} is empty or overlaps another", self.sm);
+            assert!(g.lanes.iter().all(|&l| l & !g.mask == 0), "SM {}: group {g:?}: operand lanes outside its mask", self.sm);
+            seen |= g.mask;
+        }
+        assert_eq!(seen, mask, "SM {}: the groups {:?} do not partition the chain's lanes {mask:#x}", self.sm, self.groups);
+    }
+
+    /// An answer from an SQ: ACK, DATA, BITMAP, or fallback data. The warp goes on when
+    /// every group of its chain is answered: it computes and stores itself if one fell back.
     fn answer(&mut self, pkt: &Packet) {
         let msg = Msg::decode(pkt.tag);
         let (tag, fallback) = match msg {
@@ -365,16 +574,25 @@ impl Oq {
         assert_eq!(pkt.flits, msg.flits(), "SM {}: {msg:?} of {} flits", self.sm, pkt.flits);
         let done = if fallback {
             e.fb += 1;
-            (e.fb == e.loads).then_some(OffloadEvent::Fallback(e.warp))
+            e.fb == e.loads
         } else {
-            Some(OffloadEvent::Resume(e.warp))
+            true
         };
-        if let Some(ev) = done {
+        if !done {
+            return;
+        }
+        e.valid = false;
+        self.live -= 1;
+        let w = e.warp;
+        self.n.group_fallbacks += u64::from(fallback);
+        let p = &mut self.pending[w as usize];
+        assert!(p.left > 0, "SM {}: OQ tag {tag} answers warp {w}, whose chain has no group in flight", self.sm);
+        p.left -= 1;
+        p.fallback |= fallback;
+        if p.left == 0 || self.plant_resume_early {
             self.n.answers += 1;
-            self.n.fallbacks += u64::from(matches!(ev, OffloadEvent::Fallback(_)));
-            e.valid = false;
-            self.live -= 1;
-            self.events.push_back(ev);
+            self.n.fallbacks += u64::from(p.fallback);
+            self.events.push_back(if p.fallback { OffloadEvent::Fallback(w) } else { OffloadEvent::Resume(w) });
         }
     }
 
@@ -391,9 +609,15 @@ impl Oq {
             ("flush_partitions", n.flush_partitions),
             ("flush_no_emn", n.flush_no_emn),
             ("flush_core_sq_off", n.flush_core_sq_off),
+            ("flush_split_stride", n.flush_split_stride),
+            ("discard_too_many_groups", n.discard_too_many_groups),
             ("cpgu_wait", n.cpgu_wait),
+            ("cps", n.cps),
+            ("split", n.split),
+            ("split_groups", n.split_groups),
             ("answers", n.answers),
             ("fallbacks", n.fallbacks),
+            ("group_fallbacks", n.group_fallbacks),
         ] {
             count(out, &format!("llc_compute.oq.{name}"), v);
         }
@@ -461,10 +685,11 @@ impl CoreNetHook for OqNet {
         let sq_wake = self.sq.as_mut().map_or(u64::MAX, |sq| sq.cycle(now, port));
         // one CP per cycle into the request class (the CP message class of §1.8 rides
         // the request network here)
-        if let Some(&(dst, tag)) = oq.outbox.front() {
+        if let Some(&(dst, tag, ext)) = oq.outbox.front() {
             if port.can_send(Class::Request) {
                 oq.outbox.pop_front();
-                port.send(dst, Class::Request, 1, Msg::Cp { sm: oq.sm as u8, tag: tag as u8 }.encode());
+                let msg = Msg::Cp { sm: oq.sm as u8, tag: tag as u8, ext };
+                port.send(dst, Class::Request, msg.flits(), msg.encode());
             }
         }
         let oq_wake = if oq.outbox.is_empty() { u64::MAX } else { now + 1 };
@@ -485,9 +710,10 @@ mod tests {
     fn oq() -> Oq {
         let cfg = crate::gpu::GpuConfig::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpu/tiny.toml")).unwrap();
         let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
-        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4, 4))), map, Rc::new(vec![2, 3]), Target::Llc);
+        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4, 4))), map, Rc::new(vec![2, 3]), Target::Llc, Divergence::Split);
         q.entries[1] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
         q.live = 1;
+        q.pending[5] = Pending { left: 1, fallback: false };
         q
     }
 
@@ -523,6 +749,81 @@ mod tests {
     fn an_answer_for_a_free_entry_is_caught() {
         let mut q = oq();
         q.answer(&pkt(Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 2 }, 1));
+    }
+
+    /// Warp 5's chain split in two groups (OQ tags 1 and 3): nothing happens at the
+    /// first group's ACK; the second group falls back (both its loads' data), so the warp
+    /// goes on computing and storing itself (spec §2.6, §1.6.4), and both entries are free.
+    fn two_group_chain(plant: bool) {
+        let mut q = oq();
+        q.plant_resume_early = plant;
+        q.entries[3] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
+        q.live = 2;
+        q.pending[5] = Pending { left: 2, fallback: false };
+        q.answer(&pkt(ACK, 1));
+        assert!(q.events.is_empty(), "warp 5 resumed before its last group's answer");
+        q.answer(&pkt(Msg::FbData { which: 0, tag: 3 }, 5));
+        q.answer(&pkt(Msg::FbData { which: 1, tag: 3 }, 5));
+        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Fallback(5)));
+        assert_eq!((q.live, q.n.answers, q.n.fallbacks, q.n.group_fallbacks), (0, 1, 1, 1));
+    }
+
+    #[test]
+    fn a_split_chain_goes_on_after_its_last_group() {
+        two_group_chain(false);
+    }
+
+    /// A planted bug (the warp resumed at its first group's answer) is caught.
+    #[test]
+    #[should_panic(expected = "resumed before its last group")]
+    fn a_resume_at_the_first_groups_answer_is_caught() {
+        two_group_chain(true);
+    }
+
+    fn group(mask: u32) -> Group {
+        Group { mask, lanes: [mask; 3], ..Group::default() }
+    }
+
+    /// The extension flit's addressing by hand (spec §2.6): a warp reading 32 words from
+    /// the middle of a line straddles two lines, lanes 0-15 at words 16-31, lanes 16-31 at
+    /// words 0-15 of the next; both groups start at word 16 (lane k at (16 + k) mod 32).
+    /// Lanes 3-7 at words 5-9 start at 2. A broadcast operand (every lane one word) is not
+    /// unit stride, nor is an 8-byte access (no word noted).
+    #[test]
+    fn unit_stride_start_words_by_hand() {
+        let mut words = [[NO_WORD; 32]; 3];
+        for w in &mut words {
+            for (i, x) in w.iter_mut().enumerate() {
+                *x = ((i + 16) % 32) as u8;
+            }
+        }
+        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), Some(vec![[16; 3], [16; 3]]));
+        let mut w2 = [[NO_WORD; 32]; 3];
+        for (i, w) in w2[0].iter_mut().enumerate().take(8).skip(3) {
+            *w = (i + 2) as u8;
+        }
+        let g = Group { mask: 0xf8, lanes: [0xf8, 0, 0], ..Group::default() };
+        assert_eq!(unit_stride(&[g], &w2), Some(vec![[2, 0, 0]]));
+        words[1] = [3; 32];
+        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), None, "a broadcast operand b");
+        words[1] = [NO_WORD; 32];
+        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), None, "no 4-byte words");
+    }
+
+    #[test]
+    fn groups_that_partition_the_lanes_pass() {
+        let mut q = oq();
+        q.groups = vec![group(0xffff), group(0xffff_0000)];
+        q.check_groups(u32::MAX);
+    }
+
+    /// A planted bug (a group's mask loses lane 20) is caught before the CPs leave.
+    #[test]
+    #[should_panic(expected = "do not partition")]
+    fn a_dropped_group_lane_is_caught() {
+        let mut q = oq();
+        q.groups = vec![group(0xffff), Group { mask: 0xffef_0000, lanes: [0xffef_0000; 3], ..Group::default() }];
+        q.check_groups(u32::MAX);
     }
 
     /// Spec §1.7 [OC]: the core SQs' 24 kB must fit beside the resident threadblocks'

@@ -62,6 +62,56 @@ pub const CP_FIELDS: [Field; 21] = [
     EXTRA_RSVD,
 ];
 
+/// The divergence extension flit of a split chain's group (spec §2.6, our layout, bit
+/// 255 = MSB): per operand a, b, c the group's lanes that access that operand's line,
+/// then per operand the 5-bit start-word offset (lane k of the group reads word
+/// `(start + k) mod 32` of the line: unit stride inside the line); the rest reserved.
+pub const EXT_MASK_A: Field = Field::new("ext_mask_a", 224, 32);
+pub const EXT_MASK_B: Field = Field::new("ext_mask_b", 192, 32);
+pub const EXT_MASK_C: Field = Field::new("ext_mask_c", 160, 32);
+pub const EXT_START_A: Field = Field::new("ext_start_a", 155, 5);
+pub const EXT_START_B: Field = Field::new("ext_start_b", 150, 5);
+pub const EXT_START_C: Field = Field::new("ext_start_c", 145, 5);
+pub const EXT_RSVD: Field = Field::new("ext_rsvd", 0, 145);
+
+/// Every field of the extension flit, MSB first.
+pub const EXT_FIELDS: [Field; 7] = [EXT_MASK_A, EXT_MASK_B, EXT_MASK_C, EXT_START_A, EXT_START_B, EXT_START_C, EXT_RSVD];
+
+/// A split group's extension flit (spec §2.6): the head flit then says `len_flits = 2`,
+/// `has_ext = 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CpExtension {
+    /// Lanes of the group per operand (a, b, c).
+    pub masks: [u32; 3],
+    /// Start-word offset per operand (0..32).
+    pub start: [u32; 3],
+}
+
+impl CpExtension {
+    pub fn encode(&self) -> Flit {
+        let mut w = [0u64; FLIT_WORDS];
+        for (f, v) in [EXT_MASK_A, EXT_MASK_B, EXT_MASK_C].into_iter().zip(self.masks) {
+            f.write(&mut w, u128::from(v));
+        }
+        for (f, v) in [EXT_START_A, EXT_START_B, EXT_START_C].into_iter().zip(self.start) {
+            assert!(v < 32, "start-word offset {v} of a 32-word line");
+            f.write(&mut w, u128::from(v));
+        }
+        w
+    }
+
+    pub fn decode(w: &Flit) -> Self {
+        let g = |f: Field| f.read(w) as u32;
+        Self { masks: [g(EXT_MASK_A), g(EXT_MASK_B), g(EXT_MASK_C)], start: [g(EXT_START_A), g(EXT_START_B), g(EXT_START_C)] }
+    }
+
+    /// Mark head flit `head` as followed by an extension flit.
+    pub fn mark(head: &mut Flit) {
+        LEN_FLITS.write(head, 2);
+        HAS_EXT.write(head, 1);
+    }
+}
+
 /// `sink` codes (spec §1.5): the memory side of a node (LLC at an LLC node, L1 fill
 /// and store acks at a core), the OQ, the SQ.
 pub const SINK_MEM: u32 = 0;
@@ -152,6 +202,20 @@ mod tests {
         assert_eq!(bytes(&[ADDR_A, ADDR_B, ADDR_C]), 18);
         assert_eq!(bytes(&[IMM]), 4);
         assert_eq!(bytes(&[MASK, OQ_TAG, EXTRA_RSVD]), 5);
+    }
+
+    /// Spec §2.6: three 32-bit group masks (96 b) and three 5-bit start offsets (15 b)
+    /// in one 256-b flit.
+    #[test]
+    fn the_extension_flit_tiles_and_round_trips() {
+        assert!(crate::bits::tiles(&EXT_FIELDS, FLIT_W));
+        assert_eq!(EXT_MASK_A.width + EXT_MASK_B.width + EXT_MASK_C.width, 96);
+        assert_eq!(EXT_START_A.width + EXT_START_B.width + EXT_START_C.width, 15);
+        let x = CpExtension { masks: [0xffff_0000, 0x0000_ffff, 0x8000_0001], start: [16, 0, 31] };
+        assert_eq!(CpExtension::decode(&x.encode()), x);
+        let mut head = ComputePacket::default().encode();
+        CpExtension::mark(&mut head);
+        assert_eq!((LEN_FLITS.read(&head), HAS_EXT.read(&head)), (2, 1));
     }
 
     #[test]

@@ -115,9 +115,9 @@ impl PartitionHook for SqService {
         assert_eq!(pkt.flits, msg.flits(), "{msg:?} of {} flits at a partition", pkt.flits);
         let src = pkt.src;
         match msg {
-            Msg::Cp { sm, tag } => {
+            Msg::Cp { sm, tag, ext } => {
                 self.n_cps += 1;
-                let flit = self.wire.borrow_mut().take_cp(sm, tag);
+                let flit = self.wire.borrow_mut().take_cp(sm, tag, ext);
                 self.cps.push_back(flit);
             }
             Msg::LoadReq { entry, which, addr } => {
@@ -181,7 +181,7 @@ impl PartitionHook for SqService {
             let o = &self.o;
             let line = o.lr_addr & !(self.line_bytes - 1);
             let (kind, mask, id) = match o.lr_kind {
-                LR_WRITE => (TxnKind::Write, o.lr_wbe, o.lr_tag),
+                LR_WRITE => (TxnKind::Write, self.wire.borrow().store_enables(o.lr_reply_node, o.lr_oq_tag, o.lr_wbe), o.lr_tag),
                 LR_FB_LOAD => (TxnKind::Read, 0, self.free_slot()),
                 _ => (TxnKind::Read, 0, o.lr_tag),
             };

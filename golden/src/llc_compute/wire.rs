@@ -10,14 +10,19 @@
 //! Tag layout (bit 63 is the GPU's `HOOK_TAG`): type `[59, 63)`, `which` `[58]`,
 //! field a `[50, 58)`, field b `[42, 50)`, a byte address `[0, 42)`.
 
+use std::collections::HashMap;
+
 use super::chain::RespKind;
-use super::packet::Flit;
+use super::packet::{CpExtension, Flit, HAS_EXT, SRC_NODE};
+use super::sqsr::byte_enables;
 
 /// One message between the LLC-/Omni-Compute hooks (spec §1.8's message table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Msg {
-    /// A ComputePacket of SM `sm`'s OQ entry `tag` (its flit is in the [`Wire`]); sink: an SQ.
-    Cp { sm: u8, tag: u8 },
+    /// A ComputePacket of SM `sm`'s OQ entry `tag` (its flit is in the [`Wire`]), with
+    /// the divergence extension flit of a split chain's group (`ext`, spec §2.6); sink:
+    /// an SQ.
+    Cp { sm: u8, tag: u8, ext: bool },
     /// An SQ's answer (ACK, DATA or BITMAP) to OQ entry `tag`; sink: the OQ.
     Answer { kind: RespKind, tag: u8 },
     /// Fallback data of load `which` for OQ entry `tag` (the SQSR was full, §1.6.4);
@@ -49,7 +54,7 @@ const ADDR_BITS: u32 = 42;
 impl Msg {
     pub fn encode(self) -> u64 {
         let (ty, which, a, b, addr) = match self {
-            Msg::Cp { sm, tag } => (0, 0, tag, sm, 0),
+            Msg::Cp { sm, tag, ext } => (0, u8::from(ext), tag, sm, 0),
             Msg::Answer { kind, tag } => (1, 0, tag, kind.code() as u8, 0),
             Msg::FbData { which, tag } => (2, which, tag, 0, 0),
             Msg::LoadReq { entry, which, addr } => (3, which, entry, 0, addr),
@@ -66,7 +71,7 @@ impl Msg {
     pub fn decode(tag: u64) -> Msg {
         let (which, a, b, addr) = ((tag >> 58 & 1) as u8, (tag >> 50) as u8, (tag >> 42) as u8, tag & ((1 << ADDR_BITS) - 1));
         match tag >> 59 & 0xf {
-            0 => Msg::Cp { sm: b, tag: a },
+            0 => Msg::Cp { sm: b, tag: a, ext: which == 1 },
             1 => Msg::Answer { kind: RespKind::from_code(u32::from(b)).expect("a resp_kind code"), tag: a },
             2 => Msg::FbData { which, tag: a },
             3 => Msg::LoadReq { entry: a, which, addr },
@@ -92,32 +97,61 @@ impl Msg {
         match self {
             Msg::Answer { kind, .. } => kind.flits(),
             Msg::FbData { .. } | Msg::StoreReq { .. } | Msg::LoadData { .. } => RespKind::Data.flits(),
-            Msg::Cp { .. } | Msg::LoadReq { .. } | Msg::FbLoad { .. } | Msg::StoreAck { .. } => 1,
+            Msg::Cp { ext, .. } => 1 + u32::from(ext),
+            Msg::LoadReq { .. } | Msg::FbLoad { .. } | Msg::StoreAck { .. } => 1,
         }
     }
 }
 
-/// Payloads that travel beside their packets: ComputePacket flits by (source SM, OQ
-/// tag), core SQs' result stores by (SM, SQSR entry).
+/// A ComputePacket's head flit and a split group's extension flit.
+type CpFlits = (Flit, Option<Flit>);
+
+/// Payloads that travel beside their packets: ComputePacket flits (the head flit and a
+/// split group's extension flit) by (source SM, OQ tag), core SQs' result stores by
+/// (SM, SQSR entry).
 #[derive(Debug, Default)]
 pub struct Wire {
-    cps: Vec<Vec<Option<Flit>>>,
+    cps: Vec<Vec<Option<CpFlits>>>,
     stores: Vec<Vec<Option<(u64, u128)>>>,
+    /// A split group's store lanes and start word by (source node, OQ tag), from its CP
+    /// until the next CP of that entry: what the SQ's result store writes.
+    store_words: HashMap<(u32, u32), (u32, u32)>,
 }
 
 impl Wire {
     pub fn new(sms: usize, oq_entries: usize, sq_entries: usize) -> Self {
-        Self { cps: vec![vec![None; oq_entries]; sms], stores: vec![vec![None; sq_entries]; sms] }
+        Self { cps: vec![vec![None; oq_entries]; sms], stores: vec![vec![None; sq_entries]; sms], store_words: HashMap::new() }
     }
 
-    pub fn put_cp(&mut self, sm: usize, tag: usize, flit: Flit) {
+    /// SM `sm`'s ComputePacket for OQ entry `tag`: its head flit and, for a split group,
+    /// the extension flit (the head then says `has_ext`).
+    pub fn put_cp(&mut self, sm: usize, tag: usize, flit: Flit, ext: Option<Flit>) {
         let slot = &mut self.cps[sm][tag];
         assert!(slot.is_none(), "SM {sm}: a second ComputePacket with OQ tag {tag} in flight");
-        *slot = Some(flit);
+        let key = (SRC_NODE.read(&flit) as u32, tag as u32);
+        match ext.map(|x| CpExtension::decode(&x)) {
+            Some(x) => self.store_words.insert(key, (x.masks[2], x.start[2])),
+            None => self.store_words.remove(&key),
+        };
+        *slot = Some((flit, ext));
     }
 
-    pub fn take_cp(&mut self, sm: u8, tag: u8) -> Flit {
-        self.cps[sm as usize][tag as usize].take().unwrap_or_else(|| panic!("a ComputePacket from SM {sm} with OQ tag {tag} carries no flit"))
+    /// The CP's flits; `ext` is what its packet says (a mismatch is a protocol bug).
+    pub fn take_cp(&mut self, sm: u8, tag: u8, ext: bool) -> Flit {
+        let (flit, x) = self.cps[sm as usize][tag as usize].take().unwrap_or_else(|| panic!("a ComputePacket from SM {sm} with OQ tag {tag} carries no flit"));
+        assert_eq!(x.is_some(), ext, "SM {sm}, OQ tag {tag}: the packet's extension flit and the CP's disagree");
+        assert_eq!(HAS_EXT.read(&flit) == 1, ext, "SM {sm}, OQ tag {tag}: has_ext");
+        flit
+    }
+
+    /// The byte enables of the result store of the CP from node `src` with OQ tag
+    /// `tag`, whose SQ computed `sq_wbe` (4 bytes per lane k at word k): a split group
+    /// writes its store lanes at words `(start + k) mod 32` (spec §2.6).
+    pub fn store_enables(&self, src: u32, tag: u32, sq_wbe: u128) -> u128 {
+        match self.store_words.get(&(src, tag)) {
+            Some(&(lanes, start)) => byte_enables(lanes, 32, false).rotate_left(4 * start),
+            None => sq_wbe,
+        }
     }
 
     pub fn put_store(&mut self, sm: usize, entry: usize, addr: u64, wbe: u128) {
@@ -138,7 +172,8 @@ mod tests {
     #[test]
     fn every_message_round_trips_through_a_tag_clear_of_the_hook_bit() {
         let all = [
-            Msg::Cp { sm: 55, tag: 47 },
+            Msg::Cp { sm: 55, tag: 47, ext: false },
+            Msg::Cp { sm: 3, tag: 2, ext: true },
             Msg::Answer { kind: RespKind::Bitmap, tag: 3 },
             Msg::FbData { which: 1, tag: 9 },
             Msg::LoadReq { entry: 255, which: 1, addr: (1 << 42) - 128 },
@@ -157,7 +192,8 @@ mod tests {
     #[test]
     fn sizes_are_the_papers() {
         // spec §1.8: requests and acks 1 flit, data (and a store with its data) 5
-        assert_eq!(Msg::Cp { sm: 0, tag: 0 }.flits(), 1);
+        assert_eq!(Msg::Cp { sm: 0, tag: 0, ext: false }.flits(), 1);
+        assert_eq!(Msg::Cp { sm: 0, tag: 0, ext: true }.flits(), 2, "spec §1.8: 2 with the divergence extension");
         assert_eq!(Msg::LoadReq { entry: 0, which: 0, addr: 0 }.flits(), 1);
         assert_eq!(Msg::StoreReq { entry: 0, sm: 0 }.flits(), 5);
         assert_eq!(Msg::LoadData { entry: 0, which: 0 }.flits(), 5);
@@ -165,6 +201,34 @@ mod tests {
         assert_eq!(Msg::Answer { kind: RespKind::Ack, tag: 0 }.flits(), 1);
         assert_eq!(Msg::Answer { kind: RespKind::Data, tag: 0 }.flits(), 5);
         assert_eq!(Msg::FbData { which: 0, tag: 0 }.flits(), 5);
+    }
+
+    /// A split group's store lanes 16..31 starting at word 16 write words 0..15 (lane k
+    /// at word (16 + k) mod 32): bytes 0..63 of the line.
+    #[test]
+    fn a_split_groups_store_writes_its_own_words() {
+        let mut w = Wire::new(1, 2, 1);
+        let mut head = super::super::packet::ComputePacket { src_node: 9, oq_tag: 1, ..Default::default() }.encode();
+        CpExtension::mark(&mut head);
+        let x = CpExtension { masks: [0xffff_0000; 3], start: [16; 3] };
+        w.put_cp(0, 1, head, Some(x.encode()));
+        let sq = byte_enables(0xffff_0000, 32, false);
+        assert_eq!(w.store_enables(9, 1, sq), (1u128 << 64) - 1);
+        assert_eq!(w.store_enables(9, 0, sq), sq, "another entry: the SQ's own enables");
+        w.take_cp(0, 1, true);
+        w.put_cp(0, 1, super::super::packet::ComputePacket { src_node: 9, oq_tag: 1, ..Default::default() }.encode(), None);
+        assert_eq!(w.store_enables(9, 1, sq), sq, "the entry's next CP is not split");
+    }
+
+    /// A CP sent as one flit whose wire says it has an extension (a dropped flit) is caught.
+    #[test]
+    #[should_panic(expected = "disagree")]
+    fn a_dropped_extension_flit_is_caught() {
+        let mut w = Wire::new(1, 1, 1);
+        let mut head = super::super::packet::ComputePacket::default().encode();
+        CpExtension::mark(&mut head);
+        w.put_cp(0, 0, head, Some(CpExtension::default().encode()));
+        w.take_cp(0, 0, false);
     }
 
     #[test]

@@ -209,6 +209,9 @@ pub struct HeldLine {
     pub line: u64,
     /// Bytes of the line (bit i = byte i).
     pub bytes: u128,
+    /// The lanes whose access falls in this line (bit i = lane i; the lines of one
+    /// instruction partition its lanes).
+    pub lanes: u32,
     pub store: bool,
     /// A load whose line is in the L1 or already on its way there (a pending MSHR).
     pub l1_hit: bool,
@@ -223,6 +226,11 @@ pub struct Absorbed<'a> {
     pub mask: u32,
     /// Its line accesses (empty for an ALU instruction or when no lane ran).
     pub lines: &'a [HeldLine],
+    /// A global load's or store's per-lane byte addresses (lane i at index i; only the
+    /// lanes of `lines` are meaningful) and bytes per lane; `lane_bytes` is 0 for an ALU
+    /// instruction.
+    pub addrs: &'a [u64; 32],
+    pub lane_bytes: u32,
 }
 
 /// What the SM does with a warp's held accesses after [`IssueHook::absorb`].
