@@ -273,7 +273,8 @@ fn collect_strings(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// SHA-256 over what determines a run's result: the gpuforge and model versions, the
+/// SHA-256 over what determines a run's result: the gpuforge and model versions, a
+/// digest of the model sources (golden models, generators, templates, co-simulation), the
 /// config text after knobs, the launch file and the files it names (a synthesis run:
 /// [`synth_inputs`]), the knobs, the seed, `max_cycles` and `check`. Paths are not hashed, so moving a study keeps its cache.
 fn run_hash(r: &Run, inputs: &[(String, Vec<u8>)]) -> String {
@@ -286,6 +287,8 @@ fn run_hash(r: &Run, inputs: &[(String, Vec<u8>)]) -> String {
     field("cache-format", CACHE_FORMAT.to_string().as_bytes());
     field("gpuforge", env!("CARGO_PKG_VERSION").as_bytes());
     field("model", golden::MODEL_VERSION.to_string().as_bytes());
+    // the model sources themselves (build.rs): a changed model reruns, version or not
+    field("model-source", env!("GPUFORGE_MODEL_SOURCE").as_bytes());
     field("config", r.text.as_bytes());
     // Launch files (a simulation) or designs and tools (a synthesis): the prefix stays
     // the one launch files always had, so caches from before synthesis runs stay valid.
