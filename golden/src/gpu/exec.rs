@@ -284,23 +284,34 @@ unsafe fn fma_f32_rows_x86(regs: *mut u64, a: usize, b: usize, c: usize, d: usiz
     for k in (0..WARP).step_by(8) {
         // SAFETY: the caller checked every row; k + 8 <= WARP.
         unsafe {
-            let mut vx = load8(regs.add(a + k));
+            let vx = load8(regs.add(a + k));
             let vy = load8(regs.add(b + k));
             let vz = load8(regs.add(c + k));
-            // the form `fma_f32_x86` uses (NaN operand priority included)
-            std::arch::asm!(
-                "vfmadd213ps {x}, {y}, {z}",
-                x = inout(ymm_reg) vx,
-                y = in(ymm_reg) vy,
-                z = in(ymm_reg) vz,
-                options(pure, nomem, nostack),
-            );
-            let r = _mm256_castps_si256(vx);
+            let r = _mm256_castps_si256(vfmadd213ps(vx, vy, vz));
             let dst = regs.add(d + k);
             _mm256_storeu_si256(dst as *mut __m256i, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
             _mm256_storeu_si256(dst.add(4) as *mut __m256i, _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
         }
     }
+}
+
+/// `x * y + z` on eight f32, one rounding: `vfmadd213ps x, y, z`, the form Rust's `fmaf`
+/// uses per lane (so NaN operand priority is the scalar path's too).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,fma")]
+#[inline]
+fn vfmadd213ps(mut x: std::arch::x86_64::__m256, y: std::arch::x86_64::__m256, z: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256 {
+    // SAFETY: register operands only, no memory; the features are enabled.
+    unsafe {
+        std::arch::asm!(
+            "vfmadd213ps {x}, {y}, {z}",
+            x = inout(ymm_reg) x,
+            y = in(ymm_reg) y,
+            z = in(ymm_reg) z,
+            options(pure, nomem, nostack),
+        );
+    }
+    x
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -317,17 +328,10 @@ unsafe fn fma_f32_x86(a: &Lanes, b: &Lanes, c: &Lanes, res: &mut Lanes) {
     for k in (0..WARP).step_by(8) {
         // SAFETY: each access is 8 floats inside a 32-float array.
         unsafe {
-            let mut vx = _mm256_loadu_ps(x.as_ptr().add(k));
+            let vx = _mm256_loadu_ps(x.as_ptr().add(k));
             let vy = _mm256_loadu_ps(y.as_ptr().add(k));
             let vz = _mm256_loadu_ps(z.as_ptr().add(k));
-            std::arch::asm!(
-                "vfmadd213ps {x}, {y}, {z}",
-                x = inout(ymm_reg) vx,
-                y = in(ymm_reg) vy,
-                z = in(ymm_reg) vz,
-                options(pure, nomem, nostack),
-            );
-            _mm256_storeu_ps(out.as_mut_ptr().add(k), vx);
+            _mm256_storeu_ps(out.as_mut_ptr().add(k), vfmadd213ps(vx, vy, vz));
         }
     }
     for l in 0..WARP {
