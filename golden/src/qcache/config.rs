@@ -217,7 +217,6 @@ pub struct QcacheConfig {
     pub rc_lat: u32,
     pub policy: Policy,
     /// `[qcache.companion]`: the transition filter and actuators of spec §5.
-    #[serde(skip)]
     pub companion: Companion,
     // ---- derived ----
     /// Width of a domain id (`DOM_W`).
