@@ -286,6 +286,7 @@ impl golden::model::Stimulus<FilterBank> for TransitionTraffic {
         for (k, v) in [prev.ev_prod, prev.ev_cons, prev.ev_spill].iter().enumerate() {
             self.fired[k] += v.count_ones() as u64;
         }
+        i.rst = false;
         let r = &mut self.rng;
         for b in 0..i.v.len() {
             i.v[b] = r.pct(80);
@@ -459,6 +460,7 @@ impl RequestTraffic {
         if prev.rsp_v {
             self.answers[!prev.rsp_ack as usize] += 1;
         }
+        i.rst = false;
         let r = &mut self.rng;
         let p = if prev.busy { 1 } else { 4 };
         i.req_v = r.pct(p);
