@@ -178,26 +178,20 @@ use golden::model::{Model, Scoreboard};
 use golden::qcache::actuator::{ActInputs, ActOutputs, QcCpuDvfs, QcGpuActuator, GPU_PSTATES};
 use golden::qcache::cpu::CPU_PSTATES;
 use golden::qcache::filter::{FilterBank, FilterInputs, FilterOutputs, Transition, TransitionFilter};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// SplitMix64: the companion stimuli's random numbers.
+/// The companion stimuli's random numbers (the monitor's traffic generator's Xoshiro).
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(Xoshiro256PlusPlus);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.random_range(0..n)
     }
 
     pub fn pct(&mut self, p: u64) -> bool {
@@ -571,7 +565,7 @@ impl<M: Model<In = ActInputs, Out = ActOutputs>> Scoreboard<M> for ActChecker {
                 let mut done = false;
                 if let Some((to, ends)) = self.flight {
                     let off = mask(self.nominal.0) & !mask(to.0);
-                    if cycle - 1 >= ends && p.core_busy & off == 0 {
+                    if cycle > ends && p.core_busy & off == 0 {
                         self.cur = to;
                         self.flight = None;
                         done = true;

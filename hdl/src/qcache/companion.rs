@@ -33,11 +33,21 @@ pub struct Cand {
     pub s16: u64,
     pub mask: String,
     pub p: usize,
+    /// `s·r` of the same P-state with one core fewer: a wire, or 0 for one core.
+    pub sr_prev: String,
 }
 
-fn cand(cores: u32, pstate: usize, mhz: u32, mask: u32) -> Cand {
+/// Candidate `k` of a chain over `np` P-states (index `(cores − 1)·np + pstate`).
+fn cand(k: usize, np: usize, cores: u32, pstate: usize, mhz: u32, mask: u32) -> Cand {
     let s = cores as u64 * mhz as u64;
-    Cand { cores, mhz, s, s16: 16 * s, mask: format!("{mask:04x}"), p: pstate }
+    let sr_prev = if cores == 1 { "32'd0".to_string() } else { format!("sr[{}]", k - np) };
+    Cand { cores, mhz, s, s16: 16 * s, mask: format!("{mask:04x}"), p: pstate, sr_prev }
+}
+
+/// One P-state of the chain: `f·r` is one product per P-state.
+pub struct Pst {
+    pub p: usize,
+    pub mhz: u32,
 }
 
 fn low_mask(n: u32) -> u32 {
@@ -153,9 +163,11 @@ struct GpuTop {
     nominal_proxy: u64,
     ncand: usize,
     cands: Vec<Cand>,
+    psts: Vec<Pst>,
     lat: Vec<u64>,
     scale_mod: String,
     pick_mod: String,
+    mul_mod: String,
 }
 
 #[derive(Template)]
@@ -168,9 +180,11 @@ struct CpuTop {
     nominal_mhz: u32,
     ncand: usize,
     cands: Vec<Cand>,
+    psts: Vec<Pst>,
     lat: Vec<u64>,
     scale_mod: String,
     pick_mod: String,
+    mul_mod: String,
 }
 
 /// The three companion designs of `c` into `lib`.
@@ -191,7 +205,11 @@ pub fn designs(lib: &mut Library, preset: &str, c: &QcacheConfig) -> Result<Vec<
 
     let n = k.gpu_cores;
     let top_pst = GPU_PSTATES.len() - 1;
-    let cands: Vec<Cand> = GpuSetting::all(n).map(|s| cand(s.cores, s.pstate, GPU_PSTATES[s.pstate], low_mask(s.cores))).collect();
+    let np = GPU_PSTATES.len();
+    let cands: Vec<Cand> = GpuSetting::all(n).enumerate().map(|(k, s)| cand(k, np, s.cores, s.pstate, GPU_PSTATES[s.pstate], low_mask(s.cores))).collect();
+    // the products f·r: qc_mul_w16, emitted with the scale leaf
+    let mul_mod = "qc_mul_w16".to_string();
+    assert!(lib.contains(&mul_mod), "qc_dvfs_scale brings {mul_mod}");
     let gt = GpuTop {
         top: gpu_top(preset),
         ports: port_views(&gpu_ports(c)),
@@ -203,9 +221,11 @@ pub fn designs(lib: &mut Library, preset: &str, c: &QcacheConfig) -> Result<Vec<
         nominal_proxy: n as u64 * GPU_PSTATES[top_pst] as u64,
         ncand: cands.len(),
         cands,
+        psts: GPU_PSTATES.iter().enumerate().map(|(p, &mhz)| Pst { p, mhz }).collect(),
         lat: k.gpu_lat.clone(),
         scale_mod: scale_mod.clone(),
         pick_mod: pick_mod.clone(),
+        mul_mod: mul_mod.clone(),
     };
     let gtop = lib.add_text(&QcacheModule::GpuActuator { preset, cfg: c }, gt.render()?)?;
     let gd = DesignSpec::new("gpu_actuator", &super::QcacheDesign::GpuActuator, &gtop, gpu_ports(c))
@@ -214,7 +234,7 @@ pub fn designs(lib: &mut Library, preset: &str, c: &QcacheConfig) -> Result<Vec<
         .table("gpu_pstates_mhz", json!(GPU_PSTATES))
         .table("transition_cycles", json!(k.gpu_lat));
 
-    let cands: Vec<Cand> = CPU_PSTATES.iter().enumerate().map(|(p, &mhz)| cand(1, p, mhz, 0)).collect();
+    let cands: Vec<Cand> = CPU_PSTATES.iter().enumerate().map(|(p, &mhz)| cand(p, CPU_PSTATES.len(), 1, p, mhz, 0)).collect();
     let ct = CpuTop {
         top: cpu_top(preset),
         ports: port_views(&cpu_ports()),
@@ -223,9 +243,11 @@ pub fn designs(lib: &mut Library, preset: &str, c: &QcacheConfig) -> Result<Vec<
         nominal_mhz: k.cpu_mhz,
         ncand: cands.len(),
         cands,
+        psts: CPU_PSTATES.iter().enumerate().map(|(p, &mhz)| Pst { p, mhz }).collect(),
         lat: k.cpu_lat.clone(),
         scale_mod,
         pick_mod,
+        mul_mod,
     };
     let ctop = lib.add_text(&QcacheModule::CpuDvfs { preset, cfg: c }, ct.render()?)?;
     let cd = DesignSpec::new("cpu_dvfs", &super::QcacheDesign::CpuDvfs, &ctop, cpu_ports())

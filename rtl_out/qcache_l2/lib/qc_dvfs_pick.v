@@ -5,15 +5,17 @@
 // Protocol:
 //   Combinational; no handshake. Chained from bv_i = 0; the first candidate wins a tie.
 // ============================================================================
-module qc_dvfs_pick(s_i,s16_i,mask_i,p_i,cur_i,r_i,cur16_i,curr_i,speed_i,bv_i,bd_i,bs_i,bm_i,bp_i,bv_o,bd_o,bs_o,bm_o,bp_o);
+module qc_dvfs_pick(s_i,s16_i,fr_i,sr_prev_i,sr_o,mask_i,p_i,cur_i,cur16_i,curr_i,speed_i,bv_i,bd_i,bs_i,bm_i,bp_i,bv_o,bd_o,bs_o,bm_o,bp_o);
 
     // Module arguments
     input wire  [15:0] s_i;
     input wire  [31:0] s16_i;
+    input wire  [31:0] fr_i;
+    input wire  [31:0] sr_prev_i;
+    output reg  [31:0] sr_o;
     input wire  [15:0] mask_i;
     input wire  [2:0] p_i;
     input wire  [15:0] cur_i;
-    input wire  [15:0] r_i;
     input wire  [31:0] cur16_i;
     input wire  [31:0] curr_i;
     input wire  speed_i;
@@ -28,29 +30,16 @@ module qc_dvfs_pick(s_i,s16_i,mask_i,p_i,cur_i,r_i,cur16_i,curr_i,speed_i,bv_i,b
     output reg  [15:0] bm_o;
     output reg  [2:0] bp_o;
 
-    // Stub signals
-    reg  [15:0] mul__a_i;
-    reg  [15:0] mul__b_i;
-    wire  [31:0] mul__p_o;
-
     // Local signals
     reg  [31:0] a;
     reg  [31:0] b;
     reg  [31:0] d;
     reg  ok;
 
-    // Sub module instances
-    qc_mul_w16 mul(
-        .a_i(mul__a_i),
-        .b_i(mul__b_i),
-        .p_o(mul__p_o)
-    );
-
     // Update code
     always @(*) begin
-        mul__a_i = s_i;
-        mul__b_i = r_i;
-        a = mul__p_o;
+        sr_o = sr_prev_i + fr_i;
+        a = sr_o;
         b = cur16_i;
         ok = s_i < cur_i;
         if (speed_i) begin

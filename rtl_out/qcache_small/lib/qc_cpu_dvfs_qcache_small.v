@@ -97,7 +97,19 @@ module qc_cpu_dvfs_qcache_small (
   wire [31:0] cur16_w, curr_w;
   qc_dvfs_scale scale (.cur_i(cur_mhz), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
 
+  // f*r, one product per P-state; a candidate's s*r is the same P-state's with one core fewer plus f*r
+  wire [31:0] fr [0:5];
+  qc_mul_w16 mul_fr_0 (.a_i(16'd800), .b_i(r_w), .p_o(fr[0]));
+  qc_mul_w16 mul_fr_1 (.a_i(16'd1340), .b_i(r_w), .p_o(fr[1]));
+  qc_mul_w16 mul_fr_2 (.a_i(16'd1880), .b_i(r_w), .p_o(fr[2]));
+  qc_mul_w16 mul_fr_3 (.a_i(16'd2420), .b_i(r_w), .p_o(fr[3]));
+  qc_mul_w16 mul_fr_4 (.a_i(16'd2960), .b_i(r_w), .p_o(fr[4]));
+  qc_mul_w16 mul_fr_5 (.a_i(16'd3500), .b_i(r_w), .p_o(fr[5]));
+
   localparam NC = 6;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [31:0] sr [0:NC-1];  // s*r of every candidate; the most cores' ends its P-state's chain
+  /* verilator lint_on UNUSEDSIGNAL */
   wire        bv [0:NC];
   wire [31:0] bd [0:NC];
   wire [15:0] bs [0:NC];
@@ -109,33 +121,33 @@ module qc_cpu_dvfs_qcache_small (
   assign bm[0] = 16'd0;
   assign bp[0] = 3'd0;
   qc_dvfs_pick pick_0 (  // 800 MHz
-    .s_i(16'd800), .s16_i(32'd12800), .mask_i(16'h0000), .p_i(3'd0),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd800), .s16_i(32'd12800), .fr_i(fr[0]), .sr_prev_i(32'd0), .sr_o(sr[0]), .mask_i(16'h0000), .p_i(3'd0),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[0]), .bd_i(bd[0]), .bs_i(bs[0]), .bm_i(bm[0]), .bp_i(bp[0]),
     .bv_o(bv[1]), .bd_o(bd[1]), .bs_o(bs[1]), .bm_o(bm[1]), .bp_o(bp[1]));
   qc_dvfs_pick pick_1 (  // 1340 MHz
-    .s_i(16'd1340), .s16_i(32'd21440), .mask_i(16'h0000), .p_i(3'd1),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd1340), .s16_i(32'd21440), .fr_i(fr[1]), .sr_prev_i(32'd0), .sr_o(sr[1]), .mask_i(16'h0000), .p_i(3'd1),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[1]), .bd_i(bd[1]), .bs_i(bs[1]), .bm_i(bm[1]), .bp_i(bp[1]),
     .bv_o(bv[2]), .bd_o(bd[2]), .bs_o(bs[2]), .bm_o(bm[2]), .bp_o(bp[2]));
   qc_dvfs_pick pick_2 (  // 1880 MHz
-    .s_i(16'd1880), .s16_i(32'd30080), .mask_i(16'h0000), .p_i(3'd2),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd1880), .s16_i(32'd30080), .fr_i(fr[2]), .sr_prev_i(32'd0), .sr_o(sr[2]), .mask_i(16'h0000), .p_i(3'd2),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[2]), .bd_i(bd[2]), .bs_i(bs[2]), .bm_i(bm[2]), .bp_i(bp[2]),
     .bv_o(bv[3]), .bd_o(bd[3]), .bs_o(bs[3]), .bm_o(bm[3]), .bp_o(bp[3]));
   qc_dvfs_pick pick_3 (  // 2420 MHz
-    .s_i(16'd2420), .s16_i(32'd38720), .mask_i(16'h0000), .p_i(3'd3),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd2420), .s16_i(32'd38720), .fr_i(fr[3]), .sr_prev_i(32'd0), .sr_o(sr[3]), .mask_i(16'h0000), .p_i(3'd3),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[3]), .bd_i(bd[3]), .bs_i(bs[3]), .bm_i(bm[3]), .bp_i(bp[3]),
     .bv_o(bv[4]), .bd_o(bd[4]), .bs_o(bs[4]), .bm_o(bm[4]), .bp_o(bp[4]));
   qc_dvfs_pick pick_4 (  // 2960 MHz
-    .s_i(16'd2960), .s16_i(32'd47360), .mask_i(16'h0000), .p_i(3'd4),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd2960), .s16_i(32'd47360), .fr_i(fr[4]), .sr_prev_i(32'd0), .sr_o(sr[4]), .mask_i(16'h0000), .p_i(3'd4),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[4]), .bd_i(bd[4]), .bs_i(bs[4]), .bm_i(bm[4]), .bp_i(bp[4]),
     .bv_o(bv[5]), .bd_o(bd[5]), .bs_o(bs[5]), .bm_o(bm[5]), .bp_o(bp[5]));
   qc_dvfs_pick pick_5 (  // 3500 MHz
-    .s_i(16'd3500), .s16_i(32'd56000), .mask_i(16'h0000), .p_i(3'd5),
-    .cur_i(cur_mhz), .r_i(r_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .s_i(16'd3500), .s16_i(32'd56000), .fr_i(fr[5]), .sr_prev_i(32'd0), .sr_o(sr[5]), .mask_i(16'h0000), .p_i(3'd5),
+    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[5]), .bd_i(bd[5]), .bs_i(bs[5]), .bm_i(bm[5]), .bp_i(bp[5]),
     .bv_o(bv[6]), .bd_o(bd[6]), .bs_o(bs[6]), .bm_o(bm[6]), .bp_o(bp[6]));
 

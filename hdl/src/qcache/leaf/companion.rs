@@ -8,7 +8,9 @@
 //!   `golden::qcache::actuator::closest`: in the requested direction (`s < cur` slow,
 //!   `s > cur` speed), distance `|s·r − 16·cur|` (slow) or `|16·s − cur·r|` (speed),
 //!   taken when strictly closer (the first candidate wins a tie: the tops chain them
-//!   fewer cores first, then the lower P-state).
+//!   fewer cores first, then the lower P-state). `s·r` without a multiplier: the same
+//!   P-state's candidate with one core fewer plus `f·r` (one product per P-state, in
+//!   the top).
 //!
 //! The actuators' registers, countdown and answers are the askama templates
 //! `templates/qcache/gpu_actuator.v` and `cpu_dvfs.v`; the filters' output registers
@@ -136,17 +138,21 @@ impl Logic for DvfsScale {
     }
 }
 
-/// One candidate (`s_i` = its proxy, `s16_i` = 16·s, `mask_i` its cores, `p_i` its
-/// P-state: constants of the instance) against the best so far (`b*_i`).
+/// One candidate (`s_i` = its proxy `cores·f`, `s16_i` = 16·s, `mask_i` its cores,
+/// `p_i` its P-state: constants of the instance) against the best so far (`b*_i`).
+/// `sr_o = sr_prev_i + fr_i` is its `s·r` (`sr_prev_i`: the candidate with one core
+/// fewer at the same P-state, 0 for one core; `fr_i` = `f·r`).
 #[derive(LogicBlock, Default)]
 pub struct DvfsPick {
     pub s_i: Signal<In, Bits<16>>,
     pub s16_i: Signal<In, Bits<32>>,
+    pub fr_i: Signal<In, Bits<32>>,
+    pub sr_prev_i: Signal<In, Bits<32>>,
+    pub sr_o: Signal<Out, Bits<32>>,
     pub mask_i: Signal<In, Bits<16>>,
     pub p_i: Signal<In, Bits<3>>,
-    /// The current proxy, the effective ratio, 16·cur and cur·r ([`DvfsScale`]).
+    /// The current proxy, 16·cur and cur·r ([`DvfsScale`]).
     pub cur_i: Signal<In, Bits<16>>,
-    pub r_i: Signal<In, Bits<16>>,
     pub cur16_i: Signal<In, Bits<32>>,
     pub curr_i: Signal<In, Bits<32>>,
     pub speed_i: Signal<In, Bit>,
@@ -160,7 +166,6 @@ pub struct DvfsPick {
     pub bs_o: Signal<Out, Bits<16>>,
     pub bm_o: Signal<Out, Bits<16>>,
     pub bp_o: Signal<Out, Bits<3>>,
-    mul: WideMul<16, 32>,
     a: Signal<Local, Bits<32>>,
     b: Signal<Local, Bits<32>>,
     d: Signal<Local, Bits<32>>,
@@ -170,10 +175,9 @@ pub struct DvfsPick {
 impl Logic for DvfsPick {
     #[hdl_gen]
     fn update(&mut self) {
-        self.mul.a_i.next = self.s_i.val();
-        self.mul.b_i.next = self.r_i.val();
+        self.sr_o.next = self.sr_prev_i.val() + self.fr_i.val();
         // slow: |s*r - 16 cur|, speed: |16 s - cur*r|
-        self.a.next = self.mul.p_o.val();
+        self.a.next = self.sr_o.val();
         self.b.next = self.cur16_i.val();
         self.ok.next = self.s_i.val() < self.cur_i.val();
         if self.speed_i.val() {
@@ -213,11 +217,15 @@ mod tests {
         lint_and_synth(DvfsPick::default(), "qc_dvfs_pick");
     }
 
+    /// (cur, next, req, local) and (prod, cons, spill).
+    type Row = (u128, u128, u128, bool);
+    type Strobes = (bool, bool, bool);
+
     /// Spec §1.2's table, by hand (states I0 S1 E2 O3 M4; requests READ0 WRITE1
     /// FWD_GETS2 FWD_GETX3 WRITEBACK4): (cur, next, req, local) -> (prod, cons, spill).
     #[test]
     fn the_filter_rule_is_the_spec_table() {
-        let rows: [((u128, u128, u128, bool), (bool, bool, bool)); 10] = [
+        let rows: [(Row, Strobes); 10] = [
             ((0, 4, 1, true), (true, false, false)),  // I -> M by a local write
             ((1, 4, 1, true), (true, false, false)),  // S -> M
             ((2, 4, 1, true), (true, false, false)),  // E -> M
@@ -268,12 +276,15 @@ mod tests {
         let mut p = LeafSim::comb(DvfsPick::default());
         let mut best = (false, 0u128, 0u128, 0u128, 0u128);
         for (s, cores, pst, want_take) in [(5200u128, 16u32, 1u128, true), (5600, 8, 4, true), (5400, 12, 2, false), (11200, 16, 4, false)] {
+            // s*r as (cores - 1)*f*r + f*r
+            let f = s / cores as u128;
+            p.fr_i.next = bv(f * 32);
+            p.sr_prev_i.next = bv((cores as u128 - 1) * f * 32);
             p.s_i.next = bv(s);
             p.s16_i.next = bv(16 * s);
             p.mask_i.next = bv((1u128 << cores) - 1);
             p.p_i.next = bv(pst);
             p.cur_i.next = bv(11200);
-            p.r_i.next = bv(32);
             p.cur16_i.next = bv(179200);
             p.curr_i.next = bv(358400);
             p.speed_i.next = false;
@@ -283,6 +294,7 @@ mod tests {
             p.bm_i.next = bv(best.3);
             p.bp_i.next = bv(best.4);
             p.settle();
+            assert_eq!(val(&p.sr_o), s * 32);
             let took = val(&p.bs_o) == s && p.bv_o.val();
             assert_eq!(took, want_take, "candidate {s}");
             best = (p.bv_o.val(), val(&p.bd_o), val(&p.bs_o), val(&p.bm_o), val(&p.bp_o));
