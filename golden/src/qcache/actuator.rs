@@ -273,33 +273,41 @@ impl QcGpuActuator {
     }
 }
 
-impl Model for QcGpuActuator {
-    type In = ActInputs;
-    type Out = ActOutputs;
+/// The benches' [`Model`] of an actuator: outputs from the registers, `step` for the
+/// next state (the same for `qc_gpu_actuator` and `qc_cpu_dvfs`).
+macro_rules! actuator_model {
+    ($t:ty) => {
+        impl Model for $t {
+            type In = ActInputs;
+            type Out = ActOutputs;
 
-    fn idle_inputs(&self) -> ActInputs {
-        ActInputs::default()
-    }
+            fn idle_inputs(&self) -> ActInputs {
+                ActInputs::default()
+            }
 
-    fn new_outputs(&self) -> ActOutputs {
-        ActOutputs::default()
-    }
+            fn new_outputs(&self) -> ActOutputs {
+                ActOutputs::default()
+            }
 
-    fn eval(&mut self, inputs: &ActInputs, outputs: &mut ActOutputs) {
-        *outputs = self.outputs();
-        self.next = Some(Box::new(self.step(inputs)));
-    }
+            fn eval(&mut self, inputs: &ActInputs, outputs: &mut ActOutputs) {
+                *outputs = self.outputs();
+                self.next = Some(Box::new(self.step(inputs)));
+            }
 
-    fn commit(&mut self, _inputs: &ActInputs) {
-        if let Some(n) = self.next.take() {
-            *self = *n;
+            fn commit(&mut self, _inputs: &ActInputs) {
+                if let Some(n) = self.next.take() {
+                    *self = *n;
+                }
+            }
+
+            fn assert_reset(inputs: &mut ActInputs) {
+                inputs.rst = true;
+            }
         }
-    }
-
-    fn assert_reset(inputs: &mut ActInputs) {
-        inputs.rst = true;
-    }
+    };
 }
+
+actuator_model!(QcGpuActuator);
 
 /// `qc_cpu_dvfs` (spec §1.8, §5): one CPU core's DVFS controller. The P-state in effect,
 /// the transition under way and the response register; RESTORE returns to `nominal`.
@@ -379,33 +387,7 @@ impl QcCpuDvfs {
     }
 }
 
-impl Model for QcCpuDvfs {
-    type In = ActInputs;
-    type Out = ActOutputs;
-
-    fn idle_inputs(&self) -> ActInputs {
-        ActInputs::default()
-    }
-
-    fn new_outputs(&self) -> ActOutputs {
-        ActOutputs::default()
-    }
-
-    fn eval(&mut self, inputs: &ActInputs, outputs: &mut ActOutputs) {
-        *outputs = self.outputs();
-        self.next = Some(Box::new(self.step(inputs)));
-    }
-
-    fn commit(&mut self, _inputs: &ActInputs) {
-        if let Some(n) = self.next.take() {
-            *self = *n;
-        }
-    }
-
-    fn assert_reset(inputs: &mut ActInputs) {
-        inputs.rst = true;
-    }
-}
+actuator_model!(QcCpuDvfs);
 
 /// The GPU's work scheduler and clock controller as the GPU model uses it: the
 /// `dvfs_drain` actuation is [`QcGpuActuator`] (the generated block's golden model)
