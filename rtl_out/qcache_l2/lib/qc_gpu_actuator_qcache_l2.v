@@ -95,13 +95,13 @@ module qc_gpu_actuator_qcache_l2 (
   wire          drained  = (core_busy_i & ~dispatch_r) == {N{1'b0}};
   wire          done     = fl_v_r && left_dec == {LW{1'b0}} && drained;
   wire [2:0]    cur_pst   = done ? fl_pst_r : pst_r;
-  wire [15:0]   cur_proxy = done ? fl_proxy_r : proxy_r;
+  wire [15:0]   cur_w = done ? fl_proxy_r : proxy_r;
   wire          fl_after  = fl_v_r && !done;
 
   // ---- the closest setting in the requested direction ----
   wire [15:0] r_w;
   wire [31:0] cur16_w, curr_w;
-  qc_dvfs_scale scale (.cur_i(cur_proxy), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
+  qc_dvfs_scale scale (.cur_i(cur_w), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
 
   // f*r, one product per P-state; a candidate's s*r is the same P-state's with one core fewer plus f*r
   wire [31:0] fr [0:4];
@@ -125,404 +125,404 @@ module qc_gpu_actuator_qcache_l2 (
   assign bs[0] = 16'd0;
   assign bm[0] = 16'd0;
   assign bp[0] = 3'd0;
-  qc_dvfs_pick pick_0 (  // 1 cores x 200 MHz
+  qc_dvfs_pick pick_0 (  // 1 x 200 MHz
     .s_i(16'd200), .s16_i(32'd3200), .fr_i(fr[0]), .sr_prev_i(32'd0), .sr_o(sr[0]), .mask_i(16'h0001), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[0]), .bd_i(bd[0]), .bs_i(bs[0]), .bm_i(bm[0]), .bp_i(bp[0]),
     .bv_o(bv[1]), .bd_o(bd[1]), .bs_o(bs[1]), .bm_o(bm[1]), .bp_o(bp[1]));
-  qc_dvfs_pick pick_1 (  // 1 cores x 325 MHz
+  qc_dvfs_pick pick_1 (  // 1 x 325 MHz
     .s_i(16'd325), .s16_i(32'd5200), .fr_i(fr[1]), .sr_prev_i(32'd0), .sr_o(sr[1]), .mask_i(16'h0001), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[1]), .bd_i(bd[1]), .bs_i(bs[1]), .bm_i(bm[1]), .bp_i(bp[1]),
     .bv_o(bv[2]), .bd_o(bd[2]), .bs_o(bs[2]), .bm_o(bm[2]), .bp_o(bp[2]));
-  qc_dvfs_pick pick_2 (  // 1 cores x 450 MHz
+  qc_dvfs_pick pick_2 (  // 1 x 450 MHz
     .s_i(16'd450), .s16_i(32'd7200), .fr_i(fr[2]), .sr_prev_i(32'd0), .sr_o(sr[2]), .mask_i(16'h0001), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[2]), .bd_i(bd[2]), .bs_i(bs[2]), .bm_i(bm[2]), .bp_i(bp[2]),
     .bv_o(bv[3]), .bd_o(bd[3]), .bs_o(bs[3]), .bm_o(bm[3]), .bp_o(bp[3]));
-  qc_dvfs_pick pick_3 (  // 1 cores x 575 MHz
+  qc_dvfs_pick pick_3 (  // 1 x 575 MHz
     .s_i(16'd575), .s16_i(32'd9200), .fr_i(fr[3]), .sr_prev_i(32'd0), .sr_o(sr[3]), .mask_i(16'h0001), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[3]), .bd_i(bd[3]), .bs_i(bs[3]), .bm_i(bm[3]), .bp_i(bp[3]),
     .bv_o(bv[4]), .bd_o(bd[4]), .bs_o(bs[4]), .bm_o(bm[4]), .bp_o(bp[4]));
-  qc_dvfs_pick pick_4 (  // 1 cores x 700 MHz
+  qc_dvfs_pick pick_4 (  // 1 x 700 MHz
     .s_i(16'd700), .s16_i(32'd11200), .fr_i(fr[4]), .sr_prev_i(32'd0), .sr_o(sr[4]), .mask_i(16'h0001), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[4]), .bd_i(bd[4]), .bs_i(bs[4]), .bm_i(bm[4]), .bp_i(bp[4]),
     .bv_o(bv[5]), .bd_o(bd[5]), .bs_o(bs[5]), .bm_o(bm[5]), .bp_o(bp[5]));
-  qc_dvfs_pick pick_5 (  // 2 cores x 200 MHz
+  qc_dvfs_pick pick_5 (  // 2 x 200 MHz
     .s_i(16'd400), .s16_i(32'd6400), .fr_i(fr[0]), .sr_prev_i(sr[0]), .sr_o(sr[5]), .mask_i(16'h0003), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[5]), .bd_i(bd[5]), .bs_i(bs[5]), .bm_i(bm[5]), .bp_i(bp[5]),
     .bv_o(bv[6]), .bd_o(bd[6]), .bs_o(bs[6]), .bm_o(bm[6]), .bp_o(bp[6]));
-  qc_dvfs_pick pick_6 (  // 2 cores x 325 MHz
+  qc_dvfs_pick pick_6 (  // 2 x 325 MHz
     .s_i(16'd650), .s16_i(32'd10400), .fr_i(fr[1]), .sr_prev_i(sr[1]), .sr_o(sr[6]), .mask_i(16'h0003), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[6]), .bd_i(bd[6]), .bs_i(bs[6]), .bm_i(bm[6]), .bp_i(bp[6]),
     .bv_o(bv[7]), .bd_o(bd[7]), .bs_o(bs[7]), .bm_o(bm[7]), .bp_o(bp[7]));
-  qc_dvfs_pick pick_7 (  // 2 cores x 450 MHz
+  qc_dvfs_pick pick_7 (  // 2 x 450 MHz
     .s_i(16'd900), .s16_i(32'd14400), .fr_i(fr[2]), .sr_prev_i(sr[2]), .sr_o(sr[7]), .mask_i(16'h0003), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[7]), .bd_i(bd[7]), .bs_i(bs[7]), .bm_i(bm[7]), .bp_i(bp[7]),
     .bv_o(bv[8]), .bd_o(bd[8]), .bs_o(bs[8]), .bm_o(bm[8]), .bp_o(bp[8]));
-  qc_dvfs_pick pick_8 (  // 2 cores x 575 MHz
+  qc_dvfs_pick pick_8 (  // 2 x 575 MHz
     .s_i(16'd1150), .s16_i(32'd18400), .fr_i(fr[3]), .sr_prev_i(sr[3]), .sr_o(sr[8]), .mask_i(16'h0003), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[8]), .bd_i(bd[8]), .bs_i(bs[8]), .bm_i(bm[8]), .bp_i(bp[8]),
     .bv_o(bv[9]), .bd_o(bd[9]), .bs_o(bs[9]), .bm_o(bm[9]), .bp_o(bp[9]));
-  qc_dvfs_pick pick_9 (  // 2 cores x 700 MHz
+  qc_dvfs_pick pick_9 (  // 2 x 700 MHz
     .s_i(16'd1400), .s16_i(32'd22400), .fr_i(fr[4]), .sr_prev_i(sr[4]), .sr_o(sr[9]), .mask_i(16'h0003), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[9]), .bd_i(bd[9]), .bs_i(bs[9]), .bm_i(bm[9]), .bp_i(bp[9]),
     .bv_o(bv[10]), .bd_o(bd[10]), .bs_o(bs[10]), .bm_o(bm[10]), .bp_o(bp[10]));
-  qc_dvfs_pick pick_10 (  // 3 cores x 200 MHz
+  qc_dvfs_pick pick_10 (  // 3 x 200 MHz
     .s_i(16'd600), .s16_i(32'd9600), .fr_i(fr[0]), .sr_prev_i(sr[5]), .sr_o(sr[10]), .mask_i(16'h0007), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[10]), .bd_i(bd[10]), .bs_i(bs[10]), .bm_i(bm[10]), .bp_i(bp[10]),
     .bv_o(bv[11]), .bd_o(bd[11]), .bs_o(bs[11]), .bm_o(bm[11]), .bp_o(bp[11]));
-  qc_dvfs_pick pick_11 (  // 3 cores x 325 MHz
+  qc_dvfs_pick pick_11 (  // 3 x 325 MHz
     .s_i(16'd975), .s16_i(32'd15600), .fr_i(fr[1]), .sr_prev_i(sr[6]), .sr_o(sr[11]), .mask_i(16'h0007), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[11]), .bd_i(bd[11]), .bs_i(bs[11]), .bm_i(bm[11]), .bp_i(bp[11]),
     .bv_o(bv[12]), .bd_o(bd[12]), .bs_o(bs[12]), .bm_o(bm[12]), .bp_o(bp[12]));
-  qc_dvfs_pick pick_12 (  // 3 cores x 450 MHz
+  qc_dvfs_pick pick_12 (  // 3 x 450 MHz
     .s_i(16'd1350), .s16_i(32'd21600), .fr_i(fr[2]), .sr_prev_i(sr[7]), .sr_o(sr[12]), .mask_i(16'h0007), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[12]), .bd_i(bd[12]), .bs_i(bs[12]), .bm_i(bm[12]), .bp_i(bp[12]),
     .bv_o(bv[13]), .bd_o(bd[13]), .bs_o(bs[13]), .bm_o(bm[13]), .bp_o(bp[13]));
-  qc_dvfs_pick pick_13 (  // 3 cores x 575 MHz
+  qc_dvfs_pick pick_13 (  // 3 x 575 MHz
     .s_i(16'd1725), .s16_i(32'd27600), .fr_i(fr[3]), .sr_prev_i(sr[8]), .sr_o(sr[13]), .mask_i(16'h0007), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[13]), .bd_i(bd[13]), .bs_i(bs[13]), .bm_i(bm[13]), .bp_i(bp[13]),
     .bv_o(bv[14]), .bd_o(bd[14]), .bs_o(bs[14]), .bm_o(bm[14]), .bp_o(bp[14]));
-  qc_dvfs_pick pick_14 (  // 3 cores x 700 MHz
+  qc_dvfs_pick pick_14 (  // 3 x 700 MHz
     .s_i(16'd2100), .s16_i(32'd33600), .fr_i(fr[4]), .sr_prev_i(sr[9]), .sr_o(sr[14]), .mask_i(16'h0007), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[14]), .bd_i(bd[14]), .bs_i(bs[14]), .bm_i(bm[14]), .bp_i(bp[14]),
     .bv_o(bv[15]), .bd_o(bd[15]), .bs_o(bs[15]), .bm_o(bm[15]), .bp_o(bp[15]));
-  qc_dvfs_pick pick_15 (  // 4 cores x 200 MHz
+  qc_dvfs_pick pick_15 (  // 4 x 200 MHz
     .s_i(16'd800), .s16_i(32'd12800), .fr_i(fr[0]), .sr_prev_i(sr[10]), .sr_o(sr[15]), .mask_i(16'h000f), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[15]), .bd_i(bd[15]), .bs_i(bs[15]), .bm_i(bm[15]), .bp_i(bp[15]),
     .bv_o(bv[16]), .bd_o(bd[16]), .bs_o(bs[16]), .bm_o(bm[16]), .bp_o(bp[16]));
-  qc_dvfs_pick pick_16 (  // 4 cores x 325 MHz
+  qc_dvfs_pick pick_16 (  // 4 x 325 MHz
     .s_i(16'd1300), .s16_i(32'd20800), .fr_i(fr[1]), .sr_prev_i(sr[11]), .sr_o(sr[16]), .mask_i(16'h000f), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[16]), .bd_i(bd[16]), .bs_i(bs[16]), .bm_i(bm[16]), .bp_i(bp[16]),
     .bv_o(bv[17]), .bd_o(bd[17]), .bs_o(bs[17]), .bm_o(bm[17]), .bp_o(bp[17]));
-  qc_dvfs_pick pick_17 (  // 4 cores x 450 MHz
+  qc_dvfs_pick pick_17 (  // 4 x 450 MHz
     .s_i(16'd1800), .s16_i(32'd28800), .fr_i(fr[2]), .sr_prev_i(sr[12]), .sr_o(sr[17]), .mask_i(16'h000f), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[17]), .bd_i(bd[17]), .bs_i(bs[17]), .bm_i(bm[17]), .bp_i(bp[17]),
     .bv_o(bv[18]), .bd_o(bd[18]), .bs_o(bs[18]), .bm_o(bm[18]), .bp_o(bp[18]));
-  qc_dvfs_pick pick_18 (  // 4 cores x 575 MHz
+  qc_dvfs_pick pick_18 (  // 4 x 575 MHz
     .s_i(16'd2300), .s16_i(32'd36800), .fr_i(fr[3]), .sr_prev_i(sr[13]), .sr_o(sr[18]), .mask_i(16'h000f), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[18]), .bd_i(bd[18]), .bs_i(bs[18]), .bm_i(bm[18]), .bp_i(bp[18]),
     .bv_o(bv[19]), .bd_o(bd[19]), .bs_o(bs[19]), .bm_o(bm[19]), .bp_o(bp[19]));
-  qc_dvfs_pick pick_19 (  // 4 cores x 700 MHz
+  qc_dvfs_pick pick_19 (  // 4 x 700 MHz
     .s_i(16'd2800), .s16_i(32'd44800), .fr_i(fr[4]), .sr_prev_i(sr[14]), .sr_o(sr[19]), .mask_i(16'h000f), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[19]), .bd_i(bd[19]), .bs_i(bs[19]), .bm_i(bm[19]), .bp_i(bp[19]),
     .bv_o(bv[20]), .bd_o(bd[20]), .bs_o(bs[20]), .bm_o(bm[20]), .bp_o(bp[20]));
-  qc_dvfs_pick pick_20 (  // 5 cores x 200 MHz
+  qc_dvfs_pick pick_20 (  // 5 x 200 MHz
     .s_i(16'd1000), .s16_i(32'd16000), .fr_i(fr[0]), .sr_prev_i(sr[15]), .sr_o(sr[20]), .mask_i(16'h001f), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[20]), .bd_i(bd[20]), .bs_i(bs[20]), .bm_i(bm[20]), .bp_i(bp[20]),
     .bv_o(bv[21]), .bd_o(bd[21]), .bs_o(bs[21]), .bm_o(bm[21]), .bp_o(bp[21]));
-  qc_dvfs_pick pick_21 (  // 5 cores x 325 MHz
+  qc_dvfs_pick pick_21 (  // 5 x 325 MHz
     .s_i(16'd1625), .s16_i(32'd26000), .fr_i(fr[1]), .sr_prev_i(sr[16]), .sr_o(sr[21]), .mask_i(16'h001f), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[21]), .bd_i(bd[21]), .bs_i(bs[21]), .bm_i(bm[21]), .bp_i(bp[21]),
     .bv_o(bv[22]), .bd_o(bd[22]), .bs_o(bs[22]), .bm_o(bm[22]), .bp_o(bp[22]));
-  qc_dvfs_pick pick_22 (  // 5 cores x 450 MHz
+  qc_dvfs_pick pick_22 (  // 5 x 450 MHz
     .s_i(16'd2250), .s16_i(32'd36000), .fr_i(fr[2]), .sr_prev_i(sr[17]), .sr_o(sr[22]), .mask_i(16'h001f), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[22]), .bd_i(bd[22]), .bs_i(bs[22]), .bm_i(bm[22]), .bp_i(bp[22]),
     .bv_o(bv[23]), .bd_o(bd[23]), .bs_o(bs[23]), .bm_o(bm[23]), .bp_o(bp[23]));
-  qc_dvfs_pick pick_23 (  // 5 cores x 575 MHz
+  qc_dvfs_pick pick_23 (  // 5 x 575 MHz
     .s_i(16'd2875), .s16_i(32'd46000), .fr_i(fr[3]), .sr_prev_i(sr[18]), .sr_o(sr[23]), .mask_i(16'h001f), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[23]), .bd_i(bd[23]), .bs_i(bs[23]), .bm_i(bm[23]), .bp_i(bp[23]),
     .bv_o(bv[24]), .bd_o(bd[24]), .bs_o(bs[24]), .bm_o(bm[24]), .bp_o(bp[24]));
-  qc_dvfs_pick pick_24 (  // 5 cores x 700 MHz
+  qc_dvfs_pick pick_24 (  // 5 x 700 MHz
     .s_i(16'd3500), .s16_i(32'd56000), .fr_i(fr[4]), .sr_prev_i(sr[19]), .sr_o(sr[24]), .mask_i(16'h001f), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[24]), .bd_i(bd[24]), .bs_i(bs[24]), .bm_i(bm[24]), .bp_i(bp[24]),
     .bv_o(bv[25]), .bd_o(bd[25]), .bs_o(bs[25]), .bm_o(bm[25]), .bp_o(bp[25]));
-  qc_dvfs_pick pick_25 (  // 6 cores x 200 MHz
+  qc_dvfs_pick pick_25 (  // 6 x 200 MHz
     .s_i(16'd1200), .s16_i(32'd19200), .fr_i(fr[0]), .sr_prev_i(sr[20]), .sr_o(sr[25]), .mask_i(16'h003f), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[25]), .bd_i(bd[25]), .bs_i(bs[25]), .bm_i(bm[25]), .bp_i(bp[25]),
     .bv_o(bv[26]), .bd_o(bd[26]), .bs_o(bs[26]), .bm_o(bm[26]), .bp_o(bp[26]));
-  qc_dvfs_pick pick_26 (  // 6 cores x 325 MHz
+  qc_dvfs_pick pick_26 (  // 6 x 325 MHz
     .s_i(16'd1950), .s16_i(32'd31200), .fr_i(fr[1]), .sr_prev_i(sr[21]), .sr_o(sr[26]), .mask_i(16'h003f), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[26]), .bd_i(bd[26]), .bs_i(bs[26]), .bm_i(bm[26]), .bp_i(bp[26]),
     .bv_o(bv[27]), .bd_o(bd[27]), .bs_o(bs[27]), .bm_o(bm[27]), .bp_o(bp[27]));
-  qc_dvfs_pick pick_27 (  // 6 cores x 450 MHz
+  qc_dvfs_pick pick_27 (  // 6 x 450 MHz
     .s_i(16'd2700), .s16_i(32'd43200), .fr_i(fr[2]), .sr_prev_i(sr[22]), .sr_o(sr[27]), .mask_i(16'h003f), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[27]), .bd_i(bd[27]), .bs_i(bs[27]), .bm_i(bm[27]), .bp_i(bp[27]),
     .bv_o(bv[28]), .bd_o(bd[28]), .bs_o(bs[28]), .bm_o(bm[28]), .bp_o(bp[28]));
-  qc_dvfs_pick pick_28 (  // 6 cores x 575 MHz
+  qc_dvfs_pick pick_28 (  // 6 x 575 MHz
     .s_i(16'd3450), .s16_i(32'd55200), .fr_i(fr[3]), .sr_prev_i(sr[23]), .sr_o(sr[28]), .mask_i(16'h003f), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[28]), .bd_i(bd[28]), .bs_i(bs[28]), .bm_i(bm[28]), .bp_i(bp[28]),
     .bv_o(bv[29]), .bd_o(bd[29]), .bs_o(bs[29]), .bm_o(bm[29]), .bp_o(bp[29]));
-  qc_dvfs_pick pick_29 (  // 6 cores x 700 MHz
+  qc_dvfs_pick pick_29 (  // 6 x 700 MHz
     .s_i(16'd4200), .s16_i(32'd67200), .fr_i(fr[4]), .sr_prev_i(sr[24]), .sr_o(sr[29]), .mask_i(16'h003f), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[29]), .bd_i(bd[29]), .bs_i(bs[29]), .bm_i(bm[29]), .bp_i(bp[29]),
     .bv_o(bv[30]), .bd_o(bd[30]), .bs_o(bs[30]), .bm_o(bm[30]), .bp_o(bp[30]));
-  qc_dvfs_pick pick_30 (  // 7 cores x 200 MHz
+  qc_dvfs_pick pick_30 (  // 7 x 200 MHz
     .s_i(16'd1400), .s16_i(32'd22400), .fr_i(fr[0]), .sr_prev_i(sr[25]), .sr_o(sr[30]), .mask_i(16'h007f), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[30]), .bd_i(bd[30]), .bs_i(bs[30]), .bm_i(bm[30]), .bp_i(bp[30]),
     .bv_o(bv[31]), .bd_o(bd[31]), .bs_o(bs[31]), .bm_o(bm[31]), .bp_o(bp[31]));
-  qc_dvfs_pick pick_31 (  // 7 cores x 325 MHz
+  qc_dvfs_pick pick_31 (  // 7 x 325 MHz
     .s_i(16'd2275), .s16_i(32'd36400), .fr_i(fr[1]), .sr_prev_i(sr[26]), .sr_o(sr[31]), .mask_i(16'h007f), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[31]), .bd_i(bd[31]), .bs_i(bs[31]), .bm_i(bm[31]), .bp_i(bp[31]),
     .bv_o(bv[32]), .bd_o(bd[32]), .bs_o(bs[32]), .bm_o(bm[32]), .bp_o(bp[32]));
-  qc_dvfs_pick pick_32 (  // 7 cores x 450 MHz
+  qc_dvfs_pick pick_32 (  // 7 x 450 MHz
     .s_i(16'd3150), .s16_i(32'd50400), .fr_i(fr[2]), .sr_prev_i(sr[27]), .sr_o(sr[32]), .mask_i(16'h007f), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[32]), .bd_i(bd[32]), .bs_i(bs[32]), .bm_i(bm[32]), .bp_i(bp[32]),
     .bv_o(bv[33]), .bd_o(bd[33]), .bs_o(bs[33]), .bm_o(bm[33]), .bp_o(bp[33]));
-  qc_dvfs_pick pick_33 (  // 7 cores x 575 MHz
+  qc_dvfs_pick pick_33 (  // 7 x 575 MHz
     .s_i(16'd4025), .s16_i(32'd64400), .fr_i(fr[3]), .sr_prev_i(sr[28]), .sr_o(sr[33]), .mask_i(16'h007f), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[33]), .bd_i(bd[33]), .bs_i(bs[33]), .bm_i(bm[33]), .bp_i(bp[33]),
     .bv_o(bv[34]), .bd_o(bd[34]), .bs_o(bs[34]), .bm_o(bm[34]), .bp_o(bp[34]));
-  qc_dvfs_pick pick_34 (  // 7 cores x 700 MHz
+  qc_dvfs_pick pick_34 (  // 7 x 700 MHz
     .s_i(16'd4900), .s16_i(32'd78400), .fr_i(fr[4]), .sr_prev_i(sr[29]), .sr_o(sr[34]), .mask_i(16'h007f), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[34]), .bd_i(bd[34]), .bs_i(bs[34]), .bm_i(bm[34]), .bp_i(bp[34]),
     .bv_o(bv[35]), .bd_o(bd[35]), .bs_o(bs[35]), .bm_o(bm[35]), .bp_o(bp[35]));
-  qc_dvfs_pick pick_35 (  // 8 cores x 200 MHz
+  qc_dvfs_pick pick_35 (  // 8 x 200 MHz
     .s_i(16'd1600), .s16_i(32'd25600), .fr_i(fr[0]), .sr_prev_i(sr[30]), .sr_o(sr[35]), .mask_i(16'h00ff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[35]), .bd_i(bd[35]), .bs_i(bs[35]), .bm_i(bm[35]), .bp_i(bp[35]),
     .bv_o(bv[36]), .bd_o(bd[36]), .bs_o(bs[36]), .bm_o(bm[36]), .bp_o(bp[36]));
-  qc_dvfs_pick pick_36 (  // 8 cores x 325 MHz
+  qc_dvfs_pick pick_36 (  // 8 x 325 MHz
     .s_i(16'd2600), .s16_i(32'd41600), .fr_i(fr[1]), .sr_prev_i(sr[31]), .sr_o(sr[36]), .mask_i(16'h00ff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[36]), .bd_i(bd[36]), .bs_i(bs[36]), .bm_i(bm[36]), .bp_i(bp[36]),
     .bv_o(bv[37]), .bd_o(bd[37]), .bs_o(bs[37]), .bm_o(bm[37]), .bp_o(bp[37]));
-  qc_dvfs_pick pick_37 (  // 8 cores x 450 MHz
+  qc_dvfs_pick pick_37 (  // 8 x 450 MHz
     .s_i(16'd3600), .s16_i(32'd57600), .fr_i(fr[2]), .sr_prev_i(sr[32]), .sr_o(sr[37]), .mask_i(16'h00ff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[37]), .bd_i(bd[37]), .bs_i(bs[37]), .bm_i(bm[37]), .bp_i(bp[37]),
     .bv_o(bv[38]), .bd_o(bd[38]), .bs_o(bs[38]), .bm_o(bm[38]), .bp_o(bp[38]));
-  qc_dvfs_pick pick_38 (  // 8 cores x 575 MHz
+  qc_dvfs_pick pick_38 (  // 8 x 575 MHz
     .s_i(16'd4600), .s16_i(32'd73600), .fr_i(fr[3]), .sr_prev_i(sr[33]), .sr_o(sr[38]), .mask_i(16'h00ff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[38]), .bd_i(bd[38]), .bs_i(bs[38]), .bm_i(bm[38]), .bp_i(bp[38]),
     .bv_o(bv[39]), .bd_o(bd[39]), .bs_o(bs[39]), .bm_o(bm[39]), .bp_o(bp[39]));
-  qc_dvfs_pick pick_39 (  // 8 cores x 700 MHz
+  qc_dvfs_pick pick_39 (  // 8 x 700 MHz
     .s_i(16'd5600), .s16_i(32'd89600), .fr_i(fr[4]), .sr_prev_i(sr[34]), .sr_o(sr[39]), .mask_i(16'h00ff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[39]), .bd_i(bd[39]), .bs_i(bs[39]), .bm_i(bm[39]), .bp_i(bp[39]),
     .bv_o(bv[40]), .bd_o(bd[40]), .bs_o(bs[40]), .bm_o(bm[40]), .bp_o(bp[40]));
-  qc_dvfs_pick pick_40 (  // 9 cores x 200 MHz
+  qc_dvfs_pick pick_40 (  // 9 x 200 MHz
     .s_i(16'd1800), .s16_i(32'd28800), .fr_i(fr[0]), .sr_prev_i(sr[35]), .sr_o(sr[40]), .mask_i(16'h01ff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[40]), .bd_i(bd[40]), .bs_i(bs[40]), .bm_i(bm[40]), .bp_i(bp[40]),
     .bv_o(bv[41]), .bd_o(bd[41]), .bs_o(bs[41]), .bm_o(bm[41]), .bp_o(bp[41]));
-  qc_dvfs_pick pick_41 (  // 9 cores x 325 MHz
+  qc_dvfs_pick pick_41 (  // 9 x 325 MHz
     .s_i(16'd2925), .s16_i(32'd46800), .fr_i(fr[1]), .sr_prev_i(sr[36]), .sr_o(sr[41]), .mask_i(16'h01ff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[41]), .bd_i(bd[41]), .bs_i(bs[41]), .bm_i(bm[41]), .bp_i(bp[41]),
     .bv_o(bv[42]), .bd_o(bd[42]), .bs_o(bs[42]), .bm_o(bm[42]), .bp_o(bp[42]));
-  qc_dvfs_pick pick_42 (  // 9 cores x 450 MHz
+  qc_dvfs_pick pick_42 (  // 9 x 450 MHz
     .s_i(16'd4050), .s16_i(32'd64800), .fr_i(fr[2]), .sr_prev_i(sr[37]), .sr_o(sr[42]), .mask_i(16'h01ff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[42]), .bd_i(bd[42]), .bs_i(bs[42]), .bm_i(bm[42]), .bp_i(bp[42]),
     .bv_o(bv[43]), .bd_o(bd[43]), .bs_o(bs[43]), .bm_o(bm[43]), .bp_o(bp[43]));
-  qc_dvfs_pick pick_43 (  // 9 cores x 575 MHz
+  qc_dvfs_pick pick_43 (  // 9 x 575 MHz
     .s_i(16'd5175), .s16_i(32'd82800), .fr_i(fr[3]), .sr_prev_i(sr[38]), .sr_o(sr[43]), .mask_i(16'h01ff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[43]), .bd_i(bd[43]), .bs_i(bs[43]), .bm_i(bm[43]), .bp_i(bp[43]),
     .bv_o(bv[44]), .bd_o(bd[44]), .bs_o(bs[44]), .bm_o(bm[44]), .bp_o(bp[44]));
-  qc_dvfs_pick pick_44 (  // 9 cores x 700 MHz
+  qc_dvfs_pick pick_44 (  // 9 x 700 MHz
     .s_i(16'd6300), .s16_i(32'd100800), .fr_i(fr[4]), .sr_prev_i(sr[39]), .sr_o(sr[44]), .mask_i(16'h01ff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[44]), .bd_i(bd[44]), .bs_i(bs[44]), .bm_i(bm[44]), .bp_i(bp[44]),
     .bv_o(bv[45]), .bd_o(bd[45]), .bs_o(bs[45]), .bm_o(bm[45]), .bp_o(bp[45]));
-  qc_dvfs_pick pick_45 (  // 10 cores x 200 MHz
+  qc_dvfs_pick pick_45 (  // 10 x 200 MHz
     .s_i(16'd2000), .s16_i(32'd32000), .fr_i(fr[0]), .sr_prev_i(sr[40]), .sr_o(sr[45]), .mask_i(16'h03ff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[45]), .bd_i(bd[45]), .bs_i(bs[45]), .bm_i(bm[45]), .bp_i(bp[45]),
     .bv_o(bv[46]), .bd_o(bd[46]), .bs_o(bs[46]), .bm_o(bm[46]), .bp_o(bp[46]));
-  qc_dvfs_pick pick_46 (  // 10 cores x 325 MHz
+  qc_dvfs_pick pick_46 (  // 10 x 325 MHz
     .s_i(16'd3250), .s16_i(32'd52000), .fr_i(fr[1]), .sr_prev_i(sr[41]), .sr_o(sr[46]), .mask_i(16'h03ff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[46]), .bd_i(bd[46]), .bs_i(bs[46]), .bm_i(bm[46]), .bp_i(bp[46]),
     .bv_o(bv[47]), .bd_o(bd[47]), .bs_o(bs[47]), .bm_o(bm[47]), .bp_o(bp[47]));
-  qc_dvfs_pick pick_47 (  // 10 cores x 450 MHz
+  qc_dvfs_pick pick_47 (  // 10 x 450 MHz
     .s_i(16'd4500), .s16_i(32'd72000), .fr_i(fr[2]), .sr_prev_i(sr[42]), .sr_o(sr[47]), .mask_i(16'h03ff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[47]), .bd_i(bd[47]), .bs_i(bs[47]), .bm_i(bm[47]), .bp_i(bp[47]),
     .bv_o(bv[48]), .bd_o(bd[48]), .bs_o(bs[48]), .bm_o(bm[48]), .bp_o(bp[48]));
-  qc_dvfs_pick pick_48 (  // 10 cores x 575 MHz
+  qc_dvfs_pick pick_48 (  // 10 x 575 MHz
     .s_i(16'd5750), .s16_i(32'd92000), .fr_i(fr[3]), .sr_prev_i(sr[43]), .sr_o(sr[48]), .mask_i(16'h03ff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[48]), .bd_i(bd[48]), .bs_i(bs[48]), .bm_i(bm[48]), .bp_i(bp[48]),
     .bv_o(bv[49]), .bd_o(bd[49]), .bs_o(bs[49]), .bm_o(bm[49]), .bp_o(bp[49]));
-  qc_dvfs_pick pick_49 (  // 10 cores x 700 MHz
+  qc_dvfs_pick pick_49 (  // 10 x 700 MHz
     .s_i(16'd7000), .s16_i(32'd112000), .fr_i(fr[4]), .sr_prev_i(sr[44]), .sr_o(sr[49]), .mask_i(16'h03ff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[49]), .bd_i(bd[49]), .bs_i(bs[49]), .bm_i(bm[49]), .bp_i(bp[49]),
     .bv_o(bv[50]), .bd_o(bd[50]), .bs_o(bs[50]), .bm_o(bm[50]), .bp_o(bp[50]));
-  qc_dvfs_pick pick_50 (  // 11 cores x 200 MHz
+  qc_dvfs_pick pick_50 (  // 11 x 200 MHz
     .s_i(16'd2200), .s16_i(32'd35200), .fr_i(fr[0]), .sr_prev_i(sr[45]), .sr_o(sr[50]), .mask_i(16'h07ff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[50]), .bd_i(bd[50]), .bs_i(bs[50]), .bm_i(bm[50]), .bp_i(bp[50]),
     .bv_o(bv[51]), .bd_o(bd[51]), .bs_o(bs[51]), .bm_o(bm[51]), .bp_o(bp[51]));
-  qc_dvfs_pick pick_51 (  // 11 cores x 325 MHz
+  qc_dvfs_pick pick_51 (  // 11 x 325 MHz
     .s_i(16'd3575), .s16_i(32'd57200), .fr_i(fr[1]), .sr_prev_i(sr[46]), .sr_o(sr[51]), .mask_i(16'h07ff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[51]), .bd_i(bd[51]), .bs_i(bs[51]), .bm_i(bm[51]), .bp_i(bp[51]),
     .bv_o(bv[52]), .bd_o(bd[52]), .bs_o(bs[52]), .bm_o(bm[52]), .bp_o(bp[52]));
-  qc_dvfs_pick pick_52 (  // 11 cores x 450 MHz
+  qc_dvfs_pick pick_52 (  // 11 x 450 MHz
     .s_i(16'd4950), .s16_i(32'd79200), .fr_i(fr[2]), .sr_prev_i(sr[47]), .sr_o(sr[52]), .mask_i(16'h07ff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[52]), .bd_i(bd[52]), .bs_i(bs[52]), .bm_i(bm[52]), .bp_i(bp[52]),
     .bv_o(bv[53]), .bd_o(bd[53]), .bs_o(bs[53]), .bm_o(bm[53]), .bp_o(bp[53]));
-  qc_dvfs_pick pick_53 (  // 11 cores x 575 MHz
+  qc_dvfs_pick pick_53 (  // 11 x 575 MHz
     .s_i(16'd6325), .s16_i(32'd101200), .fr_i(fr[3]), .sr_prev_i(sr[48]), .sr_o(sr[53]), .mask_i(16'h07ff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[53]), .bd_i(bd[53]), .bs_i(bs[53]), .bm_i(bm[53]), .bp_i(bp[53]),
     .bv_o(bv[54]), .bd_o(bd[54]), .bs_o(bs[54]), .bm_o(bm[54]), .bp_o(bp[54]));
-  qc_dvfs_pick pick_54 (  // 11 cores x 700 MHz
+  qc_dvfs_pick pick_54 (  // 11 x 700 MHz
     .s_i(16'd7700), .s16_i(32'd123200), .fr_i(fr[4]), .sr_prev_i(sr[49]), .sr_o(sr[54]), .mask_i(16'h07ff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[54]), .bd_i(bd[54]), .bs_i(bs[54]), .bm_i(bm[54]), .bp_i(bp[54]),
     .bv_o(bv[55]), .bd_o(bd[55]), .bs_o(bs[55]), .bm_o(bm[55]), .bp_o(bp[55]));
-  qc_dvfs_pick pick_55 (  // 12 cores x 200 MHz
+  qc_dvfs_pick pick_55 (  // 12 x 200 MHz
     .s_i(16'd2400), .s16_i(32'd38400), .fr_i(fr[0]), .sr_prev_i(sr[50]), .sr_o(sr[55]), .mask_i(16'h0fff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[55]), .bd_i(bd[55]), .bs_i(bs[55]), .bm_i(bm[55]), .bp_i(bp[55]),
     .bv_o(bv[56]), .bd_o(bd[56]), .bs_o(bs[56]), .bm_o(bm[56]), .bp_o(bp[56]));
-  qc_dvfs_pick pick_56 (  // 12 cores x 325 MHz
+  qc_dvfs_pick pick_56 (  // 12 x 325 MHz
     .s_i(16'd3900), .s16_i(32'd62400), .fr_i(fr[1]), .sr_prev_i(sr[51]), .sr_o(sr[56]), .mask_i(16'h0fff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[56]), .bd_i(bd[56]), .bs_i(bs[56]), .bm_i(bm[56]), .bp_i(bp[56]),
     .bv_o(bv[57]), .bd_o(bd[57]), .bs_o(bs[57]), .bm_o(bm[57]), .bp_o(bp[57]));
-  qc_dvfs_pick pick_57 (  // 12 cores x 450 MHz
+  qc_dvfs_pick pick_57 (  // 12 x 450 MHz
     .s_i(16'd5400), .s16_i(32'd86400), .fr_i(fr[2]), .sr_prev_i(sr[52]), .sr_o(sr[57]), .mask_i(16'h0fff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[57]), .bd_i(bd[57]), .bs_i(bs[57]), .bm_i(bm[57]), .bp_i(bp[57]),
     .bv_o(bv[58]), .bd_o(bd[58]), .bs_o(bs[58]), .bm_o(bm[58]), .bp_o(bp[58]));
-  qc_dvfs_pick pick_58 (  // 12 cores x 575 MHz
+  qc_dvfs_pick pick_58 (  // 12 x 575 MHz
     .s_i(16'd6900), .s16_i(32'd110400), .fr_i(fr[3]), .sr_prev_i(sr[53]), .sr_o(sr[58]), .mask_i(16'h0fff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[58]), .bd_i(bd[58]), .bs_i(bs[58]), .bm_i(bm[58]), .bp_i(bp[58]),
     .bv_o(bv[59]), .bd_o(bd[59]), .bs_o(bs[59]), .bm_o(bm[59]), .bp_o(bp[59]));
-  qc_dvfs_pick pick_59 (  // 12 cores x 700 MHz
+  qc_dvfs_pick pick_59 (  // 12 x 700 MHz
     .s_i(16'd8400), .s16_i(32'd134400), .fr_i(fr[4]), .sr_prev_i(sr[54]), .sr_o(sr[59]), .mask_i(16'h0fff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[59]), .bd_i(bd[59]), .bs_i(bs[59]), .bm_i(bm[59]), .bp_i(bp[59]),
     .bv_o(bv[60]), .bd_o(bd[60]), .bs_o(bs[60]), .bm_o(bm[60]), .bp_o(bp[60]));
-  qc_dvfs_pick pick_60 (  // 13 cores x 200 MHz
+  qc_dvfs_pick pick_60 (  // 13 x 200 MHz
     .s_i(16'd2600), .s16_i(32'd41600), .fr_i(fr[0]), .sr_prev_i(sr[55]), .sr_o(sr[60]), .mask_i(16'h1fff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[60]), .bd_i(bd[60]), .bs_i(bs[60]), .bm_i(bm[60]), .bp_i(bp[60]),
     .bv_o(bv[61]), .bd_o(bd[61]), .bs_o(bs[61]), .bm_o(bm[61]), .bp_o(bp[61]));
-  qc_dvfs_pick pick_61 (  // 13 cores x 325 MHz
+  qc_dvfs_pick pick_61 (  // 13 x 325 MHz
     .s_i(16'd4225), .s16_i(32'd67600), .fr_i(fr[1]), .sr_prev_i(sr[56]), .sr_o(sr[61]), .mask_i(16'h1fff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[61]), .bd_i(bd[61]), .bs_i(bs[61]), .bm_i(bm[61]), .bp_i(bp[61]),
     .bv_o(bv[62]), .bd_o(bd[62]), .bs_o(bs[62]), .bm_o(bm[62]), .bp_o(bp[62]));
-  qc_dvfs_pick pick_62 (  // 13 cores x 450 MHz
+  qc_dvfs_pick pick_62 (  // 13 x 450 MHz
     .s_i(16'd5850), .s16_i(32'd93600), .fr_i(fr[2]), .sr_prev_i(sr[57]), .sr_o(sr[62]), .mask_i(16'h1fff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[62]), .bd_i(bd[62]), .bs_i(bs[62]), .bm_i(bm[62]), .bp_i(bp[62]),
     .bv_o(bv[63]), .bd_o(bd[63]), .bs_o(bs[63]), .bm_o(bm[63]), .bp_o(bp[63]));
-  qc_dvfs_pick pick_63 (  // 13 cores x 575 MHz
+  qc_dvfs_pick pick_63 (  // 13 x 575 MHz
     .s_i(16'd7475), .s16_i(32'd119600), .fr_i(fr[3]), .sr_prev_i(sr[58]), .sr_o(sr[63]), .mask_i(16'h1fff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[63]), .bd_i(bd[63]), .bs_i(bs[63]), .bm_i(bm[63]), .bp_i(bp[63]),
     .bv_o(bv[64]), .bd_o(bd[64]), .bs_o(bs[64]), .bm_o(bm[64]), .bp_o(bp[64]));
-  qc_dvfs_pick pick_64 (  // 13 cores x 700 MHz
+  qc_dvfs_pick pick_64 (  // 13 x 700 MHz
     .s_i(16'd9100), .s16_i(32'd145600), .fr_i(fr[4]), .sr_prev_i(sr[59]), .sr_o(sr[64]), .mask_i(16'h1fff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[64]), .bd_i(bd[64]), .bs_i(bs[64]), .bm_i(bm[64]), .bp_i(bp[64]),
     .bv_o(bv[65]), .bd_o(bd[65]), .bs_o(bs[65]), .bm_o(bm[65]), .bp_o(bp[65]));
-  qc_dvfs_pick pick_65 (  // 14 cores x 200 MHz
+  qc_dvfs_pick pick_65 (  // 14 x 200 MHz
     .s_i(16'd2800), .s16_i(32'd44800), .fr_i(fr[0]), .sr_prev_i(sr[60]), .sr_o(sr[65]), .mask_i(16'h3fff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[65]), .bd_i(bd[65]), .bs_i(bs[65]), .bm_i(bm[65]), .bp_i(bp[65]),
     .bv_o(bv[66]), .bd_o(bd[66]), .bs_o(bs[66]), .bm_o(bm[66]), .bp_o(bp[66]));
-  qc_dvfs_pick pick_66 (  // 14 cores x 325 MHz
+  qc_dvfs_pick pick_66 (  // 14 x 325 MHz
     .s_i(16'd4550), .s16_i(32'd72800), .fr_i(fr[1]), .sr_prev_i(sr[61]), .sr_o(sr[66]), .mask_i(16'h3fff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[66]), .bd_i(bd[66]), .bs_i(bs[66]), .bm_i(bm[66]), .bp_i(bp[66]),
     .bv_o(bv[67]), .bd_o(bd[67]), .bs_o(bs[67]), .bm_o(bm[67]), .bp_o(bp[67]));
-  qc_dvfs_pick pick_67 (  // 14 cores x 450 MHz
+  qc_dvfs_pick pick_67 (  // 14 x 450 MHz
     .s_i(16'd6300), .s16_i(32'd100800), .fr_i(fr[2]), .sr_prev_i(sr[62]), .sr_o(sr[67]), .mask_i(16'h3fff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[67]), .bd_i(bd[67]), .bs_i(bs[67]), .bm_i(bm[67]), .bp_i(bp[67]),
     .bv_o(bv[68]), .bd_o(bd[68]), .bs_o(bs[68]), .bm_o(bm[68]), .bp_o(bp[68]));
-  qc_dvfs_pick pick_68 (  // 14 cores x 575 MHz
+  qc_dvfs_pick pick_68 (  // 14 x 575 MHz
     .s_i(16'd8050), .s16_i(32'd128800), .fr_i(fr[3]), .sr_prev_i(sr[63]), .sr_o(sr[68]), .mask_i(16'h3fff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[68]), .bd_i(bd[68]), .bs_i(bs[68]), .bm_i(bm[68]), .bp_i(bp[68]),
     .bv_o(bv[69]), .bd_o(bd[69]), .bs_o(bs[69]), .bm_o(bm[69]), .bp_o(bp[69]));
-  qc_dvfs_pick pick_69 (  // 14 cores x 700 MHz
+  qc_dvfs_pick pick_69 (  // 14 x 700 MHz
     .s_i(16'd9800), .s16_i(32'd156800), .fr_i(fr[4]), .sr_prev_i(sr[64]), .sr_o(sr[69]), .mask_i(16'h3fff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[69]), .bd_i(bd[69]), .bs_i(bs[69]), .bm_i(bm[69]), .bp_i(bp[69]),
     .bv_o(bv[70]), .bd_o(bd[70]), .bs_o(bs[70]), .bm_o(bm[70]), .bp_o(bp[70]));
-  qc_dvfs_pick pick_70 (  // 15 cores x 200 MHz
+  qc_dvfs_pick pick_70 (  // 15 x 200 MHz
     .s_i(16'd3000), .s16_i(32'd48000), .fr_i(fr[0]), .sr_prev_i(sr[65]), .sr_o(sr[70]), .mask_i(16'h7fff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[70]), .bd_i(bd[70]), .bs_i(bs[70]), .bm_i(bm[70]), .bp_i(bp[70]),
     .bv_o(bv[71]), .bd_o(bd[71]), .bs_o(bs[71]), .bm_o(bm[71]), .bp_o(bp[71]));
-  qc_dvfs_pick pick_71 (  // 15 cores x 325 MHz
+  qc_dvfs_pick pick_71 (  // 15 x 325 MHz
     .s_i(16'd4875), .s16_i(32'd78000), .fr_i(fr[1]), .sr_prev_i(sr[66]), .sr_o(sr[71]), .mask_i(16'h7fff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[71]), .bd_i(bd[71]), .bs_i(bs[71]), .bm_i(bm[71]), .bp_i(bp[71]),
     .bv_o(bv[72]), .bd_o(bd[72]), .bs_o(bs[72]), .bm_o(bm[72]), .bp_o(bp[72]));
-  qc_dvfs_pick pick_72 (  // 15 cores x 450 MHz
+  qc_dvfs_pick pick_72 (  // 15 x 450 MHz
     .s_i(16'd6750), .s16_i(32'd108000), .fr_i(fr[2]), .sr_prev_i(sr[67]), .sr_o(sr[72]), .mask_i(16'h7fff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[72]), .bd_i(bd[72]), .bs_i(bs[72]), .bm_i(bm[72]), .bp_i(bp[72]),
     .bv_o(bv[73]), .bd_o(bd[73]), .bs_o(bs[73]), .bm_o(bm[73]), .bp_o(bp[73]));
-  qc_dvfs_pick pick_73 (  // 15 cores x 575 MHz
+  qc_dvfs_pick pick_73 (  // 15 x 575 MHz
     .s_i(16'd8625), .s16_i(32'd138000), .fr_i(fr[3]), .sr_prev_i(sr[68]), .sr_o(sr[73]), .mask_i(16'h7fff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[73]), .bd_i(bd[73]), .bs_i(bs[73]), .bm_i(bm[73]), .bp_i(bp[73]),
     .bv_o(bv[74]), .bd_o(bd[74]), .bs_o(bs[74]), .bm_o(bm[74]), .bp_o(bp[74]));
-  qc_dvfs_pick pick_74 (  // 15 cores x 700 MHz
+  qc_dvfs_pick pick_74 (  // 15 x 700 MHz
     .s_i(16'd10500), .s16_i(32'd168000), .fr_i(fr[4]), .sr_prev_i(sr[69]), .sr_o(sr[74]), .mask_i(16'h7fff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[74]), .bd_i(bd[74]), .bs_i(bs[74]), .bm_i(bm[74]), .bp_i(bp[74]),
     .bv_o(bv[75]), .bd_o(bd[75]), .bs_o(bs[75]), .bm_o(bm[75]), .bp_o(bp[75]));
-  qc_dvfs_pick pick_75 (  // 16 cores x 200 MHz
+  qc_dvfs_pick pick_75 (  // 16 x 200 MHz
     .s_i(16'd3200), .s16_i(32'd51200), .fr_i(fr[0]), .sr_prev_i(sr[70]), .sr_o(sr[75]), .mask_i(16'hffff), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[75]), .bd_i(bd[75]), .bs_i(bs[75]), .bm_i(bm[75]), .bp_i(bp[75]),
     .bv_o(bv[76]), .bd_o(bd[76]), .bs_o(bs[76]), .bm_o(bm[76]), .bp_o(bp[76]));
-  qc_dvfs_pick pick_76 (  // 16 cores x 325 MHz
+  qc_dvfs_pick pick_76 (  // 16 x 325 MHz
     .s_i(16'd5200), .s16_i(32'd83200), .fr_i(fr[1]), .sr_prev_i(sr[71]), .sr_o(sr[76]), .mask_i(16'hffff), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[76]), .bd_i(bd[76]), .bs_i(bs[76]), .bm_i(bm[76]), .bp_i(bp[76]),
     .bv_o(bv[77]), .bd_o(bd[77]), .bs_o(bs[77]), .bm_o(bm[77]), .bp_o(bp[77]));
-  qc_dvfs_pick pick_77 (  // 16 cores x 450 MHz
+  qc_dvfs_pick pick_77 (  // 16 x 450 MHz
     .s_i(16'd7200), .s16_i(32'd115200), .fr_i(fr[2]), .sr_prev_i(sr[72]), .sr_o(sr[77]), .mask_i(16'hffff), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[77]), .bd_i(bd[77]), .bs_i(bs[77]), .bm_i(bm[77]), .bp_i(bp[77]),
     .bv_o(bv[78]), .bd_o(bd[78]), .bs_o(bs[78]), .bm_o(bm[78]), .bp_o(bp[78]));
-  qc_dvfs_pick pick_78 (  // 16 cores x 575 MHz
+  qc_dvfs_pick pick_78 (  // 16 x 575 MHz
     .s_i(16'd9200), .s16_i(32'd147200), .fr_i(fr[3]), .sr_prev_i(sr[73]), .sr_o(sr[78]), .mask_i(16'hffff), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[78]), .bd_i(bd[78]), .bs_i(bs[78]), .bm_i(bm[78]), .bp_i(bp[78]),
     .bv_o(bv[79]), .bd_o(bd[79]), .bs_o(bs[79]), .bm_o(bm[79]), .bp_o(bp[79]));
-  qc_dvfs_pick pick_79 (  // 16 cores x 700 MHz
+  qc_dvfs_pick pick_79 (  // 16 x 700 MHz
     .s_i(16'd11200), .s16_i(32'd179200), .fr_i(fr[4]), .sr_prev_i(sr[74]), .sr_o(sr[79]), .mask_i(16'hffff), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[79]), .bd_i(bd[79]), .bs_i(bs[79]), .bm_i(bm[79]), .bp_i(bp[79]),
     .bv_o(bv[80]), .bd_o(bd[80]), .bs_o(bs[80]), .bm_o(bm[80]), .bp_o(bp[80]));
 
@@ -559,7 +559,7 @@ module qc_gpu_actuator_qcache_l2 (
       rsp_ack_r  <= 1'b0;
     end else begin
       pst_r   <= cur_pst;
-      proxy_r <= cur_proxy;
+      proxy_r <= cur_w;
       if (done) active_r <= dispatch_r;
       if (accept) begin
         fl_v_r     <= 1'b1;

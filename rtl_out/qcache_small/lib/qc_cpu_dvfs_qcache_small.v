@@ -89,13 +89,13 @@ module qc_cpu_dvfs_qcache_small (
   wire [LW-1:0] left_dec = (left_r == {LW{1'b0}}) ? {LW{1'b0}} : left_r - ONE;
   wire          done    = fl_v_r && left_dec == {LW{1'b0}};
   wire [2:0]    cur_pst = done ? fl_pst_r : pst_r;
-  wire [15:0]   cur_mhz = done ? fl_mhz_r : mhz_r;
+  wire [15:0]   cur_w = done ? fl_mhz_r : mhz_r;
   wire          fl_after = fl_v_r && !done;
 
   // ---- the closest P-state in the requested direction ----
   wire [15:0] r_w;
   wire [31:0] cur16_w, curr_w;
-  qc_dvfs_scale scale (.cur_i(cur_mhz), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
+  qc_dvfs_scale scale (.cur_i(cur_w), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
 
   // f*r, one product per P-state; a candidate's s*r is the same P-state's with one core fewer plus f*r
   wire [31:0] fr [0:5];
@@ -120,34 +120,34 @@ module qc_cpu_dvfs_qcache_small (
   assign bs[0] = 16'd0;
   assign bm[0] = 16'd0;
   assign bp[0] = 3'd0;
-  qc_dvfs_pick pick_0 (  // 800 MHz
+  qc_dvfs_pick pick_0 (  // 1 x 800 MHz
     .s_i(16'd800), .s16_i(32'd12800), .fr_i(fr[0]), .sr_prev_i(32'd0), .sr_o(sr[0]), .mask_i(16'h0000), .p_i(3'd0),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[0]), .bd_i(bd[0]), .bs_i(bs[0]), .bm_i(bm[0]), .bp_i(bp[0]),
     .bv_o(bv[1]), .bd_o(bd[1]), .bs_o(bs[1]), .bm_o(bm[1]), .bp_o(bp[1]));
-  qc_dvfs_pick pick_1 (  // 1340 MHz
+  qc_dvfs_pick pick_1 (  // 1 x 1340 MHz
     .s_i(16'd1340), .s16_i(32'd21440), .fr_i(fr[1]), .sr_prev_i(32'd0), .sr_o(sr[1]), .mask_i(16'h0000), .p_i(3'd1),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[1]), .bd_i(bd[1]), .bs_i(bs[1]), .bm_i(bm[1]), .bp_i(bp[1]),
     .bv_o(bv[2]), .bd_o(bd[2]), .bs_o(bs[2]), .bm_o(bm[2]), .bp_o(bp[2]));
-  qc_dvfs_pick pick_2 (  // 1880 MHz
+  qc_dvfs_pick pick_2 (  // 1 x 1880 MHz
     .s_i(16'd1880), .s16_i(32'd30080), .fr_i(fr[2]), .sr_prev_i(32'd0), .sr_o(sr[2]), .mask_i(16'h0000), .p_i(3'd2),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[2]), .bd_i(bd[2]), .bs_i(bs[2]), .bm_i(bm[2]), .bp_i(bp[2]),
     .bv_o(bv[3]), .bd_o(bd[3]), .bs_o(bs[3]), .bm_o(bm[3]), .bp_o(bp[3]));
-  qc_dvfs_pick pick_3 (  // 2420 MHz
+  qc_dvfs_pick pick_3 (  // 1 x 2420 MHz
     .s_i(16'd2420), .s16_i(32'd38720), .fr_i(fr[3]), .sr_prev_i(32'd0), .sr_o(sr[3]), .mask_i(16'h0000), .p_i(3'd3),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[3]), .bd_i(bd[3]), .bs_i(bs[3]), .bm_i(bm[3]), .bp_i(bp[3]),
     .bv_o(bv[4]), .bd_o(bd[4]), .bs_o(bs[4]), .bm_o(bm[4]), .bp_o(bp[4]));
-  qc_dvfs_pick pick_4 (  // 2960 MHz
+  qc_dvfs_pick pick_4 (  // 1 x 2960 MHz
     .s_i(16'd2960), .s16_i(32'd47360), .fr_i(fr[4]), .sr_prev_i(32'd0), .sr_o(sr[4]), .mask_i(16'h0000), .p_i(3'd4),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[4]), .bd_i(bd[4]), .bs_i(bs[4]), .bm_i(bm[4]), .bp_i(bp[4]),
     .bv_o(bv[5]), .bd_o(bd[5]), .bs_o(bs[5]), .bm_o(bm[5]), .bp_o(bp[5]));
-  qc_dvfs_pick pick_5 (  // 3500 MHz
+  qc_dvfs_pick pick_5 (  // 1 x 3500 MHz
     .s_i(16'd3500), .s16_i(32'd56000), .fr_i(fr[5]), .sr_prev_i(32'd0), .sr_o(sr[5]), .mask_i(16'h0000), .p_i(3'd5),
-    .cur_i(cur_mhz), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[5]), .bd_i(bd[5]), .bs_i(bs[5]), .bm_i(bm[5]), .bp_i(bp[5]),
     .bv_o(bv[6]), .bd_o(bd[6]), .bs_o(bs[6]), .bm_o(bm[6]), .bp_o(bp[6]));
 
@@ -182,7 +182,7 @@ module qc_cpu_dvfs_qcache_small (
       rsp_ack_r <= 1'b0;
     end else begin
       pst_r <= cur_pst;
-      mhz_r <= cur_mhz;
+      mhz_r <= cur_w;
       if (accept) begin
         fl_v_r   <= 1'b1;
         fl_pst_r <= to_pst;

@@ -96,13 +96,13 @@ module qc_gpu_actuator_qcache_small (
   wire          drained  = (core_busy_i & ~dispatch_r) == {N{1'b0}};
   wire          done     = fl_v_r && left_dec == {LW{1'b0}} && drained;
   wire [2:0]    cur_pst   = done ? fl_pst_r : pst_r;
-  wire [15:0]   cur_proxy = done ? fl_proxy_r : proxy_r;
+  wire [15:0]   cur_w = done ? fl_proxy_r : proxy_r;
   wire          fl_after  = fl_v_r && !done;
 
   // ---- the closest setting in the requested direction ----
   wire [15:0] r_w;
   wire [31:0] cur16_w, curr_w;
-  qc_dvfs_scale scale (.cur_i(cur_proxy), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
+  qc_dvfs_scale scale (.cur_i(cur_w), .ratio_i(req_ratio_q44_i), .r_o(r_w), .cur16_o(cur16_w), .curr_o(curr_w));
 
   // f*r, one product per P-state; a candidate's s*r is the same P-state's with one core fewer plus f*r
   wire [31:0] fr [0:4];
@@ -126,104 +126,104 @@ module qc_gpu_actuator_qcache_small (
   assign bs[0] = 16'd0;
   assign bm[0] = 16'd0;
   assign bp[0] = 3'd0;
-  qc_dvfs_pick pick_0 (  // 1 cores x 200 MHz
+  qc_dvfs_pick pick_0 (  // 1 x 200 MHz
     .s_i(16'd200), .s16_i(32'd3200), .fr_i(fr[0]), .sr_prev_i(32'd0), .sr_o(sr[0]), .mask_i(16'h0001), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[0]), .bd_i(bd[0]), .bs_i(bs[0]), .bm_i(bm[0]), .bp_i(bp[0]),
     .bv_o(bv[1]), .bd_o(bd[1]), .bs_o(bs[1]), .bm_o(bm[1]), .bp_o(bp[1]));
-  qc_dvfs_pick pick_1 (  // 1 cores x 325 MHz
+  qc_dvfs_pick pick_1 (  // 1 x 325 MHz
     .s_i(16'd325), .s16_i(32'd5200), .fr_i(fr[1]), .sr_prev_i(32'd0), .sr_o(sr[1]), .mask_i(16'h0001), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[1]), .bd_i(bd[1]), .bs_i(bs[1]), .bm_i(bm[1]), .bp_i(bp[1]),
     .bv_o(bv[2]), .bd_o(bd[2]), .bs_o(bs[2]), .bm_o(bm[2]), .bp_o(bp[2]));
-  qc_dvfs_pick pick_2 (  // 1 cores x 450 MHz
+  qc_dvfs_pick pick_2 (  // 1 x 450 MHz
     .s_i(16'd450), .s16_i(32'd7200), .fr_i(fr[2]), .sr_prev_i(32'd0), .sr_o(sr[2]), .mask_i(16'h0001), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[2]), .bd_i(bd[2]), .bs_i(bs[2]), .bm_i(bm[2]), .bp_i(bp[2]),
     .bv_o(bv[3]), .bd_o(bd[3]), .bs_o(bs[3]), .bm_o(bm[3]), .bp_o(bp[3]));
-  qc_dvfs_pick pick_3 (  // 1 cores x 575 MHz
+  qc_dvfs_pick pick_3 (  // 1 x 575 MHz
     .s_i(16'd575), .s16_i(32'd9200), .fr_i(fr[3]), .sr_prev_i(32'd0), .sr_o(sr[3]), .mask_i(16'h0001), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[3]), .bd_i(bd[3]), .bs_i(bs[3]), .bm_i(bm[3]), .bp_i(bp[3]),
     .bv_o(bv[4]), .bd_o(bd[4]), .bs_o(bs[4]), .bm_o(bm[4]), .bp_o(bp[4]));
-  qc_dvfs_pick pick_4 (  // 1 cores x 700 MHz
+  qc_dvfs_pick pick_4 (  // 1 x 700 MHz
     .s_i(16'd700), .s16_i(32'd11200), .fr_i(fr[4]), .sr_prev_i(32'd0), .sr_o(sr[4]), .mask_i(16'h0001), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[4]), .bd_i(bd[4]), .bs_i(bs[4]), .bm_i(bm[4]), .bp_i(bp[4]),
     .bv_o(bv[5]), .bd_o(bd[5]), .bs_o(bs[5]), .bm_o(bm[5]), .bp_o(bp[5]));
-  qc_dvfs_pick pick_5 (  // 2 cores x 200 MHz
+  qc_dvfs_pick pick_5 (  // 2 x 200 MHz
     .s_i(16'd400), .s16_i(32'd6400), .fr_i(fr[0]), .sr_prev_i(sr[0]), .sr_o(sr[5]), .mask_i(16'h0003), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[5]), .bd_i(bd[5]), .bs_i(bs[5]), .bm_i(bm[5]), .bp_i(bp[5]),
     .bv_o(bv[6]), .bd_o(bd[6]), .bs_o(bs[6]), .bm_o(bm[6]), .bp_o(bp[6]));
-  qc_dvfs_pick pick_6 (  // 2 cores x 325 MHz
+  qc_dvfs_pick pick_6 (  // 2 x 325 MHz
     .s_i(16'd650), .s16_i(32'd10400), .fr_i(fr[1]), .sr_prev_i(sr[1]), .sr_o(sr[6]), .mask_i(16'h0003), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[6]), .bd_i(bd[6]), .bs_i(bs[6]), .bm_i(bm[6]), .bp_i(bp[6]),
     .bv_o(bv[7]), .bd_o(bd[7]), .bs_o(bs[7]), .bm_o(bm[7]), .bp_o(bp[7]));
-  qc_dvfs_pick pick_7 (  // 2 cores x 450 MHz
+  qc_dvfs_pick pick_7 (  // 2 x 450 MHz
     .s_i(16'd900), .s16_i(32'd14400), .fr_i(fr[2]), .sr_prev_i(sr[2]), .sr_o(sr[7]), .mask_i(16'h0003), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[7]), .bd_i(bd[7]), .bs_i(bs[7]), .bm_i(bm[7]), .bp_i(bp[7]),
     .bv_o(bv[8]), .bd_o(bd[8]), .bs_o(bs[8]), .bm_o(bm[8]), .bp_o(bp[8]));
-  qc_dvfs_pick pick_8 (  // 2 cores x 575 MHz
+  qc_dvfs_pick pick_8 (  // 2 x 575 MHz
     .s_i(16'd1150), .s16_i(32'd18400), .fr_i(fr[3]), .sr_prev_i(sr[3]), .sr_o(sr[8]), .mask_i(16'h0003), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[8]), .bd_i(bd[8]), .bs_i(bs[8]), .bm_i(bm[8]), .bp_i(bp[8]),
     .bv_o(bv[9]), .bd_o(bd[9]), .bs_o(bs[9]), .bm_o(bm[9]), .bp_o(bp[9]));
-  qc_dvfs_pick pick_9 (  // 2 cores x 700 MHz
+  qc_dvfs_pick pick_9 (  // 2 x 700 MHz
     .s_i(16'd1400), .s16_i(32'd22400), .fr_i(fr[4]), .sr_prev_i(sr[4]), .sr_o(sr[9]), .mask_i(16'h0003), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[9]), .bd_i(bd[9]), .bs_i(bs[9]), .bm_i(bm[9]), .bp_i(bp[9]),
     .bv_o(bv[10]), .bd_o(bd[10]), .bs_o(bs[10]), .bm_o(bm[10]), .bp_o(bp[10]));
-  qc_dvfs_pick pick_10 (  // 3 cores x 200 MHz
+  qc_dvfs_pick pick_10 (  // 3 x 200 MHz
     .s_i(16'd600), .s16_i(32'd9600), .fr_i(fr[0]), .sr_prev_i(sr[5]), .sr_o(sr[10]), .mask_i(16'h0007), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[10]), .bd_i(bd[10]), .bs_i(bs[10]), .bm_i(bm[10]), .bp_i(bp[10]),
     .bv_o(bv[11]), .bd_o(bd[11]), .bs_o(bs[11]), .bm_o(bm[11]), .bp_o(bp[11]));
-  qc_dvfs_pick pick_11 (  // 3 cores x 325 MHz
+  qc_dvfs_pick pick_11 (  // 3 x 325 MHz
     .s_i(16'd975), .s16_i(32'd15600), .fr_i(fr[1]), .sr_prev_i(sr[6]), .sr_o(sr[11]), .mask_i(16'h0007), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[11]), .bd_i(bd[11]), .bs_i(bs[11]), .bm_i(bm[11]), .bp_i(bp[11]),
     .bv_o(bv[12]), .bd_o(bd[12]), .bs_o(bs[12]), .bm_o(bm[12]), .bp_o(bp[12]));
-  qc_dvfs_pick pick_12 (  // 3 cores x 450 MHz
+  qc_dvfs_pick pick_12 (  // 3 x 450 MHz
     .s_i(16'd1350), .s16_i(32'd21600), .fr_i(fr[2]), .sr_prev_i(sr[7]), .sr_o(sr[12]), .mask_i(16'h0007), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[12]), .bd_i(bd[12]), .bs_i(bs[12]), .bm_i(bm[12]), .bp_i(bp[12]),
     .bv_o(bv[13]), .bd_o(bd[13]), .bs_o(bs[13]), .bm_o(bm[13]), .bp_o(bp[13]));
-  qc_dvfs_pick pick_13 (  // 3 cores x 575 MHz
+  qc_dvfs_pick pick_13 (  // 3 x 575 MHz
     .s_i(16'd1725), .s16_i(32'd27600), .fr_i(fr[3]), .sr_prev_i(sr[8]), .sr_o(sr[13]), .mask_i(16'h0007), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[13]), .bd_i(bd[13]), .bs_i(bs[13]), .bm_i(bm[13]), .bp_i(bp[13]),
     .bv_o(bv[14]), .bd_o(bd[14]), .bs_o(bs[14]), .bm_o(bm[14]), .bp_o(bp[14]));
-  qc_dvfs_pick pick_14 (  // 3 cores x 700 MHz
+  qc_dvfs_pick pick_14 (  // 3 x 700 MHz
     .s_i(16'd2100), .s16_i(32'd33600), .fr_i(fr[4]), .sr_prev_i(sr[9]), .sr_o(sr[14]), .mask_i(16'h0007), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[14]), .bd_i(bd[14]), .bs_i(bs[14]), .bm_i(bm[14]), .bp_i(bp[14]),
     .bv_o(bv[15]), .bd_o(bd[15]), .bs_o(bs[15]), .bm_o(bm[15]), .bp_o(bp[15]));
-  qc_dvfs_pick pick_15 (  // 4 cores x 200 MHz
+  qc_dvfs_pick pick_15 (  // 4 x 200 MHz
     .s_i(16'd800), .s16_i(32'd12800), .fr_i(fr[0]), .sr_prev_i(sr[10]), .sr_o(sr[15]), .mask_i(16'h000f), .p_i(3'd0),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[15]), .bd_i(bd[15]), .bs_i(bs[15]), .bm_i(bm[15]), .bp_i(bp[15]),
     .bv_o(bv[16]), .bd_o(bd[16]), .bs_o(bs[16]), .bm_o(bm[16]), .bp_o(bp[16]));
-  qc_dvfs_pick pick_16 (  // 4 cores x 325 MHz
+  qc_dvfs_pick pick_16 (  // 4 x 325 MHz
     .s_i(16'd1300), .s16_i(32'd20800), .fr_i(fr[1]), .sr_prev_i(sr[11]), .sr_o(sr[16]), .mask_i(16'h000f), .p_i(3'd1),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[16]), .bd_i(bd[16]), .bs_i(bs[16]), .bm_i(bm[16]), .bp_i(bp[16]),
     .bv_o(bv[17]), .bd_o(bd[17]), .bs_o(bs[17]), .bm_o(bm[17]), .bp_o(bp[17]));
-  qc_dvfs_pick pick_17 (  // 4 cores x 450 MHz
+  qc_dvfs_pick pick_17 (  // 4 x 450 MHz
     .s_i(16'd1800), .s16_i(32'd28800), .fr_i(fr[2]), .sr_prev_i(sr[12]), .sr_o(sr[17]), .mask_i(16'h000f), .p_i(3'd2),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[17]), .bd_i(bd[17]), .bs_i(bs[17]), .bm_i(bm[17]), .bp_i(bp[17]),
     .bv_o(bv[18]), .bd_o(bd[18]), .bs_o(bs[18]), .bm_o(bm[18]), .bp_o(bp[18]));
-  qc_dvfs_pick pick_18 (  // 4 cores x 575 MHz
+  qc_dvfs_pick pick_18 (  // 4 x 575 MHz
     .s_i(16'd2300), .s16_i(32'd36800), .fr_i(fr[3]), .sr_prev_i(sr[13]), .sr_o(sr[18]), .mask_i(16'h000f), .p_i(3'd3),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[18]), .bd_i(bd[18]), .bs_i(bs[18]), .bm_i(bm[18]), .bp_i(bp[18]),
     .bv_o(bv[19]), .bd_o(bd[19]), .bs_o(bs[19]), .bm_o(bm[19]), .bp_o(bp[19]));
-  qc_dvfs_pick pick_19 (  // 4 cores x 700 MHz
+  qc_dvfs_pick pick_19 (  // 4 x 700 MHz
     .s_i(16'd2800), .s16_i(32'd44800), .fr_i(fr[4]), .sr_prev_i(sr[14]), .sr_o(sr[19]), .mask_i(16'h000f), .p_i(3'd4),
-    .cur_i(cur_proxy), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
+    .cur_i(cur_w), .cur16_i(cur16_w), .curr_i(curr_w), .speed_i(req_dir_i),
     .bv_i(bv[19]), .bd_i(bd[19]), .bs_i(bs[19]), .bm_i(bm[19]), .bp_i(bp[19]),
     .bv_o(bv[20]), .bd_o(bd[20]), .bs_o(bs[20]), .bm_o(bm[20]), .bp_o(bp[20]));
 
@@ -260,7 +260,7 @@ module qc_gpu_actuator_qcache_small (
       rsp_ack_r  <= 1'b0;
     end else begin
       pst_r   <= cur_pst;
-      proxy_r <= cur_proxy;
+      proxy_r <= cur_w;
       if (done) active_r <= dispatch_r;
       if (accept) begin
         fl_v_r     <= 1'b1;
