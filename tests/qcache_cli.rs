@@ -29,6 +29,13 @@ fn bad_qcache_configs_exit_2_and_write_nothing() {
         ("cnt_w = 8\ncap_lines = 300\n", "qcache.cap_lines", "1..=255"),
         ("policy = \"lazy\"\n", "qcache.policy", "table_6_1"),
         ("evaluation = 3\n", "qcache.evaluation", "unknown field"),
+        // the companion blocks of spec §5
+        ("[qcache.companion]\ngpu_cores = 17\n", "qcache.companion.gpu_cores", "1..=16"),
+        ("[qcache.companion]\ngpu_cores = 0\n", "qcache.companion.gpu_cores", "1..=16"),
+        ("[qcache.companion]\ncpu_mhz = 3000\n", "qcache.companion.cpu_mhz", "one of 800, 1340, 1880, 2420, 2960, 3500"),
+        ("[qcache.companion]\nclock_mhz = 0\n", "qcache.companion.clock_mhz", "1..=5000"),
+        ("[qcache.companion]\ndvfs_max_ns = 100\n", "qcache.companion.dvfs_max_ns", "15000..=1000000"),
+        ("[qcache.companion]\ncores = 4\n", "qcache.companion", "unknown field"),
     ];
     for (body, field, allowed) in cases {
         let (code, err, wrote) = run_gen(body);
@@ -178,5 +185,23 @@ fn unconsumed_data_without_a_spare_buffer_is_refused_naming_it() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
     assert!(err.contains("no_spare.toml") && err.contains("`spare`") && err.contains("as long as `out`"), "{err}");
+    assert!(!out.exists());
+}
+
+/// `[hooks.qcache.companion]` on the GPU model is refused (its actuators take the cores
+/// and clock from `[gpu]` and the DVFS from `[hooks.qcache.cpu]`).
+#[test]
+fn a_companion_table_in_the_gpu_hook_is_refused() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("configs/gpu/qcache_hetero.toml")).unwrap() + "\n[hooks.qcache.companion]\ngpu_cores = 4\n";
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("bad.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("out.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_gpuforge")).arg("sim").arg(&cfg).arg(root.join("workloads/qcache/reduce_rw2.toml")).arg("--json").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.contains("bad.toml") && err.contains("hooks.qcache.companion"), "{err}");
     assert!(!out.exists());
 }

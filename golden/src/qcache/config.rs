@@ -2,11 +2,19 @@
 //! register widths and the storage count of §1.9.
 //!
 //! Every [OC] constant of spec §1.5 is a field of `[qcache]`, with the spec's default.
-//! The transition filter's options (`COUNT_O_TO_M`, `COUNT_LOCAL_HIT_M`) belong to the
-//! L2 bank that drives the monitor's strobes, not to the monitor, and are not here.
+//! The companion blocks of spec §5 (the L2 banks' transition filter, the GPU actuator,
+//! a CPU core's DVFS) take theirs from the optional `[qcache.companion]` table
+//! ([`Companion`]): the filter's options (`COUNT_O_TO_M`, `COUNT_LOCAL_HIT_M`), the GPU's
+//! cores, the CPU's nominal clock, and the DVFS transition of spec §1.8 in ns with the
+//! clock (`clock_mhz`, the GPU's, which the GPU model's hook counts its cycles in) that
+//! turns it into cycles. In `[hooks.qcache]` of the GPU model these come from `[gpu]`
+//! and `[hooks.qcache.cpu]` instead, and the table is refused.
 
 use serde::Deserialize;
 
+use super::actuator::{dvfs_delay_cycles, GPU_PSTATES};
+use super::cpu::CPU_PSTATES;
+use super::filter::TransitionFilter;
 use crate::bits::{clog2, count_width};
 use crate::config::{check_one_of, check_range, FieldError};
 
@@ -59,6 +67,85 @@ pub struct RawQcache {
     ack_timeout: u32,
     rc_lat: u32,
     policy: Policy,
+    companion: Option<RawCompanion>,
+}
+
+/// Raw `[qcache.companion]`: the companion blocks of spec §5 (defaults: the thesis's
+/// 16-core GPU at 700 MHz, a 3.5 GHz CPU core, 15 µs + 10 µs per step up to 45 µs).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RawCompanion {
+    count_o_to_m: bool,
+    count_local_hit_m: bool,
+    gpu_cores: u32,
+    cpu_mhz: u32,
+    clock_mhz: u32,
+    dvfs_ns: u32,
+    dvfs_step_ns: u32,
+    dvfs_max_ns: u32,
+}
+
+impl Default for RawCompanion {
+    fn default() -> Self {
+        RawCompanion { count_o_to_m: false, count_local_hit_m: false, gpu_cores: 16, cpu_mhz: 3500, clock_mhz: 700, dvfs_ns: 15_000, dvfs_step_ns: 10_000, dvfs_max_ns: 45_000 }
+    }
+}
+
+/// Most GPU cores `qc_gpu_actuator` drives (`active_core_mask[15:0]`, spec §5).
+pub const MAX_GPU_CORES: u32 = 16;
+
+/// The validated companion parameters and the transition latencies in cycles.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Companion {
+    pub filter: TransitionFilter,
+    pub gpu_cores: u32,
+    pub cpu_mhz: u32,
+    pub clock_mhz: u32,
+    pub dvfs_ns: u32,
+    pub dvfs_step_ns: u32,
+    pub dvfs_max_ns: u32,
+    // ---- derived ----
+    /// Transition cycles for 0..=4 GPU P-state steps and 0..=5 CPU ones.
+    pub gpu_lat: Vec<u64>,
+    pub cpu_lat: Vec<u64>,
+    /// Index of `cpu_mhz` in the CPU P-state table (the nominal P-state).
+    pub cpu_nominal: usize,
+    /// Width of the transition countdown.
+    pub lat_w: u32,
+}
+
+impl Companion {
+    pub fn validate(r: RawCompanion) -> Result<Companion, FieldError> {
+        check_range("qcache.companion.gpu_cores", r.gpu_cores, 1, MAX_GPU_CORES)?;
+        check_one_of("qcache.companion.cpu_mhz", r.cpu_mhz, &CPU_PSTATES)?;
+        check_range("qcache.companion.clock_mhz", r.clock_mhz, 1, 5000)?;
+        check_range("qcache.companion.dvfs_ns", r.dvfs_ns, 0, 1_000_000)?;
+        check_range("qcache.companion.dvfs_step_ns", r.dvfs_step_ns, 0, 1_000_000)?;
+        check_range("qcache.companion.dvfs_max_ns", r.dvfs_max_ns, r.dvfs_ns, 1_000_000)?;
+        let lat = |n: usize| -> Vec<u64> { (0..n as u32).map(|s| dvfs_delay_cycles(s, r.dvfs_ns, r.dvfs_step_ns, r.dvfs_max_ns, r.clock_mhz)).collect() };
+        let (gpu_lat, cpu_lat) = (lat(GPU_PSTATES.len()), lat(CPU_PSTATES.len()));
+        let longest = gpu_lat.iter().chain(&cpu_lat).copied().max().unwrap_or(0);
+        Ok(Companion {
+            filter: TransitionFilter { count_o_to_m: r.count_o_to_m, count_local_hit_m: r.count_local_hit_m },
+            gpu_cores: r.gpu_cores,
+            cpu_mhz: r.cpu_mhz,
+            clock_mhz: r.clock_mhz,
+            dvfs_ns: r.dvfs_ns,
+            dvfs_step_ns: r.dvfs_step_ns,
+            dvfs_max_ns: r.dvfs_max_ns,
+            gpu_lat,
+            cpu_lat,
+            cpu_nominal: CPU_PSTATES.iter().position(|&p| p == r.cpu_mhz).expect("checked above"),
+            lat_w: width2(longest),
+        })
+    }
+}
+
+impl RawQcache {
+    /// A `[qcache.companion]` table was written (the GPU model's hook refuses it).
+    pub fn has_companion(&self) -> bool {
+        self.companion.is_some()
+    }
 }
 
 impl Default for RawQcache {
@@ -87,6 +174,7 @@ impl Default for RawQcache {
             ack_timeout: 131072,
             rc_lat: 40,
             policy: Policy::Table61,
+            companion: None,
         }
     }
 }
@@ -128,6 +216,8 @@ pub struct QcacheConfig {
     pub ack_timeout: u32,
     pub rc_lat: u32,
     pub policy: Policy,
+    /// `[qcache.companion]`: the transition filter and actuators of spec §5.
+    pub companion: Companion,
     // ---- derived ----
     /// Width of a domain id (`DOM_W`).
     pub dom_w: u32,
@@ -171,6 +261,7 @@ impl QcacheConfig {
         check_range("qcache.detect_timeout", r.detect_timeout, 1, MAX_TIMER)?;
         check_range("qcache.ack_timeout", r.ack_timeout, 1, MAX_TIMER)?;
         check_range("qcache.rc_lat", r.rc_lat, MIN_RC_LAT, 1024)?;
+        let companion = Companion::validate(r.companion.clone().unwrap_or_default())?;
         Ok(QcacheConfig {
             nbanks: r.nbanks,
             ndom: r.ndom,
@@ -194,6 +285,7 @@ impl QcacheConfig {
             ack_timeout: r.ack_timeout,
             rc_lat: r.rc_lat,
             policy: r.policy,
+            companion,
             dom_w: clog2(r.ndom as u64),
             // every width at least 2, so the RTL's zero-extensions never replicate 0 times
             ev_w: width2(r.nbanks as u64),

@@ -557,36 +557,12 @@ impl CpuCluster {
         }
     }
 
-    /// The P-state (MHz) a rate request moves core `c` to; `None` (NACK) at the limit.
+    /// The P-state (MHz) a rate request moves core `c` to; `None` (NACK) at the limit:
+    /// the closest to `clock / ratio` or `clock · ratio`, at least one step, the lower on
+    /// a tie (spec §1.8; [`super::actuator::closest`], as `qc_cpu_dvfs` picks it).
     pub fn dvfs_target(&self, c: usize, slow: bool, ratio_x16: u32) -> Option<u32> {
-        let cur = self.cores[c].mhz;
-        let r = ratio_x16.max(16) as f64 / 16.0;
-        let target = if slow { cur as f64 / r } else { cur as f64 * r };
-        let best = *CPU_PSTATES.iter().min_by(|a, b| ((**a as f64) - target).abs().total_cmp(&((**b as f64) - target).abs())).expect("P-states");
-        let best = if best == cur {
-            // at least one step in the requested direction
-            let i = CPU_PSTATES.iter().position(|&p| p == cur).expect("a P-state");
-            if slow {
-                if i == 0 {
-                    return None;
-                }
-                CPU_PSTATES[i - 1]
-            } else {
-                if i + 1 == CPU_PSTATES.len() {
-                    return None;
-                }
-                CPU_PSTATES[i + 1]
-            }
-        } else {
-            best
-        };
-        Some(best)
-    }
-
-    /// P-states between two clocks (the DVFS transition's length).
-    pub fn pstate_steps(a: u32, b: u32) -> u32 {
-        let i = |m: u32| CPU_PSTATES.iter().position(|&p| p == m).unwrap_or(0) as i64;
-        (i(a) - i(b)).unsigned_abs() as u32
+        let k = super::actuator::closest(self.cores[c].mhz as u64, CPU_PSTATES.iter().map(|&p| p as u64), slow, ratio_x16)?;
+        Some(CPU_PSTATES[k])
     }
 
     /// Back to the configured clock (RESTORE).

@@ -48,9 +48,10 @@
 //! unconsumed_pct = 20  # needs a `spare` buffer (producer_sens.ptx)
 //! ```
 
-use super::actuator::{dvfs_delay_ns, Actuation, GpuActuator};
+use super::actuator::{dvfs_delay_cycles, Actuation, GpuActuator, QcCpuDvfs};
 use super::config::{QcacheConfig, RawQcache};
-use super::cpu::{Consume, CpuCluster, CpuConfig, QueueLayout, RawCpu};
+use super::cpu::{Consume, CpuCluster, CpuConfig, QueueLayout, RawCpu, CPU_PSTATES};
+use super::filter::{moesi, req, Strobes, Transition, TransitionFilter};
 use super::monitor::{MonitorInputs, RateMonitor, SLOW};
 use crate::config::FieldError;
 use crate::gpu::config::GpuConfig;
@@ -76,9 +77,10 @@ pub struct QcacheHook {
     consumed: Vec<Consume>,
     /// The GPU's core scheduler and clock controller (spec §1.8).
     gpu: GpuActuator,
-    /// CPU DVFS under way: (cycle it completes, the new clocks).
-    cpu_flight: Option<(u64, Vec<(usize, u32)>)>,
-    gpu_mhz: u32,
+    /// Per CPU core, its DVFS controller (`qc_cpu_dvfs`, `dvfs_drain` actuation).
+    cpu_dvfs: Vec<QcCpuDvfs>,
+    /// The L2 banks' transition filter (spec §1.2; its options at their defaults).
+    filter: TransitionFilter,
 }
 
 impl QcacheHook {
@@ -98,15 +100,18 @@ impl QcacheHook {
             cpu: None,
             consumed: Vec::new(),
             gpu: GpuActuator::new(Actuation::Instant, 1, 1, 0, 0, 0),
-            cpu_flight: None,
-            gpu_mhz: 1,
+            cpu_dvfs: Vec::new(),
+            filter: TransitionFilter::default(),
         }
     }
 
     /// With CPU consumer cores (the heterogeneous system) on a GPU of `sms` SMs at `gpu_mhz`.
     pub fn with_cpu(c: &QcacheConfig, cpu: &CpuConfig, sms: u32, gpu_mhz: u32) -> QcacheHook {
         let gpu = GpuActuator::new(cpu.actuation, sms, gpu_mhz, cpu.dvfs_ns, cpu.dvfs_step_ns, cpu.dvfs_max_ns);
-        QcacheHook { cpu: Some(CpuCluster::new(cpu, gpu_mhz)), gpu, gpu_mhz, ..QcacheHook::new(c) }
+        let lat: Vec<u64> = (0..CPU_PSTATES.len() as u32).map(|s| dvfs_delay_cycles(s, cpu.dvfs_ns, cpu.dvfs_step_ns, cpu.dvfs_max_ns, gpu_mhz)).collect();
+        let nominal = CPU_PSTATES.iter().position(|&p| p == cpu.mhz).expect("a validated CPU P-state");
+        let cpu_dvfs = (0..cpu.cores).map(|_| QcCpuDvfs::new(nominal, lat.clone())).collect();
+        QcacheHook { cpu: Some(CpuCluster::new(cpu, gpu_mhz)), gpu, cpu_dvfs, ..QcacheHook::new(c) }
     }
 
     fn actuating(&self) -> bool {
@@ -117,57 +122,62 @@ impl QcacheHook {
         part % self.backlog.len()
     }
 
-    /// Take the request on the channel at cycle `now`: `Some(ack)` answered at once,
-    /// `None` under way (the ACK comes when the reconfiguration completes).
-    fn actuate(&mut self, now: u64, ctl: &mut dyn CoreControl) -> Option<bool> {
+    /// The PRODUCE and SPILL strobes of a transition on slice `part`, queued on its bank.
+    fn event(&mut self, part: usize, s: Strobes) {
+        let b = self.bank(part);
+        self.backlog[b][0] += s.prod as u32;
+        self.backlog[b][1] += s.spill as u32;
+    }
+
+    /// Take the request on the channel: `Some(ack)` answered at once, `None` under way
+    /// (the ACK comes when the reconfiguration completes).
+    fn actuate(&mut self, ctl: &mut dyn CoreControl) -> Option<bool> {
         let q = self.m.outputs().req;
         if self.cpu.is_some() && !self.actuating() {
             return Some(false); // a software technique without Q-cache: hints are ignored
         }
         let to_gpu = q.target >> self.gpu_dom & 1 != 0;
+        let (slow, ratio) = (q.dir == SLOW, q.ratio_q44 as u32);
         if let Some(cpu) = self.cpu.as_mut() {
+            let instant = cpu.cfg.actuation == Actuation::Instant;
             if q.restore {
-                let to: Vec<(usize, u32)> = (0..cpu.cores.len()).map(|c| (c, cpu.cfg.mhz)).collect();
-                self.cpu_flight = Self::cpu_change(cpu, now, to, self.gpu_mhz);
+                if instant {
+                    cpu.restore();
+                } else {
+                    for d in &mut self.cpu_dvfs {
+                        d.request(true, slow, ratio);
+                    }
+                }
             } else if !to_gpu {
-                if self.cpu_flight.is_some() {
+                let targets = (0..cpu.cores.len()).filter(|&c| q.target >> c & 1 != 0);
+                if instant {
+                    let to: Vec<(usize, u32)> = targets.filter_map(|c| Some((c, cpu.dvfs_target(c, slow, ratio)?))).collect();
+                    for &(c, mhz) in &to {
+                        cpu.cores[c].mhz = mhz;
+                    }
+                    return Some(!to.is_empty());
+                }
+                if self.cpu_dvfs.iter().any(|d| d.flight.is_some()) {
                     return Some(false);
                 }
-                let to: Vec<(usize, u32)> =
-                    (0..cpu.cores.len()).filter(|&c| q.target >> c & 1 != 0).filter_map(|c| Some((c, cpu.dvfs_target(c, q.dir == SLOW, q.ratio_q44 as u32)?))).collect();
-                if to.is_empty() {
-                    return Some(false);
+                let mut started = false;
+                for c in targets {
+                    started |= self.cpu_dvfs[c].request(false, slow, ratio).is_none();
                 }
-                self.cpu_flight = Self::cpu_change(cpu, now, to, self.gpu_mhz);
-                return if self.cpu_flight.is_some() { None } else { Some(true) };
+                return if started { None } else { Some(false) };
             }
         }
         if !to_gpu && !q.restore {
             return Some(false);
         }
-        self.gpu.request(now, ctl, q.restore, q.dir == SLOW, q.ratio_q44 as u32)
-    }
-
-    /// Start CPU DVFS to the clocks `to` (core, MHz): applied at once with the instant
-    /// model (`None`), else after the transition of spec §1.8 (`Some(done_at, to)`).
-    fn cpu_change(cpu: &mut CpuCluster, now: u64, to: Vec<(usize, u32)>, gpu_mhz: u32) -> Option<(u64, Vec<(usize, u32)>)> {
-        let c = &cpu.cfg;
-        if c.actuation == Actuation::Instant {
-            for &(core, mhz) in &to {
-                cpu.cores[core].mhz = mhz;
-            }
-            return None;
-        }
-        let steps = to.iter().map(|&(core, mhz)| CpuCluster::pstate_steps(cpu.cores[core].mhz, mhz)).max().unwrap_or(0);
-        let ns = dvfs_delay_ns(steps, c.dvfs_ns, c.dvfs_step_ns, c.dvfs_max_ns) as u64;
-        Some((now + (ns * gpu_mhz as u64).div_ceil(1000), to))
+        self.gpu.request(ctl, q.restore, slow, ratio)
     }
 
     /// One line of the `trace` timeline on stderr: the monitor's state and window,
     /// the GPU's setting, the CPU side's progress.
     fn trace_sample(&self, now: u64, ctl: &dyn CoreControl) {
         let r = &self.m.r;
-        let g = self.gpu.cur;
+        let g = self.gpu.cur();
         let t = ctl.throttle(0);
         let resident: Vec<u32> = (0..ctl.sms()).map(|s| ctl.resident_ctas(s)).collect();
         let (mhz, s) = self.cpu.as_ref().map(|c| (c.cores[0].mhz, c.stats)).unwrap_or_default();
@@ -177,17 +187,19 @@ impl QcacheHook {
         );
     }
 
-    /// Reconfigurations completing in cycle `now`: `true` if one was the request's.
-    fn settle(&mut self, now: u64, ctl: &mut dyn CoreControl) -> bool {
-        let mut done = self.gpu.cycle(now, ctl);
-        if let (Some((at, to)), Some(cpu)) = (&self.cpu_flight, self.cpu.as_mut()) {
-            if now >= *at {
-                for &(core, mhz) in to {
-                    cpu.cores[core].mhz = mhz;
+    /// Reconfigurations completing this cycle: `true` if one was the request's (the
+    /// CPU side's when its last core's transition ends).
+    fn settle(&mut self, ctl: &mut dyn CoreControl) -> bool {
+        let mut done = self.gpu.cycle(ctl);
+        if let Some(cpu) = self.cpu.as_mut() {
+            let mut ended = false;
+            for (c, d) in self.cpu_dvfs.iter_mut().enumerate() {
+                if d.settle() {
+                    cpu.cores[c].mhz = d.mhz();
+                    ended = true;
                 }
-                self.cpu_flight = None;
-                done = true;
             }
+            done |= ended && self.cpu_dvfs.iter().all(|d| d.flight.is_none());
         }
         done
     }
@@ -195,22 +207,26 @@ impl QcacheHook {
 
 impl L2Hook for QcacheHook {
     fn access(&mut self, _now: u64, a: &L2Access) {
-        if matches!(a.requester, Requester::Sm(_)) && a.dirty_after && !a.dirty_before {
-            let b = self.bank(a.part);
-            self.backlog[b][0] += 1;
+        if matches!(a.requester, Requester::Sm(_)) {
+            // the GPU's own access: a write makes the line M, a read leaves it
+            let state = |dirty| if dirty { moesi::M } else { moesi::E };
+            let kind = if a.dirty_after && !a.dirty_before { req::WRITE } else { req::READ };
+            let t = Transition { cur: state(a.dirty_before), next: state(a.dirty_after), req: kind, dom: self.gpu_dom, local: true };
+            self.event(a.part, self.filter.classify(&t));
         }
     }
 
     fn fill(&mut self, _now: u64, part: usize, _line: u64, dirty_before: bool, dirty_after: bool) {
-        if dirty_after && !dirty_before {
-            let b = self.bank(part);
-            self.backlog[b][0] += 1;
-        }
+        // a write miss's fill (from not present)
+        let kind = if dirty_after && !dirty_before { req::WRITE } else { req::READ };
+        let t = Transition { cur: if dirty_before { moesi::M } else { moesi::I }, next: if dirty_after { moesi::M } else { moesi::E }, req: kind, dom: self.gpu_dom, local: true };
+        self.event(part, self.filter.classify(&t));
     }
 
     fn writeback(&mut self, _now: u64, part: usize, _line: u64) {
-        let b = self.bank(part);
-        self.backlog[b][1] += 1;
+        // the L2 writes back dirty lines only: M -> I by replacement
+        let t = Transition { cur: moesi::M, next: moesi::I, req: req::WRITEBACK, dom: self.gpu_dom, local: true };
+        self.event(part, self.filter.classify(&t));
     }
 
     fn buffers(&mut self, bufs: &[LaunchBuffer]) -> Result<(), FieldError> {
@@ -272,7 +288,12 @@ impl L2Hook for QcacheHook {
             cpu.cycle(now, ctl, &mut self.consumed);
             let nb = self.cons_backlog.len();
             for c in self.consumed.drain(..) {
-                self.cons_backlog[c.slice % nb].push_back(c.core);
+                // a CPU core's read forwarded to the L2's dirty copy: M -> O (the line
+                // stays, clean for the L2; its eviction is silent)
+                let t = Transition { cur: moesi::M, next: moesi::O, req: req::FWD_GETS, dom: c.core, local: false };
+                if self.filter.classify(&t).cons {
+                    self.cons_backlog[c.slice % nb].push_back(c.core);
+                }
             }
         }
         let i = &mut self.inputs;
@@ -303,7 +324,7 @@ impl L2Hook for QcacheHook {
         i.rsp_valid = self.answer.is_some();
         i.rsp_ack = self.answer.unwrap_or(false);
         i.rsp_dom = self.gpu_dom;
-        self.answer = self.settle(now, ctl).then_some(true);
+        self.answer = self.settle(ctl).then_some(true);
         if self.answer.is_some() {
             self.counts[4] += 1;
         }
@@ -321,7 +342,7 @@ impl L2Hook for QcacheHook {
                 );
             }
             let restore = self.m.outputs().req.restore;
-            let ack = self.actuate(now, ctl);
+            let ack = self.actuate(ctl);
             self.counts[if restore { 3 } else { 2 }] += 1;
             if ack == Some(true) {
                 self.counts[4] += 1;
@@ -343,8 +364,8 @@ impl L2Hook for QcacheHook {
         for (k, name) in ["produced", "spilled", "requests", "restores", "acks", "consumed"].iter().enumerate() {
             count(out, &format!("qcache.{name}"), self.counts[k]);
         }
-        count(out, "qcache.gpu_rate_changes", self.gpu.changes);
-        count(out, "qcache.actuation_cycles", self.gpu.busy_cycles);
+        count(out, "qcache.gpu_rate_changes", self.gpu.act.changes);
+        count(out, "qcache.actuation_cycles", self.gpu.act.busy_cycles);
         if let Some(cpu) = &self.cpu {
             let s = cpu.stats;
             for (name, v) in [
@@ -373,6 +394,13 @@ fn attach(cfg: &GpuConfig, table: &toml::Table, set: &mut HookSet) -> Result<(),
     let mut table = table.clone();
     let cpu = table.remove("cpu");
     let raw: RawQcache = params("qcache", &table)?;
+    if raw.has_companion() {
+        return Err(FieldError::new(
+            "hooks.qcache.companion",
+            "is the generated companion blocks' table; on the GPU model the actuators take the cores and clock from [gpu] and the DVFS from [hooks.qcache.cpu]",
+            Some("no [hooks.qcache.companion] table".into()),
+        ));
+    }
     let c = QcacheConfig::validate(raw).map_err(|e| FieldError { field: format!("hooks.{}", e.field), ..e })?;
     let hook = match cpu {
         None => QcacheHook::new(&c),

@@ -10,13 +10,16 @@
 //! * [`run`]: `gpuforge sim` on a config: the monitor on random streams.
 //! * [`hook`]: `[hooks.qcache]`, the monitor on the GPU model's L2 (`L2Hook`), and with
 //!   `[hooks.qcache.cpu]` the heterogeneous CPU-GPU system.
-//! * [`actuator`]: the GPU core scheduler's DVFS and TB draining for rate requests.
+//! * [`actuator`]: the GPU core scheduler's DVFS and TB draining for rate requests
+//!   (`qc_gpu_actuator`) and one CPU core's DVFS (`qc_cpu_dvfs`).
+//! * [`filter`]: an L2 bank's transition filter (`qc_transition_filter`, spec §1.2).
 //! * [`cpu`]: the CPU cores of that system: timing model, consumer threads, queue modes.
 
 pub mod actuator;
 pub mod check;
 pub mod config;
 pub mod cpu;
+pub mod filter;
 pub mod hook;
 pub mod monitor;
 pub mod run;

@@ -1,5 +1,6 @@
 //! Verilog generator for the Q-cache rate monitor (`qc_rate_monitor_<preset>`, spec §5):
-//! one design, `monitor/`.
+//! the design `monitor/`, and the companion blocks of spec §5 ([`companion`]): `filter/`,
+//! `gpu_actuator/`, `cpu_dvfs/`.
 //!
 //! The datapath is rust-hdl leaves ([`leaf`]): the per-bank event sums (one
 //! `qc_bank_events_*` per bank, chained), the rate comparison (`qc_rate_cmp_*`, with the
@@ -10,6 +11,7 @@
 //! `golden::qcache::monitor::RateMonitor::step`; every width and constant comes from
 //! `golden::qcache::config`.
 
+pub mod companion;
 pub mod leaf;
 
 use askama::Template;
@@ -36,6 +38,12 @@ use leaf::window_events::WindowEvents;
 pub enum QcacheDesign {
     /// `qc_rate_monitor_<preset>`: the rate monitor of one L2.
     Monitor,
+    /// `qc_transition_filter_<preset>`: the L2 banks' transition filters.
+    TransitionFilter,
+    /// `qc_gpu_actuator_<preset>`: the GPU core scheduler's actuator.
+    GpuActuator,
+    /// `qc_cpu_dvfs_<preset>`: one CPU core's DVFS controller.
+    CpuDvfs,
 }
 
 /// Every module Q-cache generates.
@@ -65,6 +73,27 @@ pub enum QcacheModule<'a> {
         w: u32,
         bug: Option<DivBug>,
     },
+    /// The companion tops (spec §5).
+    Filter {
+        preset: &'a str,
+        cfg: &'a QcacheConfig,
+    },
+    GpuActuator {
+        preset: &'a str,
+        cfg: &'a QcacheConfig,
+    },
+    CpuDvfs {
+        preset: &'a str,
+        cfg: &'a QcacheConfig,
+    },
+    /// One bank's transition-filter rule with its two options.
+    FilterRule {
+        o_to_m: bool,
+        local_hit_m: bool,
+    },
+    /// The actuators' request scaling and one candidate of the closest-setting chain.
+    DvfsScale,
+    DvfsPick,
 }
 
 const PROTOCOL: &str = "\
@@ -89,6 +118,12 @@ impl Catalog for QcacheModule<'_> {
             QcacheModule::RateCmp { w, tol_shift } => format!("qc_rate_cmp_w{w}_t{tol_shift}"),
             QcacheModule::RatioDiv { w, bug: None } => format!("qc_ratio_div_w{w}"),
             QcacheModule::RatioDiv { w, bug: Some(DivBug::SevenSteps) } => format!("qc_ratio_div_w{w}_planted_7_steps"),
+            QcacheModule::Filter { preset, .. } => companion::filter_top(preset),
+            QcacheModule::GpuActuator { preset, .. } => companion::gpu_top(preset),
+            QcacheModule::CpuDvfs { preset, .. } => companion::cpu_top(preset),
+            QcacheModule::FilterRule { o_to_m, local_hit_m } => format!("qc_filter_rule_o{}_l{}", *o_to_m as u8, *local_hit_m as u8),
+            QcacheModule::DvfsScale => "qc_dvfs_scale".into(),
+            QcacheModule::DvfsPick => "qc_dvfs_pick".into(),
         }
     }
 
@@ -140,6 +175,30 @@ impl Catalog for QcacheModule<'_> {
                  ratio_o is the register.",
             )
             .param("W2", 2 * w),
+            QcacheModule::Filter { cfg, .. } => ModuleDoc::new("Q-cache transition filters of an L2's banks: (cur, next) MOESI state, request kind and domain to the PRODUCE / CONSUME / SPILL strobes (spec 1.2, 5)", companion::FILTER_PROTOCOL)
+                .param("NBANKS", cfg.nbanks)
+                .param("DOM_W", cfg.dom_w)
+                .param("COUNT_O_TO_M", cfg.companion.filter.count_o_to_m as u8)
+                .param("COUNT_LOCAL_HIT_M", cfg.companion.filter.count_local_hit_m as u8),
+            QcacheModule::GpuActuator { cfg, .. } => ModuleDoc::new("Q-cache GPU actuator: DVFS over 5 P-states plus threadblock draining and core disable for rate requests (spec 1.8, 5)", companion::ACT_PROTOCOL)
+                .param("NCORES", cfg.companion.gpu_cores)
+                .param("CLOCK_MHZ", cfg.companion.clock_mhz)
+                .param("TRANSITION_CYCLES", format!("{:?}", cfg.companion.gpu_lat)),
+            QcacheModule::CpuDvfs { cfg, .. } => ModuleDoc::new("Q-cache CPU DVFS of one CPU core: 6 P-states for rate requests, NACK at the limit (spec 1.8, 5)", companion::ACT_PROTOCOL)
+                .param("NOMINAL_MHZ", cfg.companion.cpu_mhz)
+                .param("CLOCK_MHZ", cfg.companion.clock_mhz)
+                .param("TRANSITION_CYCLES", format!("{:?}", cfg.companion.cpu_lat)),
+            QcacheModule::FilterRule { o_to_m, local_hit_m } => ModuleDoc::new(
+                "Q-cache transition filter: one bank's rule of spec 1.2 (PRODUCE: a local WRITE makes I/S/E (O with COUNT_O_TO_M) M; CONSUME: another domain's FWD_GETS/FWD_GETX hits M; SPILL: WRITEBACK of M)",
+                "Combinational; no handshake. Every strobe 0 without v_i.",
+            )
+            .param("COUNT_O_TO_M", *o_to_m as u8)
+            .param("COUNT_LOCAL_HIT_M", *local_hit_m as u8),
+            QcacheModule::DvfsScale => ModuleDoc::new("Q-cache actuators: the request's ratio r = max(ratio, 16) and the scaled current throughput 16*cur and cur*r (spec 1.8)", "Combinational; no handshake."),
+            QcacheModule::DvfsPick => ModuleDoc::new(
+                "Q-cache actuators: one candidate setting against the best so far; in the requested direction, distance |s*r - 16*cur| (slow) or |16*s - cur*r| (speed), taken when strictly closer (spec 1.8)",
+                "Combinational; no handshake. Chained from bv_i = 0; the first candidate wins a tie.",
+            ),
         }
     }
 }
@@ -376,6 +435,7 @@ pub fn generate_with(cfg: &ConfigFile<QcacheConfig>, bug: Option<DivBug>) -> Res
         div_mod: emit_ratio_div(&mut lib, c.cnt_w, bug)?,
     };
     let top = lib.add_text(&QcacheModule::Monitor { preset: &cfg.name, cfg: c }, view(c, &cfg.name, leaves).render()?)?;
+    let companions = companion::designs(&mut lib, &cfg.name, c)?;
     let mut d = DesignSpec::new("monitor", &QcacheDesign::Monitor, &top, ports(c));
     for (k, v) in [
         ("NBANKS", json!(c.nbanks)),
@@ -393,5 +453,7 @@ pub fn generate_with(cfg: &ConfigFile<QcacheConfig>, bug: Option<DivBug>) -> Res
         d = d.param(k, v);
     }
     d = d.table("state_codes", json!(st::NAMES)).table("storage_bits", json!(c.storage()));
-    Generated::new(cfg, <Qcache as golden::block::Block>::TABLE, lib, vec![d])
+    let mut designs = vec![d];
+    designs.extend(companions);
+    Generated::new(cfg, <Qcache as golden::block::Block>::TABLE, lib, designs)
 }

@@ -47,6 +47,18 @@
 //   ack_timeout = 131072
 //   rc_lat = 40
 //   policy = "table_6_1"
+//
+//   # The companion blocks (spec §5, §1.8): the thesis's 16-core GPU at 700 MHz, a 3.5 GHz
+//   # CPU core, DVFS transitions of 15 us + 10 us per further P-state, at most 45 us.
+//   [qcache.companion]
+//   count_o_to_m = false
+//   count_local_hit_m = false
+//   gpu_cores = 16
+//   cpu_mhz = 3500
+//   clock_mhz = 700
+//   dvfs_ns = 15000
+//   dvfs_step_ns = 10000
+//   dvfs_max_ns = 45000
 // ============================================================================
 module qc_rate_monitor_qcache_l2 (
   input  wire clk_i,                  // clock, rising edge

@@ -46,6 +46,20 @@
 //   ack_timeout = 2048
 //   rc_lat = 12
 //   policy = "table_6_1"
+//
+//   # The companion blocks (spec §5): both transition-filter options on (the L2 preset keeps
+//   # the spec's defaults), a 4-core GPU at 700 MHz and a 3.5 GHz CPU core, and the DVFS
+//   # transition scaled down 100x (150 ns + 100 ns per further step, at most 450 ns: 105 to
+//   # 315 cycles) so a 100,000-cycle run sees hundreds of reconfigurations.
+//   [qcache.companion]
+//   count_o_to_m = true
+//   count_local_hit_m = true
+//   gpu_cores = 4
+//   cpu_mhz = 3500
+//   clock_mhz = 700
+//   dvfs_ns = 150
+//   dvfs_step_ns = 100
+//   dvfs_max_ns = 450
 // ============================================================================
 module qc_rate_monitor_qcache_small (
   input  wire clk_i,                  // clock, rising edge

@@ -14,10 +14,14 @@
 //!   computed as `sat8((max << 4) / max(1, min))` by an 8-step restoring division
 //!   during the RC_LAT delay.
 //!
+//! * [`companion`]: the companion blocks' leaves (spec §5): a bank's transition-filter
+//!   rule, and the actuators' closest-setting search (scale, one pick per candidate).
+//!
 //! The register file, the six states and the Table 6.1 policy that uses these leaves
 //! are the askama template `templates/qcache/rate_monitor.v`.
 
 pub mod bank_events;
+pub mod companion;
 pub mod rate_cmp;
 pub mod ratio_div;
 pub mod window_events;
