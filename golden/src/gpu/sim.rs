@@ -106,7 +106,7 @@ pub enum RunAhead {
     On,
     Off,
     /// Planted bug: runs ahead while the SM has room for a CTA the dispatcher still
-    /// holds, so the CTA starts late (the equality tests must catch it).
+    /// holds, so the CTA starts in another cycle (the equality tests must catch it).
     PlantedIgnoreDispatch,
 }
 
