@@ -34,15 +34,7 @@ module {{ top }} (
   wire [2:0]  to_pst = req_restore_i ? NOMINAL : bp[NC];
   wire [15:0] to_mhz = req_restore_i ? NOMINAL_MHZ : bs[NC];
   wire [2:0]  steps  = (to_pst > cur_pst) ? to_pst - cur_pst : cur_pst - to_pst;
-  reg  [LW-1:0] lat;
-  always @(*) begin
-    case (steps)
-{%- for l in lat %}
-      3'd{{ loop.index0 }}: lat = {{ lw }}'d{{ l }};
-{%- endfor %}
-      default: lat = {LW{1'b0}};
-    endcase
-  end
+  {% include "qcache/dvfs_latency.v" %}
 
   always @(posedge clk_i) begin
     if (rst_i) begin
