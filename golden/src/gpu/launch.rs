@@ -53,7 +53,8 @@
 //! Generators (`init.kind`): `zeros`, `iota` (`start`, `step`), `constant` (`value`),
 //! `uniform` (`lo`, `hi`, `seed`; floats), `randint` (`lo`, `hi` inclusive, `seed`),
 //! `file` (`path`: raw little-endian elements), `graph_row_offsets` / `graph_columns`
-//! (`nodes`, `degree`, `seed`: a random graph in CSR form, see [`random_graph`]).
+//! (`nodes`, `degree`, `seed`, optional `shape = "uniform" | "descending"`: a random
+//! graph in CSR form, see [`random_graph`] and [`descending_graph`]).
 //! `uniform` and `randint` without `seed` derive one from the run's seed.
 //!
 //! Repetition: `repeat = n` launches the kernel n times; `loop_while = "flag"` clears
@@ -134,12 +135,38 @@ pub enum Init {
         nodes: u32,
         degree: u32,
         seed: u64,
+        #[serde(default)]
+        shape: GraphShape,
     },
     GraphColumns {
         nodes: u32,
         degree: u32,
         seed: u64,
+        #[serde(default)]
+        shape: GraphShape,
     },
+}
+
+/// How a generated graph's degrees are spread over its nodes (`shape` of the graph
+/// generators; both buffers of one graph must name the same).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphShape {
+    /// Every node about `degree` out-edges, a ring edge first ([`random_graph`]).
+    #[default]
+    Uniform,
+    /// Nodes numbered by decreasing degree, from `3 x degree` down to 0
+    /// ([`descending_graph`]): a skewed graph relabelled by degree, whose kernels'
+    /// reads per node fall as the node index grows.
+    Descending,
+}
+
+/// The graph a generator describes.
+pub fn graph(nodes: u32, degree: u32, seed: u64, shape: GraphShape) -> (Vec<u32>, Vec<u32>) {
+    match shape {
+        GraphShape::Uniform => random_graph(nodes, degree, seed),
+        GraphShape::Descending => descending_graph(nodes, degree, seed),
+    }
 }
 
 /// Largest generated graph (nodes), so a generator cannot exhaust the host.
@@ -354,6 +381,32 @@ struct RawCheck {
     expect: Vec<RawExpect>,
 }
 
+/// A directed graph in CSR form with its nodes numbered by decreasing degree (our
+/// generator for the Q-cache `color` producer, whose read:write ratio must drift down
+/// within one kernel, seed 002 section 6.6.3): node v has
+/// `floor(3 * degree * (1 - v/nodes)^2 + u)` out-edges, u uniform in [0, 1) (a mean
+/// of about `degree`, most nodes low), each to a uniform random node other than v.
+pub fn descending_graph(nodes: u32, degree: u32, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut offsets = Vec::with_capacity(nodes as usize + 1);
+    let mut cols = Vec::new();
+    offsets.push(0u32);
+    for v in 0..nodes {
+        let x = 1.0 - v as f64 / nodes as f64;
+        let u: f64 = rng.random();
+        let d = (3.0 * degree as f64 * x * x + u).floor() as u32;
+        for _ in 0..d {
+            let mut u = rng.random_range(0..nodes);
+            if u == v && nodes > 1 {
+                u = (u + 1) % nodes;
+            }
+            cols.push(u);
+        }
+        offsets.push(cols.len() as u32);
+    }
+    (offsets, cols)
+}
+
 /// A random directed graph in CSR form (our generator for BFS): node v has
 /// `1 + r` out-edges, r uniform in `0..2*degree-1`; its first edge goes to
 /// `(v + 1) mod nodes` (so every node is reachable from node 0), the others to uniform
@@ -422,9 +475,9 @@ impl Launch {
             let mut file_data = None;
             let derived = match &b.init {
                 Init::GraphRowOffsets { nodes, .. } => Some(*nodes as usize + 1),
-                Init::GraphColumns { nodes, degree, seed } => {
+                Init::GraphColumns { nodes, degree, seed, shape } => {
                     // the column count depends on the generated graph
-                    let (o, _) = random_graph(*nodes, *degree, *seed);
+                    let (o, _) = graph(*nodes, *degree, *seed, *shape);
                     Some(o[*nodes as usize] as usize)
                 }
                 Init::File { path: p } => {
@@ -652,12 +705,12 @@ impl Launch {
                     }
                 }
                 Init::File { .. } => data = self.buffers[i].file_data.clone().expect("read at load"),
-                Init::GraphRowOffsets { nodes, degree, seed: s } => {
-                    let (o, _) = random_graph(*nodes, *degree, *s);
+                Init::GraphRowOffsets { nodes, degree, seed: s, shape } => {
+                    let (o, _) = graph(*nodes, *degree, *s, *shape);
                     o.iter().for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
                 }
-                Init::GraphColumns { nodes, degree, seed: s } => {
-                    let (_, c) = random_graph(*nodes, *degree, *s);
+                Init::GraphColumns { nodes, degree, seed: s, shape } => {
+                    let (_, c) = graph(*nodes, *degree, *s, *shape);
                     c.iter().for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
                 }
             }
