@@ -85,6 +85,37 @@ fn the_reference_comparison_catches_a_wrong_producer() {
     assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 1, 0));
 }
 
+/// color_itdk's chunk sums, from the CSR buffers by the kernel's C description
+/// (color.ptx header: the largest neighbour value of each node, 0 for none), with the
+/// last edge of every node's list left out when planting a bug (`drop_last`).
+fn color_reference(host: &HostBuffers, tasks: usize, chunk: usize, drop_last: bool) -> Vec<u32> {
+    let (row, col, value) = (u32s(host, "row"), u32s(host, "col"), u32s(host, "value"));
+    let node_max = |v: usize| {
+        let end = row[v + 1] as usize - usize::from(drop_last && row[v + 1] > row[v]);
+        (row[v] as usize..end).map(|e| value[col[e] as usize]).max().unwrap_or(0)
+    };
+    (0..tasks).map(|b| (b * chunk..(b + 1) * chunk).fold(0u32, |s, v| s.wrapping_add(node_max(v)))).collect()
+}
+
+/// A7's color/itdk (seed 002 section 6.6.3): every mode the thesis runs on color
+/// consumes the maxima an independent reading of the graph gives; the graph's first
+/// nodes have edges and its last none, so the producer's reads per output fall.
+#[test]
+fn color_consumes_the_reference_maxima() {
+    let l = launch("qcache/color_itdk.toml");
+    let host = l.materialize(1);
+    let want = color_reference(&host, 128, 1024, false);
+    // planted: a producer that missed the last edge of every list is caught
+    assert_ne!(color_reference(&host, 128, 1024, true), want);
+    let row = u32s(&host, "row");
+    assert!(row[1024] > 900 && row[131_072] - row[130_048] < 5, "edges of the first and last chunks: {} {}", row[1024], row[131_072] - row[130_048]);
+    for mode in ["serial", "finite", "qcache"] {
+        let (r, out) = run_mode(mode, "qcache/color_itdk.toml", &[("hooks.qcache.cpu", "cap_tasks", "8")]);
+        assert_eq!(u32s(&out, "sums"), want, "mode {mode}");
+        assert_eq!(h(&r, "cpu.tasks"), 128, "mode {mode}");
+    }
+}
+
 #[test]
 fn cpu_reads_of_dirty_lines_reach_the_monitor_as_consumes() {
     for mode in ["serial", "unbounded"] {

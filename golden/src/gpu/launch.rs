@@ -155,7 +155,7 @@ pub enum GraphShape {
     /// Every node about `degree` out-edges, a ring edge first ([`random_graph`]).
     #[default]
     Uniform,
-    /// Nodes numbered by decreasing degree, from `3 x degree` down to 0
+    /// Nodes numbered by decreasing degree, from `degree` down to 0
     /// ([`descending_graph`]): a skewed graph relabelled by degree, whose kernels'
     /// reads per node fall as the node index grows.
     Descending,
@@ -384,8 +384,9 @@ struct RawCheck {
 /// A directed graph in CSR form with its nodes numbered by decreasing degree (our
 /// generator for the Q-cache `color` producer, whose read:write ratio must drift down
 /// within one kernel, seed 002 section 6.6.3): node v has
-/// `floor(3 * degree * (1 - v/nodes)^2 + u)` out-edges, u uniform in [0, 1) (a mean
-/// of about `degree`, most nodes low), each to a uniform random node other than v.
+/// `floor(degree * (1 - v/nodes)^2 + u)` out-edges, u uniform in [0, 1) (`degree` for
+/// node 0, none for the last nodes, a mean of about `degree / 3`), each to a uniform
+/// random node other than v.
 pub fn descending_graph(nodes: u32, degree: u32, seed: u64) -> (Vec<u32>, Vec<u32>) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut offsets = Vec::with_capacity(nodes as usize + 1);
@@ -394,7 +395,7 @@ pub fn descending_graph(nodes: u32, degree: u32, seed: u64) -> (Vec<u32>, Vec<u3
     for v in 0..nodes {
         let x = 1.0 - v as f64 / nodes as f64;
         let u: f64 = rng.random();
-        let d = (3.0 * degree as f64 * x * x + u).floor() as u32;
+        let d = (degree as f64 * x * x + u).floor() as u32;
         for _ in 0..d {
             let mut u = rng.random_range(0..nodes);
             if u == v && nodes > 1 {
