@@ -150,6 +150,9 @@ pub enum Part {
     Llc,
     /// DRAM.
     Dram,
+    /// Processor cores beside the GPU (the Q-cache system's CPU consumers), reported
+    /// by the block that models them ([`crate::gpu::hooks::L2Hook::energy`]).
+    Cpu,
 }
 
 /// One kind of event: how many happened and what each costs.
@@ -186,19 +189,25 @@ pub type Event = (&'static str, Part, f64, f64);
 /// The energy of `events` plus `static_w` watts over `seconds`.
 pub fn account(events: &[Event], static_w: f64, seconds: f64) -> EnergyReport {
     let mut r = EnergyReport { seconds, ..Default::default() };
-    for &(event, part, count, pj_each) in events {
-        let nj = count * pj_each / 1000.0;
-        *r.parts.entry(part).or_insert(0.0) += nj;
-        r.dynamic_nj += nj;
-        r.events.push(EventEnergy { event, part, count, pj_each, nj });
-    }
-    r.static_nj = static_w * seconds * 1e9;
-    r.total_nj = r.dynamic_nj + r.static_nj;
-    r.mean_power_w = if seconds > 0.0 { r.total_nj * 1e-9 / seconds } else { 0.0 };
+    r.add(events, static_w * seconds * 1e9);
     r
 }
 
 impl EnergyReport {
+    /// Add `events` and `static_nj` of static energy that a block beside the GPU spends
+    /// (its cores' cycles and leakage): totals, parts and mean power follow.
+    pub fn add(&mut self, events: &[Event], static_nj: f64) {
+        for &(event, part, count, pj_each) in events {
+            let nj = count * pj_each / 1000.0;
+            *self.parts.entry(part).or_insert(0.0) += nj;
+            self.dynamic_nj += nj;
+            self.events.push(EventEnergy { event, part, count, pj_each, nj });
+        }
+        self.static_nj += static_nj;
+        self.total_nj = self.dynamic_nj + self.static_nj;
+        self.mean_power_w = if self.seconds > 0.0 { self.total_nj * 1e-9 / self.seconds } else { 0.0 };
+    }
+
     /// One line for a run summary: total, dynamic and static, mean power, parts' shares.
     pub fn summary(&self) -> String {
         let shares = self
@@ -239,6 +248,19 @@ mod tests {
         assert!((r.mean_power_w - 2.0035).abs() < 1e-12);
         assert_eq!(r.parts[&Part::Core], 2.0);
         assert_eq!(r.parts[&Part::Dram], 1.5);
+    }
+
+    #[test]
+    fn energy_added_beside_the_gpu_joins_the_totals() {
+        // hand-derived: the account above plus 100 x 10 pJ = 1 nJ (cpu) and 500 nJ static
+        let mut r = account(&[("a", Part::Core, 1000.0, 2.0), ("b", Part::Dram, 10.0, 150.0)], 2.0, 1e-6);
+        r.add(&[("c", Part::Cpu, 100.0, 10.0)], 500.0);
+        assert!((r.dynamic_nj - 4.5).abs() < 1e-12, "{r:?}");
+        assert!((r.static_nj - 2500.0).abs() < 1e-9, "{r:?}");
+        assert!((r.total_nj - 2504.5).abs() < 1e-9);
+        assert!((r.mean_power_w - 2.5045).abs() < 1e-12);
+        assert_eq!(r.parts[&Part::Cpu], 1.0);
+        assert_eq!(r.events.len(), 3);
     }
 
     #[test]

@@ -469,6 +469,8 @@ impl Gpu {
         r.dram_utilization = ratio(r.dram.bus_busy_cycles, r.dram.dram_cycles);
         r.dram_row_hit_rate = if col == 0 { 0.0 } else { 1.0 - r.dram.activates as f64 / col as f64 };
         r.energy = energy(&self.cfg, &r);
+        let beside = self.hooks.energy(self.cfg.clock_mhz);
+        r.energy.add(&beside.events, beside.static_nj);
         r
     }
 }

@@ -571,6 +571,19 @@ pub trait L2Hook {
     }
 
     fn counters(&self, _out: &mut HookCounters) {}
+
+    /// Energy the block spends beside the GPU's own events (CPU cores next to the L2),
+    /// added to the run's [`crate::energy::EnergyReport`]; `gpu_mhz` converts GPU cycles
+    /// to time.
+    fn energy(&self, _gpu_mhz: u32, _out: &mut HookEnergy) {}
+}
+
+/// What [`L2Hook::energy`] reports: dynamic events (name, part, count, pJ each) and
+/// static energy in nJ.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookEnergy {
+    pub events: Vec<crate::energy::Event>,
+    pub static_nj: f64,
 }
 
 // ------------------------------------------------------------------ the set
@@ -689,6 +702,13 @@ impl HookSet {
             p.hook.counters(out);
         }
         self.l2.counters(out);
+    }
+
+    /// The energy the attached blocks report beside the GPU's ([`L2Hook::energy`]).
+    pub fn energy(&self, gpu_mhz: u32) -> HookEnergy {
+        let mut e = HookEnergy::default();
+        self.l2.energy(gpu_mhz, &mut e);
+        e
     }
 }
 
