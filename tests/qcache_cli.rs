@@ -104,6 +104,8 @@ fn bad_cpu_consumer_configs_exit_2_and_write_nothing() {
         (("rate_depth_pct", "25"), "hooks.qcache.cpu.rate_period", "1..=65536 when rate_depth_pct > 0"),
         (("false_share_pct", "91"), "hooks.qcache.cpu.false_share_pct", "0..=90"),
         (("unconsumed_pct", "60"), "hooks.qcache.cpu.unconsumed_pct", "0..=50"),
+        (("core_dynamic_w", "-1.0"), "hooks.qcache.cpu.core_dynamic_w", "0 to 100 (W per core)"),
+        (("core_leakage_w", "1e3"), "hooks.qcache.cpu.core_leakage_w", "0 to 100 (W per core)"),
     ];
     for (edit, field, allowed) in cases {
         let (code, err, wrote) = run_hetero(edit);

@@ -85,6 +85,48 @@ fn the_reference_comparison_catches_a_wrong_producer() {
     assert_ne!(u32s(&out, "sums"), reference_sums(&input, 256, 1024, 1, 0));
 }
 
+/// The CPU cores' energy (system energy of A8): a core draws its dynamic and leakage
+/// power from the consumers' start to its last task, busy or spinning, and nothing
+/// before or after. At 3.5 GHz (no DVFS outside Q-cache): 3 W / 3.5 GHz = 857.14 pJ per
+/// CPU cycle and 1 W of leakage, over two cores' active time, derived here from the
+/// kernel's end (serial: the consumers start there) or cycle 0 (unbounded) and the
+/// last core's finish; the first core to finish stops at most one chunk earlier.
+#[test]
+fn cpu_energy_follows_the_cores_active_time() {
+    let cpu_parts = |r: &GpuReport| {
+        let cycles: f64 = r.energy.events.iter().filter(|e| e.event.starts_with("cpu_cycle_")).map(|e| e.count).sum();
+        let at_3500: f64 = r.energy.events.iter().filter(|e| e.event == "cpu_cycle_3500mhz").map(|e| e.count).sum();
+        (cycles, at_3500, r.energy.parts.get(&golden::energy::Part::Cpu).copied().unwrap_or(0.0))
+    };
+    let seconds = |gpu_cycles: f64| gpu_cycles / 700e6;
+    // (prodcons_ci32: a compute-heavy producer the consumers wait for, spinning)
+    for (mode, launch_file) in [("serial", "qcache/reduce_rw2.toml"), ("unbounded", "qcache/prodcons_ci32.toml")] {
+        let (r, _) = run_mode(mode, launch_file, &[]);
+        let (cycles, at_3500, cpu_nj) = cpu_parts(&r);
+        assert_eq!(cycles, at_3500, "{mode}: no DVFS outside Q-cache");
+        let start = if mode == "serial" { (r.kernels[0].start_cycle + r.kernels[0].cycles) as f64 } else { 0.0 };
+        let span = h(&r, "cpu.done_at") as f64 - start;
+        // two cores over the span, 5 CPU cycles per GPU cycle (3500 / 700 MHz)
+        let most = 2.0 * (span + 2.0) * 5.0;
+        let chunk = 1024.0 * 4.0 / 2.0 + 32.0 * 350.0; // CPU cycles: a chunk's compute and its reads
+        assert!(cycles <= most && cycles >= most - chunk * 2.0, "{mode}: {cycles} CPU cycles against 2 x {span} GPU cycles");
+        assert!((cpu_nj - cycles * 3.0 / 3.5e9 * 1e9).abs() < 1e-6 * cpu_nj, "{mode}: {cpu_nj} nJ");
+        // leakage: 1 W per core over the same time
+        let gpu_only_static = 4.0 * 1.0 + 2.0 * 0.5; // W: the config's SMs and partitions
+        let leak_nj = r.energy.static_nj - gpu_only_static * seconds(r.cycles as f64) * 1e9;
+        assert!((leak_nj - seconds(cycles / 5.0) * 1e9).abs() < 1e-6 * leak_nj, "{mode}: {leak_nj} nJ of CPU leakage");
+        // planted: an energy that charged only the busy cycles (not the spinning) is
+        // caught where the consumers spin, in the concurrent mode
+        let busy_only = h(&r, "cpu.busy_cycles") as f64 * 5.0;
+        if mode == "unbounded" {
+            assert!(busy_only < 0.6 * cycles, "spinning is active time: {busy_only} of {cycles}");
+        }
+    }
+    // fusion: the CPU idles, power-gated through the run
+    let (r, _) = run_mode("fusion", "qcache/reduce_rw2.toml", &[]);
+    assert_eq!(cpu_parts(&r).0, 0.0);
+}
+
 /// color_itdk's chunk sums, from the CSR buffers by the kernel's C description
 /// (color.ptx header: the largest neighbour value of each node, 0 for none), with the
 /// last edge of every node's list left out when planting a bug (`drop_last`).
@@ -118,8 +160,9 @@ fn color_consumes_the_reference_maxima() {
 
 #[test]
 fn cpu_reads_of_dirty_lines_reach_the_monitor_as_consumes() {
-    for mode in ["serial", "unbounded"] {
-        let (r, _) = run_mode(mode, "qcache/reduce_rw2.toml", &[]);
+    // (prodcons_ci32: a compute-heavy producer the consumers wait for, spinning)
+    for (mode, launch_file) in [("serial", "qcache/reduce_rw2.toml"), ("unbounded", "qcache/prodcons_ci32.toml")] {
+        let (r, _) = run_mode(mode, launch_file, &[]);
         let lines = 256 * 1024 / 32;
         // every line of the intermediate buffer is read once, from the L2 or from DRAM
         assert_eq!(h(&r, "cpu.llc_hits") + h(&r, "cpu.dram_reads"), lines, "{mode}");

@@ -33,7 +33,8 @@ use serde::Deserialize;
 
 use super::actuator::Actuation;
 use crate::config::{check_range, FieldError};
-use crate::gpu::hooks::{CoreControl, LaunchBuffer};
+use crate::energy::Part;
+use crate::gpu::hooks::{CoreControl, HookEnergy, LaunchBuffer};
 
 /// The software technique the system runs (spec §2.2, §2.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -89,6 +90,13 @@ impl QueueMode {
 /// The CPU P-states of spec §1.8 (MHz).
 pub const CPU_PSTATES: [u32; 6] = [800, 1340, 1880, 2420, 2960, 3500];
 
+/// Supply voltage of each CPU P-state relative to the nominal one at 3.5 GHz (our
+/// choice: linear from 0.7 at 800 MHz; the thesis's McPAT runs do not list theirs).
+pub const CPU_VOLTS: [f64; 6] = [0.70, 0.76, 0.82, 0.88, 0.94, 1.00];
+
+/// The energy events of the CPU cycles spent at each P-state.
+const CPU_CYCLE_EVENTS: [&str; 6] = ["cpu_cycle_800mhz", "cpu_cycle_1340mhz", "cpu_cycle_1880mhz", "cpu_cycle_2420mhz", "cpu_cycle_2960mhz", "cpu_cycle_3500mhz"];
+
 /// `[hooks.qcache.cpu]` as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -111,6 +119,8 @@ pub struct RawCpu {
     rate_depth_pct: u32,
     false_share_pct: u32,
     unconsumed_pct: u32,
+    core_dynamic_w: f64,
+    core_leakage_w: f64,
 }
 
 impl Default for RawCpu {
@@ -134,6 +144,8 @@ impl Default for RawCpu {
             rate_depth_pct: 0,
             false_share_pct: 0,
             unconsumed_pct: 0,
+            core_dynamic_w: 3.0,
+            core_leakage_w: 1.0,
         }
     }
 }
@@ -186,6 +198,14 @@ pub struct CpuConfig {
     /// `L` is also written to the never-read buffer `spare` when
     /// `⌊(L+1)·u/(100−u)⌋ > ⌊L·u/(100−u)⌋`.
     pub unconsumed_pct: u32,
+    /// Energy (system energy of A8, spec §3.1: the thesis adds McPAT's CPU energy to
+    /// GPUWattch's): a core's dynamic power in W at 3.5 GHz and nominal voltage, scaled
+    /// per P-state by f·V² ([`CPU_VOLTS`]), and its leakage in W, scaled by V. A core
+    /// draws both from the consumers' start to its last task, busy or spinning; before
+    /// and after it is power-gated (the thesis: idle cores clock- and power-gated).
+    /// Defaults (our choice, the order of a McPAT out-of-order core): 3 W and 1 W.
+    pub core_dynamic_w: f64,
+    pub core_leakage_w: f64,
 }
 
 /// A14: the words at the end of line `g` of a chunk (32-word lines) a consumer skips at
@@ -225,6 +245,11 @@ impl CpuConfig {
         }
         check_range("cpu.false_share_pct", r.false_share_pct as u64, 0, 90)?;
         check_range("cpu.unconsumed_pct", r.unconsumed_pct as u64, 0, 50)?;
+        for (name, w) in [("cpu.core_dynamic_w", r.core_dynamic_w), ("cpu.core_leakage_w", r.core_leakage_w)] {
+            if !(0.0..=100.0).contains(&w) {
+                return Err(FieldError::new(name, format!("{w} is out of range"), Some("0 to 100 (W per core)".into())));
+            }
+        }
         Ok(CpuConfig {
             cores: r.cores,
             mhz: r.mhz,
@@ -244,6 +269,8 @@ impl CpuConfig {
             rate_depth_pct: r.rate_depth_pct,
             false_share_pct: r.false_share_pct,
             unconsumed_pct: r.unconsumed_pct,
+            core_dynamic_w: r.core_dynamic_w,
+            core_leakage_w: r.core_leakage_w,
         })
     }
 }
@@ -370,12 +397,15 @@ pub struct CpuCluster {
     q_next: u32,
     initialized: bool,
     pub stats: CpuStats,
+    /// GPU cycles the cores were active (busy or spinning), summed over cores, per
+    /// P-state of [`CPU_PSTATES`] (the energy's time base).
+    active_cycles: [f64; 6],
 }
 
 impl CpuCluster {
     pub fn new(cfg: &CpuConfig, gpu_mhz: u32) -> CpuCluster {
         let cores = (0..cfg.cores).map(|_| CpuCore { mhz: cfg.mhz, ready_at: 0.0, step: Step::Idle, acc: 0 }).collect();
-        CpuCluster { cfg: cfg.clone(), cores, gpu_mhz, layout: None, q_next: 0, initialized: false, stats: CpuStats::default() }
+        CpuCluster { cfg: cfg.clone(), cores, gpu_mhz, layout: None, q_next: 0, initialized: false, stats: CpuStats::default(), active_cycles: [0.0; 6] }
     }
 
     pub fn set_layout(&mut self, l: Option<QueueLayout>) {
@@ -403,6 +433,20 @@ impl CpuCluster {
     /// Whether the consumers start at kernel begin (concurrent modes) or end (serial).
     pub fn concurrent(&self) -> bool {
         !matches!(self.cfg.mode, QueueMode::Serial | QueueMode::Fusion)
+    }
+
+    /// The cores' energy (see [`CpuConfig::core_dynamic_w`]): the CPU cycles at each
+    /// P-state, at `core_dynamic_w / 3.5 GHz · V²` each, and the leakage over the active
+    /// time.
+    pub fn energy(&self, out: &mut HookEnergy) {
+        let fmax_hz = CPU_PSTATES[CPU_PSTATES.len() - 1] as f64 * 1e6;
+        for (p, &gpu_cycles) in self.active_cycles.iter().enumerate() {
+            let seconds = gpu_cycles / (self.gpu_mhz as f64 * 1e6);
+            let v = CPU_VOLTS[p];
+            let pj = self.cfg.core_dynamic_w / fmax_hz * v * v * 1e12;
+            out.events.push((CPU_CYCLE_EVENTS[p], Part::Cpu, seconds * CPU_PSTATES[p] as f64 * 1e6, pj));
+            out.static_nj += self.cfg.core_leakage_w * v * seconds * 1e9;
+        }
     }
 
     /// GPU cycles for `n` CPU cycles on core `c`.
@@ -519,6 +563,8 @@ impl CpuCluster {
                 };
                 let core = &mut self.cores[c];
                 core.ready_at = core.ready_at.max(now as f64) + delay;
+                let p = CPU_PSTATES.iter().position(|&f| f == core.mhz).unwrap_or(CPU_PSTATES.len() - 1);
+                self.active_cycles[p] += delay;
                 if busy {
                     self.stats.busy_cycles += delay.round() as u64;
                 }

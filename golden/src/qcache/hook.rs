@@ -55,7 +55,7 @@ use super::filter::{moesi, req, Strobes, Transition, TransitionFilter};
 use super::monitor::{MonitorInputs, RateMonitor, SLOW};
 use crate::config::FieldError;
 use crate::gpu::config::GpuConfig;
-use crate::gpu::hooks::{count, params, CoreControl, HookBlock, HookCounters, HookSet, L2Access, L2Hook, LaunchBuffer, Requester};
+use crate::gpu::hooks::{count, params, CoreControl, HookBlock, HookCounters, HookEnergy, HookSet, L2Access, L2Hook, LaunchBuffer, Requester};
 use crate::model::Model;
 
 pub const BLOCK: HookBlock = HookBlock { name: "qcache", attach };
@@ -387,6 +387,12 @@ impl L2Hook for QcacheHook {
             }
         }
         count(out, &format!("qcache.final_state_{}", super::monitor::st::NAMES[self.m.r.state as usize].to_lowercase()), 1);
+    }
+
+    fn energy(&self, _gpu_mhz: u32, out: &mut HookEnergy) {
+        if let Some(cpu) = &self.cpu {
+            cpu.energy(out);
+        }
     }
 }
 
