@@ -99,6 +99,43 @@ fn static_energy_is_static_power_times_run_time() {
     assert!((r.energy.mean_power_w - (2.0 * cfg.sms as f64 + 3.0 * cfg.mem_nodes as f64)).abs() < 1e-9);
 }
 
+/// Throttled SMs (the Q-cache actuators' controls): a drained SM without CTAs is
+/// power-gated and a slower clock runs at a lower voltage, V(x) = 1 - 0.42 (1 - x), with
+/// leakage following V. By hand on `tiny` (2 SMs, 2 W each here; partitions 3 W): SM 1
+/// drained from the start never gets a CTA, so the run draws SM 0 and the partitions
+/// only; SM 0 at half clock besides draws 1 - 0.42 x 0.5 = 0.79 of its 2 W while it has
+/// CTAs (and the full 2 W x 0.79 as it is never drained).
+#[test]
+fn throttled_sms_draw_less_static_power() {
+    use golden::gpu::hooks::SmThrottle;
+    let mut cfg = config("tiny");
+    cfg.energy = only("none");
+    cfg.energy.sm_static_w = 2.0;
+    cfg.energy.mem_static_w = 3.0;
+    let l = launch("vecadd/vecadd.toml");
+    let run_with = |t0: SmThrottle, t1: SmThrottle| {
+        let mut gpu = golden::gpu::sim::Gpu::new(&cfg).unwrap();
+        gpu.throttle = vec![t0, t1];
+        golden::gpu::sim::run_capture(gpu, &l, RunOptions::default()).unwrap().0
+    };
+    let drained = SmThrottle { dispatch: false, ..SmThrottle::FULL };
+    let r = run_with(SmThrottle::FULL, drained);
+    let seconds = r.cycles as f64 / (cfg.clock_mhz as f64 * 1e6);
+    let want_nj = (2.0 + 3.0 * cfg.mem_nodes as f64) * seconds * 1e9;
+    assert!((r.energy.static_nj - want_nj).abs() < 1e-9 * want_nj, "{} vs {want_nj}", r.energy.static_nj);
+    assert_eq!(r.per_sm[1].warp_insts, 0, "the drained SM ran nothing");
+    let half = SmThrottle { dispatch: true, clock_num: 1, clock_den: 2 };
+    let r = run_with(half, drained);
+    let seconds = r.cycles as f64 / (cfg.clock_mhz as f64 * 1e6);
+    let want_nj = (2.0 * 0.79 + 3.0 * cfg.mem_nodes as f64) * seconds * 1e9;
+    assert!((r.energy.static_nj - want_nj).abs() < 1e-9 * want_nj, "{} vs {want_nj}", r.energy.static_nj);
+    // full throttles: every SM's full static power, as before (the test above)
+    let r = run_with(SmThrottle::FULL, SmThrottle::FULL);
+    let seconds = r.cycles as f64 / (cfg.clock_mhz as f64 * 1e6);
+    let want_nj = (2.0 * 2.0 + 3.0 * cfg.mem_nodes as f64) * seconds * 1e9;
+    assert!((r.energy.static_nj - want_nj).abs() < 1e-9 * want_nj, "{} vs {want_nj}", r.energy.static_nj);
+}
+
 #[test]
 fn vecadd_reads_at_least_its_inputs_from_dram() {
     // independent lower bound: a and b (n floats each) come from a cold DRAM once at

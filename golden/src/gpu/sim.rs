@@ -132,6 +132,9 @@ pub struct Gpu {
     pub throttle: Vec<SmThrottle>,
     clock_phase: Vec<u32>,
     kernels: Vec<KernelReport>,
+    /// SM-cycles of static power not drawn under throttles (drained SMs power-gated,
+    /// slower clocks at a lower voltage: [`SmThrottle::static_share`]); 0 without.
+    static_unpowered: f64,
 }
 
 impl Gpu {
@@ -176,6 +179,7 @@ impl Gpu {
             throttle: vec![SmThrottle::FULL; cfg.sms as usize],
             clock_phase: vec![0; cfg.sms as usize],
             kernels: Vec::new(),
+            static_unpowered: 0.0,
         })
     }
 
@@ -224,6 +228,9 @@ impl Gpu {
                 }
             }
             for ((sm, h), (t, phase)) in self.sms.iter_mut().zip(&mut self.hooks.core_net).zip(self.throttle.iter().zip(&mut self.clock_phase)) {
+                if *t != SmThrottle::FULL {
+                    self.static_unpowered += 1.0 - t.static_share(sm.busy());
+                }
                 if !sm.busy() {
                     continue;
                 }
@@ -349,9 +356,12 @@ impl Gpu {
         for (p, h) in self.parts.iter_mut().zip(&mut self.hooks.parts) {
             p.cycle(now, self.net.as_mut(), &mut self.txns, &self.map, &sm_nodes, h, self.hooks.l2.as_mut());
         }
-        for sm in &mut self.sms {
+        for (sm, t) in self.sms.iter_mut().zip(&self.throttle) {
             while let Some(pk) = self.net.eject(sm.node) {
                 sm.receive(pk, &mut self.txns, now);
+            }
+            if *t != SmThrottle::FULL {
+                self.static_unpowered += 1.0 - t.static_share(sm.busy());
             }
         }
         if self.hooks.l2_wake <= now {
@@ -469,6 +479,11 @@ impl Gpu {
         r.dram_utilization = ratio(r.dram.bus_busy_cycles, r.dram.dram_cycles);
         r.dram_row_hit_rate = if col == 0 { 0.0 } else { 1.0 - r.dram.activates as f64 / col as f64 };
         r.energy = energy(&self.cfg, &r);
+        if self.static_unpowered > 0.0 {
+            // the static energy throttled SMs did not draw (gated, or at a lower voltage)
+            let gpu_hz = self.cfg.clock_mhz as f64 * 1e6;
+            r.energy.add(&[], -self.static_unpowered * self.cfg.energy.sm_static_w / gpu_hz * 1e9);
+        }
         let beside = self.hooks.energy(self.cfg.clock_mhz);
         r.energy.add(&beside.events, beside.static_nj);
         r

@@ -478,6 +478,20 @@ pub struct SmThrottle {
 
 impl SmThrottle {
     pub const FULL: SmThrottle = SmThrottle { dispatch: true, clock_num: 1, clock_den: 1 };
+
+    /// The SM's static power as a share of full power under this throttle (energy model,
+    /// our choice; README "Energy"): a drained SM without CTAs is power-gated, 0 (spec
+    /// qcache.md §1.8: a drained core is powered off); a slower clock runs at a lower
+    /// voltage, `V(x) = 1 - 0.42 (1 - x)` for the clock fraction x (0.7 of nominal at
+    /// 2/7 of the clock, the Q-cache GPU's 200 of 700 MHz; at least 0.5), and leakage
+    /// scales with V. Full speed: 1.
+    pub fn static_share(&self, busy: bool) -> f64 {
+        if !self.dispatch && !busy {
+            return 0.0;
+        }
+        let x = self.clock_num as f64 / self.clock_den as f64;
+        (1.0 - 0.42 * (1.0 - x)).max(0.5)
+    }
 }
 
 /// The GPU's core-scheduler controls as an [`L2Hook`] sees them (implemented by the GPU).
