@@ -15,6 +15,11 @@ const HOPS: u64 = 16;
 /// Run the pointer chase: `entry` = chase_ca (cached) or chase_cg (bypasses the L1),
 /// `stride` words between hops; returns the cycles of each pass.
 fn chase(cfg: &GpuConfig, entry: &str, stride: u64, passes: u32) -> Vec<u64> {
+    chase_run(Gpu::new(cfg).unwrap(), entry, stride, passes).1
+}
+
+/// [`chase`] on a given GPU, with the run's report.
+fn chase_run(gpu: Gpu, entry: &str, stride: u64, passes: u32) -> (GpuReport, Vec<u64>) {
     let text = format!(
         r#"
 name = "chase"
@@ -38,8 +43,8 @@ args = ["next", "out", {passes}]
         HOPS * stride + 1
     );
     let l = launch_text("micro/chase.toml", &text);
-    let (_, b) = run_capture(Gpu::new(cfg).unwrap(), &l, RunOptions::default()).unwrap();
-    (0..passes as usize).map(|i| b["out"].get(i) as u64).collect()
+    let (r, b) = run_capture(gpu, &l, RunOptions::default()).unwrap();
+    (r, (0..passes as usize).map(|i| b["out"].get(i) as u64).collect())
 }
 
 /// A chase pass: clock read at c, the first address `mad` at c + 1, then HOPS times
@@ -296,4 +301,97 @@ fn bandwidth_and_issue_checks_catch_a_planted_bottleneck() {
     let r = compute(&planted_fu, 16);
     assert!(r.ipc < 0.98 * planted.peak_issue_per_cycle() as f64, "IPC {}", r.ipc);
     assert!(r.issue.stalls.fu_busy > 0);
+}
+
+/// The L1-miss phases of a pointer chase through `.cg` loads on one memory node at zero
+/// load, derived by hand from the config (the DRAM chase above: 8 closed-bank accesses
+/// and 8 row hits): per miss the request takes the network latency n from the miss
+/// queue to the partition, the service is the LLC tag pipeline + 1 + [tRCD] + tCL +
+/// burst - 1 + ctrl_latency (the DRAM read of `dram_latency` without the LD/ST cycle and
+/// the network), the reply leaves the partition the cycle it is ready, and takes n +
+/// (reply flits - 1) to the SM (tiny: 16 misses; service 8 x 54 + 8 x 44: 160 + 784 + 0 + 224 cycles).
+fn expected_dram_chase_phases(cfg: &GpuConfig) -> [u64; 5] {
+    let n = cfg.network.latency as u64;
+    let d = &cfg.dram;
+    let burst = (cfg.l1.line_bytes / d.bus_bytes) as u64;
+    let service: u64 = (0..HOPS).map(|k| cfg.llc.latency as u64 + 1 + if k % 2 == 0 { d.t_rcd as u64 } else { 0 } + d.t_cl as u64 + burst - 1 + d.ctrl_latency as u64).sum();
+    [HOPS, HOPS * n, service, 0, HOPS * (n + reply_flits(cfg) - 1)]
+}
+
+/// (misses, request network, service, output queue, reply network) of a report.
+fn phases(r: &GpuReport) -> [u64; 5] {
+    let m = &r.miss_latency;
+    [m.misses, m.request_net_sum, m.service_sum, m.out_queue_sum, m.reply_net_sum]
+}
+
+#[test]
+fn miss_latency_phases_are_exact_at_zero_load() {
+    let cfg = one_node();
+    let (r, t) = chase_run(Gpu::new(&cfg).unwrap(), "chase_cg", 32, 1);
+    let want = expected_dram_chase_phases(&cfg);
+    assert_eq!(want, [16, 160, 784, 0, 224], "the derivation for tiny");
+    assert_eq!(phases(&r), want);
+    let m = &r.miss_latency;
+    assert_eq!((m.unstamped, m.out_of_order, m.dram_misses), (0, 0, 16));
+    assert_eq!(m.round_trip_sum, want[1..].iter().sum::<u64>());
+    assert_eq!(m.dram_round_trip_sum, m.round_trip_sum);
+    // the round trip plus the LD/ST cycle and the mad is the pass's load-to-use chain
+    assert_eq!(t[0], m.round_trip_sum + HOPS * (1 + int_lat(&cfg)) + 2);
+    assert!((m.mean_round_trip - 1168.0 / 16.0).abs() < 1e-12 && (m.service_share - 784.0 / 1168.0).abs() < 1e-12);
+    // idle network: its time is all traversal (request n, reply n + flits - 1), no queue
+    assert_eq!((m.zero_load_sum, m.net_queue_sum, m.zero_load_over, m.zero_load_unknown), (160 + 224, 0, 0, 0));
+    assert_eq!((m.queue_share, m.traversal_share), (0.0, 384.0 / 1168.0));
+    // 16 loads of one u32 each, all from DRAM
+    let s = &r.load_source;
+    assert_eq!((s.l1_bytes, s.llc_bytes, s.dram_bytes), (0, 0, 64));
+    assert_eq!((s.l1_share, s.llc_share, s.dram_share), (0.0, 0.0, 1.0));
+}
+
+#[test]
+fn load_sources_and_llc_hit_phases() {
+    // .cg: pass 0 from DRAM, pass 1 hits the LLC: service = the tag pipeline's latency
+    // alone, the rest as above (tiny: 16 x 20 = 320 cycles of LLC-hit service).
+    let cfg = config("tiny");
+    let one = config_with("tiny", &[("gpu", "mem_nodes", "1")]);
+    let (r1, _) = chase_run(Gpu::new(&cfg).unwrap(), "chase_cg", 32, 1);
+    let (r2, _) = chase_run(Gpu::new(&cfg).unwrap(), "chase_cg", 32, 2);
+    let n = cfg.network.latency as u64;
+    let hit = [HOPS, HOPS * n, HOPS * cfg.llc.latency as u64, 0, HOPS * (n + reply_flits(&cfg) - 1)];
+    let second: Vec<u64> = phases(&r2).iter().zip(phases(&r1)).map(|(a, b)| a - b).collect();
+    assert_eq!(second, hit, "the LLC-hit pass");
+    assert_eq!(r2.miss_latency.dram_misses, 16);
+    let s = &r2.load_source;
+    assert_eq!((s.l1_bytes, s.llc_bytes, s.dram_bytes), (0, 64, 64));
+    // .ca: pass 1 hits the L1, which no round trip sees
+    let (r, _) = chase_run(Gpu::new(&one).unwrap(), "chase_ca", 32, 2);
+    let s = &r.load_source;
+    assert_eq!((s.l1_bytes, s.llc_bytes, s.dram_bytes), (64, 0, 64));
+    assert_eq!((s.l1_share, s.dram_share), (0.5, 0.5));
+    assert_eq!(phases(&r), expected_dram_chase_phases(&one));
+}
+
+#[test]
+fn miss_latency_checks_catch_swapped_stamps() {
+    // Planted bug: the transaction table hands out each miss's issue and arrival stamps
+    // swapped. Every miss is then out of order, and the exact check above fails.
+    let cfg = one_node();
+    let mut gpu = Gpu::new(&cfg).unwrap();
+    gpu.txns.planted_swap_issue_arrive = true;
+    let (r, _) = chase_run(gpu, "chase_cg", 32, 1);
+    assert_ne!(phases(&r), expected_dram_chase_phases(&cfg), "the planted swap went unseen");
+    assert_eq!((r.miss_latency.misses, r.miss_latency.out_of_order), (0, 16));
+}
+
+#[test]
+fn mesh_zero_load_is_the_network_time_of_an_idle_mesh() {
+    // One warp on the 8x8 VC mesh of llc_compute_56: every miss alone in the network, so
+    // its network time both ways must equal the zero-load formula (3 per router, flits - 1,
+    // 1 to eject: golden::gpu::net::ZeroLoad), with nothing left for queues.
+    let cfg = config("llc_compute_56");
+    let (r, _) = chase_run(Gpu::new(&cfg).unwrap(), "chase_cg", 32, 1);
+    let m = &r.miss_latency;
+    assert_eq!((m.misses, m.out_queue_sum, m.zero_load_over, m.zero_load_unknown), (HOPS, 0, 0, 0));
+    assert_eq!(m.zero_load_sum, m.request_net_sum + m.reply_net_sum);
+    assert_eq!(m.net_queue_sum, 0);
+    assert!(m.zero_load_sum > 0 && m.queue_share == 0.0);
 }

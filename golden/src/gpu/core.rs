@@ -71,7 +71,7 @@ use super::scheduler::WarpScheduler;
 use super::scoreboard::{Scoreboard, PENDING};
 use super::shmem::conflict_degree;
 use super::simt::SimtStack;
-use super::stats::{IssueStats, ShmemStats, SmReport, SyncStats};
+use super::stats::{IssueStats, LoadSourceStats, MissLatencyStats, ShmemStats, SmReport, SyncStats};
 use super::txn::{Txn, TxnKind, TxnTable};
 
 /// Lanes in `mask`. A full warp, the common case, without counting: the baseline
@@ -394,6 +394,10 @@ pub struct Sm {
     pub shmem: ShmemStats,
     pub syncs: SyncStats,
     pub occupancy: OccupancySums,
+    pub load_source: LoadSourceStats,
+    pub miss_latency: MissLatencyStats,
+    /// Per L1 MSHR: bytes of the read accesses waiting for its line (load sources).
+    mshr_bytes: Vec<u64>,
     /// `[stats] occupancy_trace`: the threadblock to trace, and its trace once it
     /// started here (one per SM: the first such threadblock the SM runs).
     trace_cfg: Option<super::config::TraceConfig>,
@@ -484,6 +488,9 @@ impl Sm {
             shmem: ShmemStats::default(),
             syncs: SyncStats::default(),
             occupancy: OccupancySums::default(),
+            load_source: LoadSourceStats::default(),
+            miss_latency: MissLatencyStats::default(),
+            mshr_bytes: vec![0; cfg.l1.mshrs as usize],
             trace_cfg: cfg.stats.occupancy_trace,
             trace: None,
             report: SmReport::default(),
@@ -717,7 +724,19 @@ impl Sm {
         self.wake_up(now);
         let tag = p.tag as u32;
         let t = *txns.get(tag);
+        let stamps = txns.stamps(tag);
         txns.release(tag);
+        if matches!(t.kind, TxnKind::Read | TxnKind::ReadBypass) {
+            self.miss_latency.record(&stamps, now);
+            if stamps.injected != super::txn::UNSTAMPED {
+                let bytes = if t.kind == TxnKind::Read { std::mem::take(&mut self.mshr_bytes[t.token as usize]) } else { t.bytes as u64 };
+                if stamps.from_dram {
+                    self.load_source.dram_bytes += bytes;
+                } else {
+                    self.load_source.llc_bytes += bytes;
+                }
+            }
+        }
         // (a hook may answer for a transaction it made itself)
         self.in_flight = self.in_flight.saturating_sub(1);
         match t.kind {
@@ -760,6 +779,7 @@ impl Sm {
         let fb = p.flit_bytes;
         let mut send = |me: &mut Sm, kind: TxnKind, token: u32, flits: u32| {
             let txn = p.txns.alloc(Txn { kind, sm: me.id as u32, warp: a.warp, token, line: a.line, mask: a.mask, bytes: a.bytes });
+            p.txns.stamps_mut(txn).issue = now;
             me.in_flight += 1;
             let dst = p.mem_nodes[p.map.node(a.line)];
             me.next_packet_id += 1;
@@ -769,10 +789,17 @@ impl Sm {
             AccKind::Read => match self.l1.read(a.line, a.token, room) {
                 ReadOutcome::Hit => {
                     self.l1_hits.push_back((now + self.l1cfg.hit_latency as u64, a.token));
+                    self.load_source.l1_bytes += a.bytes as u64;
                     true
                 }
-                ReadOutcome::Merged => true,
+                ReadOutcome::Merged => {
+                    if let Some(i) = self.l1.mshr_holding(a.line) {
+                        self.mshr_bytes[i as usize] += a.bytes as u64;
+                    }
+                    true
+                }
                 ReadOutcome::Miss(idx) => {
+                    self.mshr_bytes[idx as usize] = a.bytes as u64;
                     send(self, TxnKind::Read, idx, 1);
                     true
                 }

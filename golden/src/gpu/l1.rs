@@ -124,6 +124,12 @@ impl L1D {
         ReadOutcome::Miss(idx as u32)
     }
 
+    /// The MSHR waiting for `line`, if any (statistics: the load-source counters).
+    #[inline]
+    pub fn mshr_holding(&self, line: u64) -> Option<u32> {
+        self.mshr_of(line).map(|i| i as u32)
+    }
+
     /// The MSHR holding `line` (the first free one for [`NO_LINE`]).
     #[inline]
     fn mshr_of(&self, line: u64) -> Option<usize> {

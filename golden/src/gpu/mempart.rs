@@ -29,7 +29,8 @@ use super::dram::DramChannel;
 use super::hooks::{self, L2Access, L2Hook, L2Outcome, PartHooks, PartitionPort, Requester, HOOK_TAG};
 use super::llc::{LlcRead, LlcSlice, LlcWrite};
 use super::mapping::AddressMap;
-use super::txn::{Txn, TxnKind, TxnTable, HOOK_SM};
+use super::net::ZeroLoad;
+use super::txn::{Txn, TxnKind, TxnTable, HOOK_SM, UNSTAMPED};
 
 #[derive(Debug, Clone)]
 pub struct MemPartition {
@@ -50,6 +51,8 @@ pub struct MemPartition {
     out_q: VecDeque<Packet>,
     fill_scratch: Vec<u32>,
     next_packet_id: u64,
+    /// Packets' network time on an idle network (the latency breakdown's traversal).
+    zero_load: ZeroLoad,
 }
 
 /// Flits of a packet carrying `payload` bytes plus a one-flit header.
@@ -75,6 +78,7 @@ impl MemPartition {
             out_q: VecDeque::new(),
             fill_scratch: Vec::new(),
             next_packet_id: (id as u64) << 48 | 1 << 63,
+            zero_load: ZeroLoad::of(&cfg.network),
         }
     }
 
@@ -103,7 +107,9 @@ impl MemPartition {
         !self.in_q.is_empty()
     }
 
-    fn reply(&mut self, now: u64, txns: &mut TxnTable, sm_nodes: &[usize], hooks: &mut PartHooks, tag: u32) {
+    /// Transaction `tag`'s reply is ready (`from_dram`: after a DRAM fill, not an LLC
+    /// hit): to the hook, or into the output queue.
+    fn reply(&mut self, now: u64, txns: &mut TxnTable, sm_nodes: &[usize], hooks: &mut PartHooks, tag: u32, from_dram: bool) {
         let t = *txns.get(tag);
         if t.sm == HOOK_SM {
             txns.release(tag);
@@ -116,6 +122,8 @@ impl MemPartition {
             TxnKind::Atomic => flits_for(t.bytes, self.flit_bytes),
             TxnKind::Write => 1,
         };
+        let st = txns.stamps_mut(tag);
+        (st.ready, st.from_dram) = (now, from_dram);
         self.next_packet_id += 1;
         self.out_q.push_back(Packet { id: self.next_packet_id, src: self.node, dst: sm_nodes[t.sm as usize], class: Class::Reply, flits, tag: tag as u64, injected_at: 0 });
     }
@@ -185,7 +193,12 @@ impl MemPartition {
                     hooks.hook.arrive(now, p);
                     hooks.wake = now;
                 }
-                Some(p) => self.in_q.push_back(p),
+                Some(p) => {
+                    let st = txns.stamps_mut(p.tag as u32);
+                    st.arrive = now;
+                    st.zero_load = self.zero_load.cycles(p.src, p.dst, p.flits).unwrap_or(UNSTAMPED);
+                    self.in_q.push_back(p);
+                }
                 None => break,
             }
         }
@@ -204,7 +217,7 @@ impl MemPartition {
                 l2.writeback(now, self.id, ev);
             }
             for &w in &waiters {
-                self.reply(now, txns, sm_nodes, hooks, w);
+                self.reply(now, txns, sm_nodes, hooks, w, true);
             }
             self.fill_scratch = waiters;
         }
@@ -214,7 +227,7 @@ impl MemPartition {
                 break;
             }
             self.reply_pipe.pop_front();
-            self.reply(now, txns, sm_nodes, hooks, tag);
+            self.reply(now, txns, sm_nodes, hooks, tag, false);
         }
         while let Some(&(t, line)) = self.miss_pipe.front() {
             if t > now || !self.dram.can_accept() {
@@ -252,6 +265,12 @@ impl MemPartition {
         // (5) inject one reply
         if !self.out_q.is_empty() && net.can_inject(self.node, Class::Reply) {
             let p = self.out_q.pop_front().expect("front exists");
+            let st = txns.stamps_mut(p.tag as u32);
+            st.injected = now;
+            st.zero_load = match self.zero_load.cycles(p.src, p.dst, p.flits) {
+                Some(z) if st.zero_load != UNSTAMPED => st.zero_load + z,
+                _ => UNSTAMPED,
+            };
             net.inject(p);
         }
     }

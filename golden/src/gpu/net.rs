@@ -98,3 +98,42 @@ pub fn build(cfg: &NetworkConfig) -> Result<Box<dyn Network>, NetError> {
         Some(noc) => crate::noc::mesh::from_config(&noc, cfg.flit_width),
     })
 }
+
+/// A packet's network time on an idle network, as the GPU sees it (from the cycle a
+/// node hands it to the network to the cycle its destination takes it): the "NoC
+/// traversal" of the L1-miss latency breakdown ([`super::stats::MissLatencyStats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZeroLoad {
+    /// Ideal network: `latency + flits - 1` (the fixed latency, then serialization).
+    Ideal(u64),
+    /// VC mesh of this width: 3 cycles per router on the path (VA, SA, ST with the
+    /// link), `flits - 1` of serialization and 1 for the ejection into the node
+    /// (tests/noc_mesh.rs `zero_load` measures the network alone, without that cycle).
+    Mesh(usize),
+    /// MACRO-NoC: not derived.
+    Unknown,
+}
+
+impl ZeroLoad {
+    pub fn of(cfg: &NetworkConfig) -> ZeroLoad {
+        match (cfg.kind, cfg.mesh) {
+            (NetworkKind::Ideal, _) => ZeroLoad::Ideal(cfg.latency as u64),
+            (NetworkKind::Mesh, Some((w, _))) => ZeroLoad::Mesh(w as usize),
+            _ => ZeroLoad::Unknown,
+        }
+    }
+
+    /// Cycles for `flits` from node `src` to node `dst` (None: not derived).
+    #[inline]
+    pub fn cycles(self, src: usize, dst: usize, flits: u32) -> Option<u64> {
+        let ser = flits.max(1) as u64 - 1;
+        match self {
+            ZeroLoad::Ideal(l) => Some(l + ser),
+            ZeroLoad::Mesh(w) => {
+                let routers = ((src % w).abs_diff(dst % w) + (src / w).abs_diff(dst / w) + 1) as u64;
+                Some(3 * routers + ser + 1)
+            }
+            ZeroLoad::Unknown => None,
+        }
+    }
+}

@@ -430,12 +430,16 @@ impl Gpu {
             r.sync.fences += s.fences;
             r.sync.fence_wait_cycles += s.fence_wait_cycles;
             occupancy.add(&sm.occupancy);
+            r.load_source.add(&sm.load_source);
+            r.miss_latency.add(&sm.miss_latency);
             let mut sr = sm.report.clone();
             sr.l1_read_hits = l.read_hits;
             sr.l1_read_misses = l.read_misses;
             r.per_sm.push(sr);
         }
         r.occupancy = OccupancyStats::from_sums(&occupancy);
+        r.load_source.finish();
+        r.miss_latency.finish();
         // the first kernel's threadblock: the earliest trace
         r.occupancy_trace = self.sms.iter().filter_map(|sm| sm.trace.clone()).filter(|t| !t.in_flight.is_empty()).min_by_key(|t| t.start);
         for p in &self.parts {

@@ -148,6 +148,171 @@ impl OccupancyStats {
     }
 }
 
+/// Where the bytes of loads come from (spec llc_omni_compute.md section 7 study 1, the
+/// paper's Fig. 2a). Counted per L1 read access (one per line a warp's load touches),
+/// its bytes being the bytes its active lanes read in that line:
+/// * served by the L1: the access hits in the L1;
+/// * served by the LLC: it misses in the L1 (or merges into an L1 MSHR, or bypasses the
+///   L1) and the miss it waits for hits in the LLC;
+/// * served by DRAM: that miss misses in the LLC (or merges into an LLC MSHR) and waits
+///   for DRAM.
+///
+/// Loads are `ld.global` and `ld.local` (both go through the L1); atomics, stores,
+/// shared memory and loads an offloading hook makes for itself are not counted. Shares
+/// are of the three's sum.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct LoadSourceStats {
+    pub l1_bytes: u64,
+    pub llc_bytes: u64,
+    pub dram_bytes: u64,
+    pub l1_share: f64,
+    pub llc_share: f64,
+    pub dram_share: f64,
+}
+
+impl LoadSourceStats {
+    pub fn add(&mut self, o: &LoadSourceStats) {
+        self.l1_bytes += o.l1_bytes;
+        self.llc_bytes += o.llc_bytes;
+        self.dram_bytes += o.dram_bytes;
+    }
+
+    /// Set the shares from the byte counts.
+    pub fn finish(&mut self) {
+        let all = (self.l1_bytes + self.llc_bytes + self.dram_bytes) as f64;
+        let share = |b: u64| if all == 0.0 { 0.0 } else { b as f64 / all };
+        (self.l1_share, self.llc_share, self.dram_share) = (share(self.l1_bytes), share(self.llc_bytes), share(self.dram_bytes));
+    }
+}
+
+/// Round trips of L1 read misses (spec llc_omni_compute.md section 7 studies 3 and 13,
+/// the paper's Fig. 2b and 13), split at the stamps of [`super::txn::TxnStamps`] into
+/// four phases that add up to the round trip:
+/// * `request_net`: issue at the SM to arrival at the partition: the SM's miss queue,
+///   the request's network interface queue, traversal, ejection;
+/// * `service`: arrival to reply ready: the partition's input queue, the LLC tag
+///   pipeline, and on an LLC miss the DRAM queue and access (LLC + DRAM service);
+/// * `out_queue`: reply ready to its injection into the network: the partition's reply
+///   (output) queue, the LLC node's injection queue in front of the network;
+/// * `reply_net`: injection to delivery at the SM: the network interface's source queue
+///   at the LLC node, traversal (with contention), ejection.
+///
+/// For the paper's three parts (Fig. 2b: NoC traversal, queuing at injection/ejection
+/// ports, LLC/DRAM service) the network time both ways is split once more: its
+/// `zero_load` part is what the request and the reply would take on an idle network
+/// (route, VC and switch allocation, links, serialization: [`super::net::ZeroLoad`];
+/// the traversal), and `net_queue = request_net + reply_net - zero_load` is the waiting
+/// in network-interface queues, behind other packets in routers and at ejection. Then
+/// `queue_share = (out_queue + net_queue) / round trip` and `traversal_share =
+/// zero_load / round trip` (both 0 on MACRO-NoC, which has no zero-load formula here).
+///
+/// A miss is an SM's `Read` or `ReadBypass` transaction (L1 misses and L1-bypassing
+/// loads). Replies without a full set of stamps (answered by a hook) count in
+/// `unstamped`, stamps out of order (never in a correct model) in `out_of_order`;
+/// neither enters the sums. The means and shares are of the `misses` counted.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct MissLatencyStats {
+    pub misses: u64,
+    pub unstamped: u64,
+    pub out_of_order: u64,
+    pub round_trip_sum: u64,
+    pub request_net_sum: u64,
+    pub service_sum: u64,
+    pub out_queue_sum: u64,
+    pub reply_net_sum: u64,
+    /// The misses served by DRAM, and their round trips.
+    pub dram_misses: u64,
+    pub dram_round_trip_sum: u64,
+    /// Network time both ways at zero load, and the rest of the network time; misses
+    /// whose zero-load time is not derived (MACRO-NoC) count in `zero_load_unknown`.
+    pub zero_load_sum: u64,
+    pub net_queue_sum: u64,
+    pub zero_load_unknown: u64,
+    /// Misses whose network time was below the zero-load time (never, if it is right).
+    pub zero_load_over: u64,
+    pub mean_round_trip: f64,
+    pub request_net_share: f64,
+    pub service_share: f64,
+    pub out_queue_share: f64,
+    pub reply_net_share: f64,
+    /// `request_net + reply_net`: the whole time in the network, both ways.
+    pub net_share: f64,
+    /// The paper's three parts: `queue_share + service_share + traversal_share = 1`.
+    pub queue_share: f64,
+    pub traversal_share: f64,
+}
+
+impl MissLatencyStats {
+    /// One reply delivered to its SM at cycle `delivered`, with its transaction's stamps.
+    #[inline]
+    pub fn record(&mut self, s: &super::txn::TxnStamps, delivered: u64) {
+        use super::txn::UNSTAMPED;
+        if [s.issue, s.arrive, s.ready, s.injected].contains(&UNSTAMPED) {
+            self.unstamped += 1;
+            return;
+        }
+        if !(s.issue <= s.arrive && s.arrive <= s.ready && s.ready <= s.injected && s.injected <= delivered) {
+            self.out_of_order += 1;
+            return;
+        }
+        self.misses += 1;
+        self.round_trip_sum += delivered - s.issue;
+        self.request_net_sum += s.arrive - s.issue;
+        self.service_sum += s.ready - s.arrive;
+        self.out_queue_sum += s.injected - s.ready;
+        self.reply_net_sum += delivered - s.injected;
+        if s.from_dram {
+            self.dram_misses += 1;
+            self.dram_round_trip_sum += delivered - s.issue;
+        }
+        let net = (s.arrive - s.issue) + (delivered - s.injected);
+        if s.zero_load == UNSTAMPED {
+            self.zero_load_unknown += 1;
+        } else {
+            // (a network is never faster than idle: a wrong formula shows here)
+            if s.zero_load > net {
+                self.zero_load_over += 1;
+            }
+            let z = s.zero_load.min(net);
+            self.zero_load_sum += z;
+            self.net_queue_sum += net - z;
+        }
+    }
+
+    pub fn add(&mut self, o: &MissLatencyStats) {
+        self.misses += o.misses;
+        self.unstamped += o.unstamped;
+        self.out_of_order += o.out_of_order;
+        self.round_trip_sum += o.round_trip_sum;
+        self.request_net_sum += o.request_net_sum;
+        self.service_sum += o.service_sum;
+        self.out_queue_sum += o.out_queue_sum;
+        self.reply_net_sum += o.reply_net_sum;
+        self.dram_misses += o.dram_misses;
+        self.dram_round_trip_sum += o.dram_round_trip_sum;
+        self.zero_load_sum += o.zero_load_sum;
+        self.net_queue_sum += o.net_queue_sum;
+        self.zero_load_unknown += o.zero_load_unknown;
+        self.zero_load_over += o.zero_load_over;
+    }
+
+    /// Set the mean and the shares from the sums.
+    pub fn finish(&mut self) {
+        let t = self.round_trip_sum as f64;
+        let share = |x: u64| if t == 0.0 { 0.0 } else { x as f64 / t };
+        self.mean_round_trip = if self.misses == 0 { 0.0 } else { t / self.misses as f64 };
+        self.request_net_share = share(self.request_net_sum);
+        self.service_share = share(self.service_sum);
+        self.out_queue_share = share(self.out_queue_sum);
+        self.reply_net_share = share(self.reply_net_sum);
+        self.net_share = share(self.request_net_sum + self.reply_net_sum);
+        if self.zero_load_unknown == 0 {
+            self.queue_share = share(self.out_queue_sum + self.net_queue_sum);
+            self.traversal_share = share(self.zero_load_sum);
+        }
+    }
+}
+
 /// One kernel launch (one iteration of a repeated kernel counts separately).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct KernelReport {
@@ -241,6 +406,10 @@ pub struct GpuReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub occupancy_trace: Option<super::occupancy::OccupancyTrace>,
     pub noc: NocReport,
+    /// Where load bytes come from (L1, LLC, DRAM).
+    pub load_source: LoadSourceStats,
+    /// L1-miss round trips and their phases.
+    pub miss_latency: MissLatencyStats,
     pub per_sm: Vec<SmReport>,
     pub checks: Vec<CheckReport>,
     /// Counters of the attached hooks (see `gpu::hooks`), by name; absent without hooks.
