@@ -43,7 +43,10 @@
 //! normally) and `llc_compute.sq.*` (CPs, LLC accesses by kind, answers, fallback
 //! loads; under `omni` also the core SQs' loads, stores and fallback loads served) under
 //! `llc` and `omni`, and `llc_compute.sq_core.*` (CPs, loads, stores, answers, ALU ops
-//! and ALU contention cycles) under `omni`.
+//! and ALU contention cycles) under `omni`. Under `omni` also the SMs' EMN tables, static
+//! (spec §7 study 21, [`super::emn::EmnTableCounts`] summed over SMs):
+//! `llc_compute.emn.pairs` (ordered pairs of different partitions), `.with_emn` (of
+//! those with an EMN) and `.llc_emn` (of those whose EMN is a partition's node).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -171,7 +174,7 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
 /// the network node where the chains of partitions `a` and `b` meet, if an SM or a
 /// partition sits there. Algorithm 1 runs on the request routes: YX as written, XY on
 /// the transposed mesh.
-fn emn_luts(cfg: &GpuConfig) -> Result<Vec<Vec<Vec<Option<usize>>>>, FieldError> {
+pub fn emn_luts(cfg: &GpuConfig) -> Result<Vec<Vec<Vec<Option<usize>>>>, FieldError> {
     let n = &cfg.network;
     let Some((w, _)) = n.mesh else {
         return Err(FieldError::new(
