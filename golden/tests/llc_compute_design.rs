@@ -144,3 +144,55 @@ fn the_hook_reports_the_static_emn_counts() {
     let r = golden::gpu::run(&llc, &l, golden::gpu::RunOptions::default()).unwrap();
     assert!(!r.hooks.contains_key("llc_compute.emn.pairs"));
 }
+
+fn with_mode(name: &str, mode: &str) -> GpuConfig {
+    let path = config_path(name);
+    let text = std::fs::read_to_string(&path).unwrap() + &format!("\n[hooks.llc_compute]\nmode = \"{mode}\"\n");
+    GpuConfig::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The RED variants of study 17 (`workloads/red/`): reduce_hybrid2's reference checks
+/// each bit for bit on `tiny` and on the 56-core platform; LLC-Compute and Omni-Compute
+/// leave the results (checked) and the dynamic instruction counts unchanged (spec §1.2),
+/// and the pair loop's 7,810 chain instances are offloaded in each (the same loop in all
+/// five; `llc_compute_offload`'s reduce_hybrid2 count).
+#[test]
+fn red_variants_match_the_reference_and_offloading_changes_no_count() {
+    let (tiny, base, llc, omni) = (config("tiny"), with_mode("llc_compute_56", "profile"), with_mode("llc_compute_56", "llc"), with_mode("llc_compute_56", "omni"));
+    for v in ["reduce_shared", "reduce_hybrid1", "reduce_hybrid3", "reduce_global"] {
+        let l = gpu_common::launch(&format!("red/{v}.toml"));
+        assert_eq!(l.check.as_ref().unwrap().reference.as_deref(), Some("reduce_hybrid2"));
+        let run = |c: &GpuConfig| {
+            let r = golden::gpu::run(c, &l, golden::gpu::RunOptions::default()).unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert!(r.checks_passed(), "{v}: {r}");
+            r
+        };
+        run(&tiny);
+        let b = run(&base);
+        for (c, mode) in [(&llc, "llc"), (&omni, "omni")] {
+            let o = run(c);
+            assert_eq!(o.warp_insts, b.warp_insts, "{v} {mode}");
+            // LLC-Compute: only the pair loop's chains (a tree level's two rows sit in two
+            // partitions, or the level hits in L1); Omni may also send tree chains to cores
+            let sent = o.hooks["llc_compute.oq.sent"];
+            assert!(if mode == "llc" { sent == 7810 } else { sent >= 7810 }, "{v} {mode}: {sent}");
+        }
+    }
+}
+
+/// A variant whose last level adds the wrong neighbour fails reduce_hybrid2's check (the
+/// check sees the PTX's tree, not only the launch): RED-Global's level 8 reading
+/// gs[tid + 2] instead of gs[tid + 1].
+#[test]
+fn a_red_variant_with_a_wrong_level_fails_its_check() {
+    let ptx = std::fs::read_to_string(root().join("workloads/red/reduce_global.ptx")).unwrap();
+    let bad = ptx.replacen("ld.global.f32 \t%f31, [%rd13+4];", "ld.global.f32 \t%f31, [%rd13+8];", 1);
+    assert_ne!(bad, ptx);
+    let file = std::env::temp_dir().join(format!("gpuforge-red-global-{}.ptx", std::process::id()));
+    std::fs::write(&file, bad).unwrap();
+    let text = std::fs::read_to_string(root().join("workloads/red/reduce_global.toml")).unwrap().replace("ptx = \"reduce_global.ptx\"", &format!("ptx = \"{}\"", file.display()));
+    let run = |t: &str| golden::gpu::run(&config("tiny"), &launch_text("red/reduce_global.toml", t), golden::gpu::RunOptions::default()).unwrap().checks_passed();
+    let caught = !run(&text);
+    let _ = std::fs::remove_file(&file);
+    assert!(caught);
+}
