@@ -39,9 +39,10 @@ fn hand_core15() -> Vec<Vec<Option<usize>>> {
     ]
 }
 
-fn omni(name: &str) -> GpuConfig {
+/// A preset with `[hooks.llc_compute] mode = "<mode>"` appended.
+fn with_mode(name: &str, mode: &str) -> GpuConfig {
     let path = config_path(name);
-    let text = std::fs::read_to_string(&path).unwrap() + "\n[hooks.llc_compute]\nmode = \"omni\"\n";
+    let text = std::fs::read_to_string(&path).unwrap() + &format!("\n[hooks.llc_compute]\nmode = \"{mode}\"\n");
     GpuConfig::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -129,7 +130,7 @@ fn the_hook_reports_the_static_emn_counts() {
     let text = std::fs::read_to_string(root().join("workloads/vecadd/vecadd.toml")).unwrap().replace("10000", "64").replace("grid = 40", "grid = 1");
     let l = launch_text("vecadd/vecadd_64.toml", &text);
     for (name, mcs) in [("llc_compute_56", Placement::fig3().mcs), ("llc_compute_56_fig16", FIG16.iter().map(|&(x, y)| Node::new(x, y)).collect())] {
-        let r = golden::gpu::run(&omni(name), &l, golden::gpu::RunOptions::default()).unwrap();
+        let r = golden::gpu::run(&with_mode(name, "omni"), &l, golden::gpu::RunOptions::default()).unwrap();
         assert!(r.checks_passed(), "{name}");
         let h = |k: &str| r.hooks[&format!("llc_compute.emn.{k}")];
         let a = Placement { width: 8, height: 8, mcs }.availability(EmnPaths::RequestRoute);
@@ -139,16 +140,8 @@ fn the_hook_reports_the_static_emn_counts() {
             assert_eq!((h("llc_emn") as f64 * 1000.0 / h("pairs") as f64).round(), 71.0);
         }
     }
-    let path = config_path("llc_compute_56");
-    let llc = GpuConfig::parse(&path, &(std::fs::read_to_string(&path).unwrap() + "\n[hooks.llc_compute]\nmode = \"llc\"\n")).unwrap();
-    let r = golden::gpu::run(&llc, &l, golden::gpu::RunOptions::default()).unwrap();
+    let r = golden::gpu::run(&with_mode("llc_compute_56", "llc"), &l, golden::gpu::RunOptions::default()).unwrap();
     assert!(!r.hooks.contains_key("llc_compute.emn.pairs"));
-}
-
-fn with_mode(name: &str, mode: &str) -> GpuConfig {
-    let path = config_path(name);
-    let text = std::fs::read_to_string(&path).unwrap() + &format!("\n[hooks.llc_compute]\nmode = \"{mode}\"\n");
-    GpuConfig::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The RED variants of study 17 (`workloads/red/`): reduce_hybrid2's reference checks
@@ -195,4 +188,35 @@ fn a_red_variant_with_a_wrong_level_fails_its_check() {
     let caught = !run(&text);
     let _ = std::fs::remove_file(&file);
     assert!(caught);
+}
+
+/// Study 19's knob, `core_sq_alu_lanes`: a dedicated 32-lane SQ ALU in each core is
+/// free every cycle, so no core-SQ op waits for it (the shared ALU makes VECADD-STRIDED's
+/// ops wait: study 14); a 4-lane one takes 8 cycles per op, so ops wait for it. Results
+/// and dynamic instruction counts stay the baseline's; a width that is not 4, 8, 16 or
+/// 32 (or 0, shared) is refused naming the field.
+#[test]
+fn a_dedicated_core_sq_alu() {
+    let l = gpu_common::launch("micro_llc/vecadd_strided.toml");
+    let path = config_path("llc_compute_56");
+    let cfg = |lanes: i64| GpuConfig::parse(&path, &(std::fs::read_to_string(&path).unwrap() + &format!("\n[hooks.llc_compute]\nmode = \"omni\"\ncore_sq_alu_lanes = {lanes}\n")));
+    let run = |lanes: i64| {
+        let r = golden::gpu::run(&cfg(lanes).unwrap(), &l, golden::gpu::RunOptions::default()).unwrap();
+        assert!(r.checks_passed(), "{lanes}: {r}");
+        r
+    };
+    let base = golden::gpu::run(&with_mode("llc_compute_56", "profile"), &l, golden::gpu::RunOptions::default()).unwrap();
+    let (shared, w32, w4) = (run(0), run(32), run(4));
+    let h = |r: &golden::gpu::GpuReport, k: &str| r.hooks[&format!("llc_compute.sq_core.{k}")];
+    for r in [&shared, &w32, &w4] {
+        assert_eq!(r.warp_insts, base.warp_insts);
+        assert!(h(r, "alu_ops") > 0);
+    }
+    assert!(h(&shared, "alu_contention") > 0);
+    assert_eq!(h(&w32, "alu_contention"), 0);
+    assert!(h(&w4, "alu_contention") > 0);
+    for bad in [5, -1, 64] {
+        let e = cfg(bad).unwrap_err().to_string();
+        assert!(e.contains("llc_compute_56.toml") && e.contains("hooks.llc_compute.core_sq_alu_lanes") && e.contains("0 (the core's ALU), 4, 8, 16, 32"), "{e}");
+    }
 }
