@@ -262,6 +262,7 @@ fn the_shipped_studies_are_listed_and_plan() {
         "tfb_barriers",
         "qcache_hetero",
         "llc_compute_offload",
+        "llc_compute_design",
         "seed 004",
         "seed 003",
         "seed 002",
@@ -269,7 +270,7 @@ fn the_shipped_studies_are_listed_and_plan() {
     ] {
         assert!(t.contains(s), "{s} missing: {t}");
     }
-    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload"] {
+    for name in ["gpucc_table1", "macro_noc_latency", "macro_noc_exec", "macro_noc_area", "tfb_barriers", "qcache_hetero", "llc_compute_offload", "llc_compute_design"] {
         for quick in [false, true] {
             let mut args = vec!["study", "show", name, "--out", "/nonexistent-gpuforge-study"];
             if quick {
@@ -282,7 +283,7 @@ fn the_shipped_studies_are_listed_and_plan() {
     }
     let o = gpuforge(&repo(), &["study", "show", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("gpucc_table1, llc_compute_offload, macro_noc_area, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
+    assert!(text(&o).contains("gpucc_table1, llc_compute_design, llc_compute_offload, macro_noc_area, macro_noc_exec, macro_noc_latency"), "{}", text(&o));
 }
 
 /// Needs a real Slurm: `scripts/slurm-local.sh start` (run here) configures and starts
@@ -334,6 +335,7 @@ fn the_shipped_studies_run_quick_and_write_every_output() {
         ("macro_noc_area", "table2.svg", "XY-YX / baseline (1 plane), 4x4", "✓ within"),
         ("qcache_hetero", "qcache_runtime.svg", "A4: run time, finite software queue / Q-cache (speedup of Q-cache)", "✗ outside"),
         ("llc_compute_offload", "table3.svg", "Study 5, KMN: chain instructions / all", "✓ within"),
+        ("llc_compute_design", "fig16.svg", "Study 21: (core, different-MC pair) combinations with an EMN, baseline (Fig. 3) placement", "✓ within"),
     ] {
         let out = d.join(format!("{name}_quick"));
         let o = gpuforge(&repo(), &["study", "run", name, "--quick", "--out", out.to_str().unwrap()]);

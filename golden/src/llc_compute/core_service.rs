@@ -16,7 +16,12 @@
 //! * the ALU grant (`alu_gnt`) is given when the SM issued nothing into its SP pipeline
 //!   in the previous cycle (the latest the hook can know; the core always wins, §1.7).
 //!   Cycles where the SQ wanted the ALU and did not get it are the paper's ALU
-//!   contention (Fig. 14, `llc_compute.sq_core.alu_contention`).
+//!   contention (Fig. 14, `llc_compute.sq_core.alu_contention`). With a dedicated SQ
+//!   ALU of `w` lanes (spec §7 study 19, `[hooks.llc_compute] core_sq_alu_lanes`) the
+//!   core's ALU is never asked: a warp-wide op takes `32 / w` passes, so the grant
+//!   returns `32 / w` cycles after each op starts and the op's latency grows by
+//!   `32 / w - 1` cycles (set in the SQ's `alu_lat` by the hook); the counter then
+//!   counts the cycles an op waited for the dedicated ALU.
 //!
 //! Load data is zeros, as at the LLC SQ: the SQ's data path decides no timing, and
 //! results come from the source core's execution.
@@ -62,6 +67,8 @@ pub struct SqCoreService {
     ni: VecDeque<(u32, u32, u32)>,
     /// Shared-memory reads in flight: the cycle each returns.
     reads: VecDeque<u64>,
+    /// A dedicated SQ ALU: (passes per warp-wide op, the cycle it is free again).
+    dedicated: Option<(u64, u64)>,
     n: Counts,
 }
 
@@ -69,7 +76,29 @@ impl SqCoreService {
     #[allow(clippy::too_many_arguments, reason = "the SQ's place in the GPU, one value each")]
     pub fn new(sq: SqCore, sm: usize, line_bytes: u64, smem_latency: u64, wire: Rc<RefCell<Wire>>, map: Rc<AddressMap>, mem_nodes: Rc<Vec<usize>>) -> Self {
         let (i, o) = (sq.idle_inputs(), sq.new_outputs());
-        Self { sq, sm, line_bytes, smem_latency, wire, map, mem_nodes, i, o, cps: VecDeque::new(), ni: VecDeque::new(), reads: VecDeque::new(), n: Counts::default() }
+        Self {
+            sq,
+            sm,
+            line_bytes,
+            smem_latency,
+            wire,
+            map,
+            mem_nodes,
+            i,
+            o,
+            cps: VecDeque::new(),
+            ni: VecDeque::new(),
+            reads: VecDeque::new(),
+            dedicated: None,
+            n: Counts::default(),
+        }
+    }
+
+    /// Give the SQ its own ALU, taking `passes` cycles per warp-wide op (32 lanes over
+    /// a `32 / passes`-lane ALU), instead of the core's.
+    pub fn with_dedicated_alu(mut self, passes: u64) -> Self {
+        self.dedicated = Some((passes.max(1), 0));
+        self
     }
 
     /// A packet for the SQ ejected here.
@@ -116,7 +145,10 @@ impl SqCoreService {
         (i.ni_kind, i.ni_tag, i.ni_which) = self.ni.front().copied().unwrap_or((0, 0, 0));
         i.sm_ready = port.shared_port_free();
         i.sm_rvalid = self.reads.front().is_some_and(|&t| t <= now);
-        i.alu_gnt = now == 0 || !port.alu_issued_at(now - 1);
+        i.alu_gnt = match self.dedicated {
+            Some((_, free_at)) => now >= free_at,
+            None => now == 0 || !port.alu_issued_at(now - 1),
+        };
         i.no_ready = false;
         self.sq.eval(&self.i, &mut self.o);
         let mut sent = None;
@@ -160,6 +192,11 @@ impl SqCoreService {
         }
         if self.i.sm_rvalid {
             self.reads.pop_front();
+        }
+        if let Some((passes, free_at)) = &mut self.dedicated {
+            if self.o.alu_fire {
+                *free_at = now + *passes;
+            }
         }
         self.n.alu_ops += u64::from(self.o.alu_fire);
         self.n.alu_contention += u64::from(self.o.st_contend);

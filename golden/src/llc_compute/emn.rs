@@ -195,6 +195,39 @@ pub struct EmnAvailability {
     pub distinct_llc_emn: u32,
 }
 
+/// Study 21 on the GPU model: one core's EMN table as the offload hook holds it
+/// (`lut[a][b]`, network node ids; `mem_nodes[i]` is MC `i`'s node), counted over the
+/// ordered pairs of different MCs. Summed over the cores it is [`EmnAvailability`]'s
+/// `distinct_*` fields for the GPU's placement.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EmnTableCounts {
+    /// Ordered pairs of different MCs (n (n - 1) for n MCs).
+    pub pairs: u64,
+    /// Of those, the pairs with an EMN.
+    pub with_emn: u64,
+    /// Of those, the pairs whose EMN is an LLC (MC) node.
+    pub llc_emn: u64,
+}
+
+impl EmnTableCounts {
+    pub fn of(lut: &[Vec<Option<usize>>], mem_nodes: &[usize]) -> Self {
+        let mut c = Self::default();
+        for (a, row) in lut.iter().enumerate() {
+            for (b, e) in row.iter().enumerate() {
+                if a == b {
+                    continue;
+                }
+                c.pairs += 1;
+                if let Some(n) = e {
+                    c.with_emn += 1;
+                    c.llc_emn += u64::from(mem_nodes.contains(n));
+                }
+            }
+        }
+        c
+    }
+}
+
 /// One LUT entry as the RTL stores it: `{valid, node_id}` (spec §1.4: 7 b for 64 nodes).
 pub fn lut_word(p: &Placement, e: Option<Node>, node_w: u32) -> u64 {
     match e {

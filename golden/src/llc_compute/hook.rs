@@ -9,6 +9,8 @@
 //! sq_buffer = 4      # SQ temporary-buffer slots (1..=16)
 //! alu_latency = 4    # the partition ALU's cycles per op (1..=16)
 //! divergence_policy = "split"   # or "discard" (memory-divergent chains, spec §2.6)
+//! core_sq_alu_lanes = 0         # omni: 0 = the core SQ shares the core's ALU; 4, 8,
+//!                               # 16, 32 = a dedicated SQ ALU of that width (study 19)
 //! ```
 //!
 //! `divergence_policy` (under `llc` and `omni`; spec §2.6 [OC]): a chain instruction
@@ -43,7 +45,10 @@
 //! normally) and `llc_compute.sq.*` (CPs, LLC accesses by kind, answers, fallback
 //! loads; under `omni` also the core SQs' loads, stores and fallback loads served) under
 //! `llc` and `omni`, and `llc_compute.sq_core.*` (CPs, loads, stores, answers, ALU ops
-//! and ALU contention cycles) under `omni`.
+//! and ALU contention cycles) under `omni`. Under `omni` also the SMs' EMN tables, static
+//! (spec §7 study 21, [`super::emn::EmnTableCounts`] summed over SMs):
+//! `llc_compute.emn.pairs` (ordered pairs of different partitions), `.with_emn` (of
+//! those with an EMN) and `.llc_emn` (of those whose EMN is a partition's node).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -86,6 +91,10 @@ struct Params {
     /// Memory-divergent chains (spec §2.6): `split` or `discard`.
     #[serde(default = "default_div")]
     divergence_policy: String,
+    /// Omni: the core SQ's ALU, 0 = the core's (shared, the paper's design) or a
+    /// dedicated one of 4, 8, 16 or 32 lanes (spec §5.6, §7 study 19).
+    #[serde(default)]
+    core_sq_alu_lanes: i64,
 }
 
 fn default_oq() -> i64 {
@@ -129,6 +138,11 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
         "discard" => Divergence::Discard,
         d => return Err(FieldError::new("hooks.llc_compute.divergence_policy", format!("`{d}` is not a divergence policy"), Some("\"split\", \"discard\"".into()))),
     };
+    let passes = match p.core_sq_alu_lanes {
+        0 => None,
+        w @ (4 | 8 | 16 | 32) => Some(32 / w as u64),
+        w => return Err(FieldError::new("hooks.llc_compute.core_sq_alu_lanes", format!("{w} is not an SQ ALU width"), Some("0 (the core's ALU), 4, 8, 16, 32".into()))),
+    };
     let mode = if omni { "omni" } else { "llc" };
     let nodes = cfg.network.sm_nodes.iter().chain(&cfg.network.mem_nodes).copied().max().unwrap_or(0);
     if nodes >= 64 {
@@ -159,8 +173,14 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
     let smem_latency = u64::from(cfg.core.shared_memory.latency);
     set.set_core_net("llc_compute", |i| {
         let sq = omni.then(|| {
-            let core = SqCore::with_sizes(sq_entries, sq_buffer, 32, alu, cfg.network.sm_nodes[i] as u32, mc_nodes.clone());
-            SqCoreService::new(core, i, line, smem_latency, wire.clone(), map.clone(), mem_nodes.clone())
+            // a dedicated narrow ALU: 32 / w passes per op, the last one `alu` cycles long
+            let lat = alu + passes.map_or(0, |n| n as u32 - 1);
+            let core = SqCore::with_sizes(sq_entries, sq_buffer, 32, lat, cfg.network.sm_nodes[i] as u32, mc_nodes.clone());
+            let sq = SqCoreService::new(core, i, line, smem_latency, wire.clone(), map.clone(), mem_nodes.clone());
+            match passes {
+                Some(n) => sq.with_dedicated_alu(n),
+                None => sq,
+            }
         });
         Box::new(OqNet { oq: oqs[i].clone(), sq })
     })?;
@@ -171,7 +191,7 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
 /// the network node where the chains of partitions `a` and `b` meet, if an SM or a
 /// partition sits there. Algorithm 1 runs on the request routes: YX as written, XY on
 /// the transposed mesh.
-fn emn_luts(cfg: &GpuConfig) -> Result<Vec<Vec<Vec<Option<usize>>>>, FieldError> {
+pub fn emn_luts(cfg: &GpuConfig) -> Result<Vec<Vec<Vec<Option<usize>>>>, FieldError> {
     let n = &cfg.network;
     let Some((w, _)) = n.mesh else {
         return Err(FieldError::new(

@@ -58,6 +58,7 @@ use std::rc::Rc;
 
 use super::chain::{InstrKind, Pattern};
 use super::core_service::SqCoreService;
+use super::emn::EmnTableCounts;
 use super::packet::{ComputePacket, CpExtension};
 use super::tagger::{find_chains, Chain, Uniform};
 use super::wire::{CoreSink, Msg, Wire};
@@ -620,6 +621,13 @@ impl Oq {
             ("group_fallbacks", n.group_fallbacks),
         ] {
             count(out, &format!("llc_compute.oq.{name}"), v);
+        }
+        // Omni: this core's EMN table, counted once (static; study 21)
+        if let Target::Omni { lut, .. } = &self.target {
+            let e = EmnTableCounts::of(lut, &self.mem_nodes);
+            count(out, "llc_compute.emn.pairs", e.pairs);
+            count(out, "llc_compute.emn.with_emn", e.with_emn);
+            count(out, "llc_compute.emn.llc_emn", e.llc_emn);
         }
     }
 }
