@@ -397,15 +397,21 @@ pub fn descending_graph(nodes: u32, degree: u32, seed: u64) -> (Vec<u32>, Vec<u3
         let u: f64 = rng.random();
         let d = (degree as f64 * x * x + u).floor() as u32;
         for _ in 0..d {
-            let mut u = rng.random_range(0..nodes);
-            if u == v && nodes > 1 {
-                u = (u + 1) % nodes;
-            }
-            cols.push(u);
+            cols.push(random_other(&mut rng, v, nodes));
         }
         offsets.push(cols.len() as u32);
     }
     (offsets, cols)
+}
+
+/// A uniform random node other than `v` (`v` itself moves to the next node).
+fn random_other(rng: &mut Xoshiro256PlusPlus, v: u32, nodes: u32) -> u32 {
+    let u = rng.random_range(0..nodes);
+    if u == v && nodes > 1 {
+        (u + 1) % nodes
+    } else {
+        u
+    }
 }
 
 /// A random directed graph in CSR form (our generator for BFS): node v has
@@ -421,11 +427,7 @@ pub fn random_graph(nodes: u32, degree: u32, seed: u64) -> (Vec<u32>, Vec<u32>) 
         let d = 1 + rng.random_range(0..(2 * degree.max(1) - 1));
         cols.push((v + 1) % nodes);
         for _ in 1..d {
-            let mut u = rng.random_range(0..nodes);
-            if u == v && nodes > 1 {
-                u = (u + 1) % nodes;
-            }
-            cols.push(u);
+            cols.push(random_other(&mut rng, v, nodes));
         }
         offsets.push(cols.len() as u32);
     }
