@@ -19,8 +19,10 @@
 //!   DRAM channels (a fixed latency).
 //! * **Consumer thread** (spec §2.3 ③④, one per core): pull the next task index (shared
 //!   `q_next`), spin until `flags[task]` is published, read the chunk line by line and
-//!   sum its words (`ops_per_word` instructions per word), store the sum in
-//!   `sums[task]`, free the slot (`q_tail += 1`, which wakes finite-queue producers).
+//!   consume its words (`ops_per_word` instructions per word; [`ConsumerKind`]: a sum,
+//!   or kmeans's and streamcluster's conditional consumers, whose taken condition costs
+//!   [`COND_OPS`] times more), store the result in `sums[task]`, free the slot
+//!   (`q_tail += 1`, which wakes finite-queue producers).
 //!   With fine-grained signaling (`fine_grained`) there is no per-chunk flag: before
 //!   each line (group) the consumer polls its signal line (one L2 round trip a poll)
 //!   until the 32 signals of its words are set, then reads the signal line (a dirty
