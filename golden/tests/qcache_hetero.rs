@@ -497,3 +497,25 @@ fn strmclstr_consumes_the_reference_gains() {
         }
     }
 }
+
+/// The consumer kind comes from the launch's buffers: `prev` with `counts` is kmeans's
+/// (its cluster count the `counts` words), `switch` streamcluster's, neither the chunk
+/// sum; a launch mixing them (or `prev` without `counts`) is refused naming the buffers.
+#[test]
+fn the_consumer_kind_is_told_by_the_launch_buffers_and_a_mix_is_refused() {
+    use golden::gpu::hooks::LaunchBuffer;
+    use golden::qcache::cpu::{ConsumerKind, QueueLayout};
+    let b = |name: &str, addr: u64, bytes: u64| LaunchBuffer { name: name.into(), addr, bytes };
+    let with = |extra: &[LaunchBuffer]| {
+        let mut v = vec![b("out", 0, 8192), b("flags", 8192, 8), b("sums", 8200, 8), b("qctl", 8208, 16)];
+        v.extend_from_slice(extra);
+        QueueLayout::find(&v)
+    };
+    assert_eq!(with(&[]).unwrap().consumer, ConsumerKind::Sum);
+    assert_eq!(with(&[b("prev", 9000, 4096), b("counts", 20000, 20)]).unwrap().consumer, ConsumerKind::Kmeans { prev: 9000, counts: 20000, k: 5 });
+    assert_eq!(with(&[b("switch", 9000, 4096)]).unwrap().consumer, ConsumerKind::Strmclstr { switch: 9000 });
+    for bad in [vec![b("prev", 9000, 4096)], vec![b("prev", 9000, 4096), b("counts", 20000, 20), b("switch", 30000, 4096)]] {
+        let e = with(&bad).unwrap_err().to_string();
+        assert!(e.contains("buffer") && e.contains("`prev` and `counts` together, or `switch` alone"), "{e}");
+    }
+}
