@@ -93,6 +93,7 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
                     Mutation::QWraps => &["q_o"],
                     Mutation::WrongRole => &["req_"],
                     Mutation::ZeroRatesEqual => &["state_o", "req_"],
+                    Mutation::ProbeWithFallback => unreachable!("a probe needs lock_probe_evals > 0 (its own test)"),
                 };
                 assert!(mm.diffs.iter().any(|x| want.iter().any(|w| x.port.starts_with(w))), "{m:?}: {port} ({mm})");
             }
