@@ -115,7 +115,9 @@ impl MonitorChecker {
         // LOCK_PROBE_EVALS: from LOCKED, where row 3 held again (rates matched, no row-2
         // spilling, Q at least the lock level), speed the producer by MIN_STEP
         let cap_ref = if s.qmax_valid { s.q_max } else { c.cap_lines };
-        if c.lock_probe_evals > 0 && s.state == st::LOCKED && !gt && !lt && !(spills_y && !q_low) && s.q >= cap_ref >> c.qlock_shift {
+        let row2 = !gt && !lt && spills_y && !q_low;
+        let row3 = !gt && !lt && !row2 && s.q >= cap_ref >> c.qlock_shift;
+        if c.lock_probe_evals > 0 && s.state == st::LOCKED && row3 {
             v.push((false, true, c.min_step_q44, "probe"));
             if c.policy == Policy::DampOnReversal {
                 v.push((false, true, 0x10 + ((c.min_step_q44 - 0x10) >> 1), "probe damped"));
