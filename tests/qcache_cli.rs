@@ -24,6 +24,7 @@ fn bad_qcache_configs_exit_2_and_write_nothing() {
         ("min_step_q44 = 0x0f\n", "qcache.min_step_q44", "16..=255"),
         ("giveup_streak = 4\n", "qcache.giveup_streak", "1..=3"),
         ("rc_lat = 4\n", "qcache.rc_lat", "10..=1024"),
+        ("lock_probe_evals = 256\n", "qcache.lock_probe_evals", "0..=255"),
         ("cnt_w = 12\n", "qcache.cnt_w", "one of 8, 16, 32, 64"),
         ("nbanks = 0\n", "qcache.nbanks", "1..=32"),
         ("cnt_w = 8\ncap_lines = 300\n", "qcache.cap_lines", "1..=255"),

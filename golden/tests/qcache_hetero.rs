@@ -398,3 +398,124 @@ fn unconsumed_lines_go_to_spare_and_are_never_read() {
     // the GPU made both kinds of line dirty: at least 8,192 + 2,048 PRODUCEs
     assert!(h(&r, "produced") >= 10_240, "{}", h(&r, "produced"));
 }
+
+/// kmeans (workloads/qcache/kmeans.toml): each point's nearest cluster, from the kernel's
+/// C description (kmeans.ptx header: squared distance over the features, the first
+/// cluster wins a tie), then what the consumers make of it: the points per cluster and
+/// each chunk's count of points whose cluster changed from `prev`. `drop_last` plants a
+/// producer whose distance leaves out the last feature.
+fn kmeans_reference(host: &HostBuffers, tasks: usize, chunk: usize, nfeat: usize, k: usize, drop_last: bool) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let (feat, clusters, prev) = (u32s(host, "feat"), u32s(host, "clusters"), u32s(host, "prev"));
+    let n = tasks * chunk;
+    let nearest = |p: usize| {
+        let used = nfeat - usize::from(drop_last);
+        let dist = |c: usize| (0..used).map(|f| (feat[f * n + p] as i64 - clusters[c * nfeat + f] as i64).pow(2) as u64).sum::<u64>();
+        let mut best = 0;
+        for c in 1..k {
+            if dist(c) < dist(best) {
+                best = c;
+            }
+        }
+        best as u32
+    };
+    let member: Vec<u32> = (0..n).map(nearest).collect();
+    let mut counts = vec![0u32; k];
+    member.iter().for_each(|&m| counts[m as usize] += 1);
+    let delta = (0..tasks).map(|b| (b * chunk..(b + 1) * chunk).filter(|&p| member[p] != prev[p]).count() as u32).collect();
+    (member, counts, delta)
+}
+
+/// streamcluster (workloads/qcache/strmclstr.toml): each point's gain from switching to
+/// the candidate point x, from the kernel's C description (strmclstr.ptx header), then
+/// the consumers' total gain per chunk and the points that switch. `wrong_centre` plants
+/// a producer that gathers the centre `assign[p]` itself instead of `assign[p] * cstride`.
+fn strmclstr_reference(host: &HostBuffers, tasks: usize, chunk: usize, dim: usize, cstride: usize, x: usize, wrong_centre: bool) -> (Vec<u32>, Vec<u32>) {
+    let (coord, assign) = (u32s(host, "coord"), u32s(host, "assign"));
+    let n = tasks * chunk;
+    let d2 = |p: usize, q: usize| (0..dim).map(|d| (coord[d * n + p] as i64 - coord[d * n + q] as i64).pow(2) as u64).sum::<u64>();
+    let gain: Vec<u32> = (0..n)
+        .map(|p| {
+            let ctr = assign[p] as usize * if wrong_centre { 1 } else { cstride };
+            let (cur, cand) = (d2(p, ctr), d2(p, x));
+            if cand < cur {
+                (cur - cand) as u32
+            } else {
+                0
+            }
+        })
+        .collect();
+    let sums = (0..tasks).map(|b| gain[b * chunk..(b + 1) * chunk].iter().fold(0u32, |s, &g| s.wrapping_add(g))).collect();
+    (gain, sums)
+}
+
+/// Table 6.4's kmeans on the heterogeneous system: every scheme the thesis runs on it
+/// (serial, fusion, the unbounded and finite queues, Q-cache, fine-grained signaling)
+/// ends with the reference's per-chunk delta and per-cluster counts; the consumers'
+/// condition (a changed cluster) is taken exactly for the reference's changed points; a
+/// producer that leaves a feature out is told apart.
+#[test]
+fn kmeans_consumes_the_reference_assignment() {
+    let l = launch("qcache/kmeans.toml");
+    let host = l.materialize(1);
+    let (member, counts, delta) = kmeans_reference(&host, 128, 1024, 7, 5, false);
+    let (_, _, planted) = kmeans_reference(&host, 128, 1024, 7, 5, true);
+    assert_ne!(planted, delta, "a distance without the last feature changes some chunk's delta");
+    assert!(counts.iter().all(|&c| c > 1000), "every cluster takes points: {counts:?}");
+    let changed: u32 = delta.iter().sum();
+    assert!(changed > 60_000 && changed < 131_072, "random previous membership: most points move ({changed})");
+    for mode in ["serial", "fusion", "unbounded", "finite", "qcache", "fine_grained"] {
+        let (r, out) = run_mode(mode, "qcache/kmeans.toml", &[("hooks.qcache.cpu", "cap_tasks", "8")]);
+        assert_eq!(u32s(&out, "sums"), delta, "mode {mode}");
+        assert_eq!(u32s(&out, "counts"), counts, "mode {mode}");
+        if mode != "fusion" {
+            assert_eq!(u32s(&out, "out"), member, "mode {mode}");
+            assert_eq!(h(&r, "cpu.tasks"), 128, "mode {mode}");
+            assert_eq!(h(&r, "cpu.cond_taken"), changed as u64, "mode {mode}");
+        }
+    }
+}
+
+/// Table 6.4's streamcluster: every scheme ends with the reference's per-chunk total gain
+/// and switches exactly the points with a positive gain; the consumers' condition is
+/// taken once per such point; a producer gathering the wrong centre is told apart.
+#[test]
+fn strmclstr_consumes_the_reference_gains() {
+    let l = launch("qcache/strmclstr.toml");
+    let host = l.materialize(1);
+    let (gain, sums) = strmclstr_reference(&host, 128, 1024, 8, 8192, 12345, false);
+    assert_ne!(strmclstr_reference(&host, 128, 1024, 8, 8192, 12345, true).1, sums);
+    let switching = gain.iter().filter(|&&g| g > 0).count();
+    assert!(switching > 1000 && switching < 131_072, "some points switch, not all: {switching}");
+    let want_switch: Vec<u32> = gain.iter().map(|&g| (g > 0) as u32).collect();
+    for mode in ["serial", "fusion", "unbounded", "finite", "qcache", "fine_grained"] {
+        let (r, out) = run_mode(mode, "qcache/strmclstr.toml", &[("hooks.qcache.cpu", "cap_tasks", "8")]);
+        assert_eq!(u32s(&out, "sums"), sums, "mode {mode}");
+        assert_eq!(u32s(&out, "switch"), want_switch, "mode {mode}");
+        if mode != "fusion" {
+            assert_eq!(u32s(&out, "out"), gain, "mode {mode}");
+            assert_eq!(h(&r, "cpu.cond_taken"), switching as u64, "mode {mode}");
+        }
+    }
+}
+
+/// The consumer kind comes from the launch's buffers: `prev` with `counts` is kmeans's
+/// (its cluster count the `counts` words), `switch` streamcluster's, neither the chunk
+/// sum; a launch mixing them (or `prev` without `counts`) is refused naming the buffers.
+#[test]
+fn the_consumer_kind_is_told_by_the_launch_buffers_and_a_mix_is_refused() {
+    use golden::gpu::hooks::LaunchBuffer;
+    use golden::qcache::cpu::{ConsumerKind, QueueLayout};
+    let b = |name: &str, addr: u64, bytes: u64| LaunchBuffer { name: name.into(), addr, bytes };
+    let with = |extra: &[LaunchBuffer]| {
+        let mut v = vec![b("out", 0, 8192), b("flags", 8192, 8), b("sums", 8200, 8), b("qctl", 8208, 16)];
+        v.extend_from_slice(extra);
+        QueueLayout::find(&v)
+    };
+    assert_eq!(with(&[]).unwrap().consumer, ConsumerKind::Sum);
+    assert_eq!(with(&[b("prev", 9000, 4096), b("counts", 20000, 20)]).unwrap().consumer, ConsumerKind::Kmeans { prev: 9000, counts: 20000, k: 5 });
+    assert_eq!(with(&[b("switch", 9000, 4096)]).unwrap().consumer, ConsumerKind::Strmclstr { switch: 9000 });
+    for bad in [vec![b("prev", 9000, 4096)], vec![b("prev", 9000, 4096), b("counts", 20000, 20), b("switch", 30000, 4096)]] {
+        let e = with(&bad).unwrap_err().to_string();
+        assert!(e.contains("buffer") && e.contains("`prev` and `counts` together, or `switch` alone"), "{e}");
+    }
+}

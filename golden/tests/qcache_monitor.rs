@@ -486,3 +486,98 @@ fn scoreboard_holds_on_random_streams_and_catches_planted_bugs() {
     let e = run(Some(Mutation::ZeroRatesEqual), 3, 300_000).unwrap_err();
     assert_eq!(e.invariant, "5 policy soundness", "{e}");
 }
+
+/// `LOCK_PROBE_EVALS` (spec §1.6 known limitations: "send a speed-producer MIN_STEP
+/// after N quiet LOCKED evaluations"), N = 2 on the tiny config, walked by hand: the
+/// queue of 20 lines with matched rates locks at the first evaluation (active + 4,
+/// entering from ACTIVE: not counted), the evaluations at +8 and +12 are the two quiet
+/// LOCKED ones, and the one at +16 probes; the request is on the port RC_LAT - 1 = 9
+/// steps later (as row 2's above), to the producer mask, MIN_STEP 0x12. A NACK has no
+/// fallback (ACTIVE, nothing sent); an ACK throttles the producer and restarts the
+/// window, and the count starts over (after a NACK too). With N = 0 (the spec's default) the same stream
+/// stays LOCKED and silent. Planted: the probe carrying row 4's fallback, caught by the
+/// scoreboard at the NACK.
+#[test]
+fn lock_probe_speeds_the_producer_after_n_quiet_locked_evaluations() {
+    let probe = cfg(&format!("{TINY}lock_probe_evals = 2\n"));
+    assert_eq!(probe.lock_probe_evals, 2);
+    let run = |c: &QcacheConfig, mutation: Option<Mutation>, ack: bool| {
+        let mut d = Drv::new(c);
+        d.m.mutation = mutation;
+        let mut sb = MonitorChecker::new(c);
+        let mut outs = Vec::new();
+        // the scoreboard sees each cycle's inputs with that cycle's (registered) outputs
+        let feed = |d: &mut Drv, i: MonitorInputs, sb: &mut MonitorChecker| {
+            sb.observe(d.cycle, &i, &d.m.outputs())?;
+            Ok(d.step_with(&i))
+        };
+        // enter ACTIVE with q = 20 (as in enter_active, under the scoreboard)
+        let mut i = d.inputs(ev(0, 0, 0));
+        i.kbegin = true;
+        feed(&mut d, i, &mut sb)?;
+        for _ in 0..10 {
+            {
+                let i = d.inputs(ev(2, 0, 0));
+                feed(&mut d, i, &mut sb)
+            }?;
+        }
+        {
+            let i = d.inputs(ev(1, 0, 0));
+            feed(&mut d, i, &mut sb)
+        }?;
+        let o = {
+            let i = d.inputs(ev(0, 1, 0));
+            feed(&mut d, i, &mut sb)
+        }?;
+        assert_eq!((o.state, o.q), (st::ACTIVE, 20));
+        for _ in 0..40 {
+            outs.push({
+                let i = d.inputs(ev(1, 1, 0));
+                feed(&mut d, i, &mut sb)
+            }?);
+        }
+        let mut i = d.inputs(ev(1, 1, 0));
+        i.rsp_valid = true;
+        i.rsp_ack = ack;
+        outs.push(feed(&mut d, i, &mut sb)?);
+        for _ in 0..40 {
+            outs.push({
+                let i = d.inputs(ev(1, 1, 0));
+                feed(&mut d, i, &mut sb)
+            }?);
+        }
+        Ok::<_, golden::invariant::Violation>((outs, sb.seen))
+    };
+    // N = 0: LOCKED from step 4 on, never a request
+    let (outs, _) = run(&tiny(), None, true).unwrap();
+    assert!(outs[3..].iter().all(|o| o.state == st::LOCKED && !o.req_valid));
+    // N = 2, NACK
+    let (outs, seen) = run(&probe, None, false).unwrap_or_else(|v| panic!("{v}"));
+    assert_eq!(outs[3].state, st::LOCKED, "step 4: the first evaluation locks");
+    assert!(outs[3..24].iter().all(|o| o.state == st::LOCKED && !o.req_valid), "quiet evaluations at 8, 12; the probe at 16 waits RC_LAT");
+    let o = &outs[24];
+    assert!(o.req_valid && o.state == st::PENDING, "step 25 = 16 + 9: {o:?}");
+    assert_eq!((o.req.role, o.req.dir, o.req.ratio_q44, o.req.target), (PRODUCER, SPEED, 0x12, 0b10000));
+    assert!(outs[25..40].iter().all(|o| o.state == st::PENDING && !o.req_valid), "accepted at once, waiting for the answer");
+    assert_eq!((outs[40].state, outs[40].req_valid, outs[40].throttled), (st::ACTIVE, false, 0), "NACK: no fallback");
+    // eval_t: the instants at 20 and 24 fell while the probe waited (consumed, eval_t 0),
+    // step 25 (still LOCKED when the request leaves) counts 1, PENDING counts none, and
+    // from the NACK (step 41) on 42, 43, 44: 44 locks, 48 and 52 are quiet, 56 probes
+    // again (a NACKed probe is not remembered: the producer may have been slowed since)
+    assert!(outs[41..64].iter().all(|o| !o.req_valid) && outs[43].state == st::LOCKED && outs[42].state == st::ACTIVE);
+    assert!(outs[64].req_valid && (outs[64].req.role, outs[64].req.dir) == (PRODUCER, SPEED), "step 65 = 56 + 9");
+    assert_eq!(seen.probes, 2);
+    // N = 2, ACK: the producer throttled, the window restarted, locked again and a
+    // second probe after two more quiet evaluations
+    let (outs, seen) = run(&probe, None, true).unwrap_or_else(|v| panic!("{v}"));
+    let o = &outs[40];
+    assert_eq!((o.state, o.throttled, o.produced, o.consumed), (st::ACTIVE, 0b10000, 0, 0));
+    // after the ACK (step 41): evaluations at 45 (locks), 49, 53 (quiet), 57 (probe) -> request at 66
+    assert!(outs[44..65].iter().all(|o| o.state == st::LOCKED && !o.req_valid));
+    assert!(outs[65].req_valid && outs[65].req.role == PRODUCER && outs[65].req.dir == SPEED);
+    assert_eq!(seen.probes, 2);
+    // planted: the probe with a fallback
+    let e = run(&probe, Some(Mutation::ProbeWithFallback), false).unwrap_err();
+    assert_eq!(e.invariant, "5 policy soundness", "{e}");
+    assert!(e.detail.contains("lock probe"), "{e}");
+}

@@ -33,6 +33,10 @@ module {{ top }} (
   localparam [7:0] MIN_STEP_Q44 = 8'd{{ min_step }}, UP_STEP_Q44 = 8'd{{ up_step }};
   localparam SPILL_LITTLE_SHIFT = {{ spill_shift }}, QLOCK_SHIFT = {{ qlock_shift }};
   localparam DAMP_ON_REVERSAL = {{ damp }};
+{%- if lock_probe > 0 %}
+  localparam LPW = {{ lpw }};   // quiet-LOCKED evaluation counter
+  localparam [LPW-1:0] LOCK_PROBE_EVALS = {{ lpw }}'d{{ lock_probe }};
+{%- endif %}
 
   // ---------------------------------------------------------------------------
   // registers (spec 1.3 register file, plus the request path)
@@ -47,6 +51,12 @@ module {{ top }} (
   reg [PT-1:0] pend_t_r;
   reg [1:0]    lowq_streak_r, giveup_streak_r, last_dir_r;
   reg          tot_p_seen_r, tot_c_seen_r, force_eval_r;
+{%- if lock_probe > 0 %}
+  // LOCK_PROBE_EVALS: quiet LOCKED evaluations in a row; the waiting decision is a probe
+  // (sent without a fallback)
+  reg [LPW-1:0] lock_quiet_r;
+  reg           sched_probe_r;
+{%- endif %}
   // the decision waiting RC_LAT cycles (sched): kind, request, fallback target (its
   // ratio is the register of {{ div_mod }})
   reg          sched_v_r, sched_giveup_r, sched_role_r, sched_dir_r, sched_damp_r;
@@ -153,6 +163,10 @@ module {{ top }} (
   reg [DT-1:0] dt;
   reg [PT-1:0] pt;
   reg [1:0]    lows, gus, ld;
+{%- if lock_probe > 0 %}
+  reg [LPW-1:0] lq, lq_prev;
+  reg           sprobe, d_probe;
+{%- endif %}
   reg          sv, sg, srole, sdir, sdamp;
   reg [SW-1:0] sc;
   reg [ND-1:0] stgt, sfbt;
@@ -192,6 +206,12 @@ module {{ top }} (
     lows  = kbegin_fire ? 2'd0 : lowq_streak_r;
     gus   = kbegin_fire ? 2'd0 : giveup_streak_r;
     ld    = kbegin_fire ? 2'd0 : last_dir_r;
+{%- if lock_probe > 0 %}
+    lq    = kbegin_fire ? {LPW{1'b0}} : lock_quiet_r;
+    lq_prev = {LPW{1'b0}};
+    sprobe = !kbegin_fire && sched_probe_r;
+    d_probe = 1'b0;
+{%- endif %}
     sv    = !kbegin_fire && sched_v_r;
     sg    = !kbegin_fire && sched_giveup_r;
     srole = !kbegin_fire && sched_role_r;
@@ -281,6 +301,11 @@ module {{ top }} (
                 qlow = q <= QLOW_LINES;
                 lows = qlow ? sat3(lows) : 2'd0;
                 cap_ref = qv ? qm : CAP_LINES;
+{%- if lock_probe > 0 %}
+                // the quiet-LOCKED run ends at any evaluation that does not lock again
+                lq_prev = lq;
+                lq = {LPW{1'b0}};
+{%- endif %}
                 if (lows >= QLOW_STREAK && !gt) begin
                   // row 4: the consumer starves
                   decide = 1'b1; d_role = 1'b0; d_dir = 1'b1; d_ratio = UP_STEP_Q44;
@@ -297,6 +322,17 @@ module {{ top }} (
                   decide = 1'b1; d_role = 1'b1; d_dir = 1'b1; d_ratio = MIN_STEP_Q44;
                 end else if (!lt && q >= (cap_ref >> QLOCK_SHIFT)) begin
                   // row 3: locked
+{%- if lock_probe > 0 %}
+                  // after LOCK_PROBE_EVALS quiet evaluations in LOCKED, probe upward:
+                  // speed the producer by MIN_STEP, without a fallback
+                  if (st == S_LOCKED) begin
+                    if (lq_prev == LOCK_PROBE_EVALS) begin
+                      decide = 1'b1; d_probe = 1'b1; d_role = 1'b0; d_dir = 1'b1; d_ratio = MIN_STEP_Q44;
+                    end else begin
+                      lq = lq_prev + {{ '{' }}{(LPW-1){1'b0}}, 1'b1};
+                    end
+                  end
+{%- endif %}
                   st = S_LOCKED;
                 end else begin
                   st = S_ACTIVE;
@@ -309,6 +345,9 @@ module {{ top }} (
                   sdamp = DAMP_ON_REVERSAL != 0 && ld != 2'd0 && ld != d_class;
                   ld = d_class;
                   srole = d_role; sdir = d_dir;
+{%- if lock_probe > 0 %}
+                  sprobe = d_probe;
+{%- endif %}
                   stgt = d_role ? cm : pm;
                   sfbt = d_role ? pm : cm;
                   // the magnitude: a constant step, or the division (0xff at once for
@@ -339,7 +378,11 @@ module {{ top }} (
           end else begin
             fin = sdamp ? 8'h10 + ((sched_ratio - 8'h10) >> 1) : sched_ratio;
             rv = 1'b1; rtgt = stgt; rrole = srole; rdir = sdir; rrat = fin; rrest = 1'b0;
+{%- if lock_probe > 0 %}
+            fv = !sprobe; ftgt = sfbt; frole = !srole; fdir = !sdir; frat = fin;
+{%- else %}
             fv = 1'b1; ftgt = sfbt; frole = !srole; fdir = !sdir; frat = fin;
+{%- endif %}
             itgt = stgt;
             st = S_PENDING;
             pt = {PT{1'b0}};
@@ -361,6 +404,9 @@ module {{ top }} (
       eval_t_r <= {ET{1'b0}}; win_t_r <= {WT{1'b0}}; det_t_r <= {DT{1'b0}}; pend_t_r <= {PT{1'b0}};
       lowq_streak_r <= 2'd0; giveup_streak_r <= 2'd0; last_dir_r <= 2'd0;
       tot_p_seen_r <= 1'b0; tot_c_seen_r <= 1'b0; force_eval_r <= 1'b0;
+{%- if lock_probe > 0 %}
+      lock_quiet_r <= {LPW{1'b0}}; sched_probe_r <= 1'b0;
+{%- endif %}
       sched_v_r <= 1'b0; sched_giveup_r <= 1'b0; sched_role_r <= 1'b0; sched_dir_r <= 1'b0; sched_damp_r <= 1'b0;
       sched_cnt_r <= {SW{1'b0}}; sched_target_r <= {ND{1'b0}}; sched_fb_target_r <= {ND{1'b0}};
       fb_v_r <= 1'b0; fb_role_r <= 1'b0; fb_dir_r <= 1'b0; fb_target_r <= {ND{1'b0}}; fb_ratio_r <= 8'd0;
@@ -380,6 +426,9 @@ module {{ top }} (
       eval_t_r <= et; win_t_r <= wt; det_t_r <= dt; pend_t_r <= pt;
       lowq_streak_r <= lows; giveup_streak_r <= gus; last_dir_r <= ld;
       tot_p_seen_r <= tps; tot_c_seen_r <= tcs; force_eval_r <= fe;
+{%- if lock_probe > 0 %}
+      lock_quiet_r <= lq; sched_probe_r <= sprobe;
+{%- endif %}
       sched_v_r <= sv; sched_giveup_r <= sg; sched_role_r <= srole; sched_dir_r <= sdir; sched_damp_r <= sdamp;
       sched_cnt_r <= sc; sched_target_r <= stgt; sched_fb_target_r <= sfbt;
       fb_v_r <= fv; fb_role_r <= frole; fb_dir_r <= fdir; fb_target_r <= ftgt; fb_ratio_r <= frat;

@@ -93,6 +93,7 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
                     Mutation::QWraps => &["q_o"],
                     Mutation::WrongRole => &["req_"],
                     Mutation::ZeroRatesEqual => &["state_o", "req_"],
+                    Mutation::ProbeWithFallback => unreachable!("a probe needs lock_probe_evals > 0 (its own test)"),
                 };
                 assert!(mm.diffs.iter().any(|x| want.iter().any(|w| x.port.starts_with(w))), "{m:?}: {port} ({mm})");
             }
@@ -105,6 +106,46 @@ fn planted_golden_bugs_are_caught_by_the_comparison_and_the_scoreboard() {
             other => panic!("{m:?}: expected an invariant violation, got {other:?}"),
         }
         rtl.renew();
+    }
+}
+
+/// `LOCK_PROBE_EVALS` = 2 on the small preset: lockstep with the probe's counter and
+/// flag in the RTL, the scoreboard on (a probe only from LOCKED with row 3 holding, never
+/// a fallback after it), and the random streams do reach it. The planted golden bug (the
+/// probe with row 4's fallback) is a lockstep mismatch on the request channel and an
+/// invariant violation of the scoreboard.
+#[test]
+fn lock_probe_build_in_lockstep_and_its_planted_bug() {
+    let text = golden::presets::text("qcache_small").replace("lock_probe_evals = 0", "lock_probe_evals = 2").replace("name = \"qcache_small\"", "name = \"qc_probe\"");
+    let (cfg, g) = common::from_text::<Qcache>(&text);
+    let c = cfg.config;
+    assert_eq!(c.lock_probe_evals, 2);
+    let d = common::design(&g, "monitor");
+    let mut rtl = common::rtl(d);
+    let layout = rtl.layout.clone();
+    let (cycles, seed) = (200_000, 25);
+    let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, seed, TrafficParams::for_config(&c))).unwrap();
+    let r = lockstep::run(&mut rtl, make, &Options::new(cycles, seed)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.checked);
+    let mut b = make();
+    let mut f = (Frame::zeroed(layout.in_words), Frame::zeroed(layout.out_words));
+    for cyc in 0..cycles {
+        b.cycle(cyc, &mut f.0, &mut f.1).unwrap();
+    }
+    let seen = &b.checker.as_ref().unwrap().seen;
+    assert!(seen.probes > 0 && seen.locks > 0, "the streams reach the probe: {seen:?}");
+    rtl.renew();
+    let m = Mutation::ProbeWithFallback;
+    let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, seed, TrafficParams::for_config(&c))).unwrap().with_mutation(m).without_checker();
+    match lockstep::run(&mut rtl, make, &Options::new(cycles, seed).without_waveform()) {
+        Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port.starts_with("req_")), "{mm}"),
+        other => panic!("{m:?} was not caught: {other:?}"),
+    }
+    rtl.renew();
+    let make = || monitor_bench(&c, &layout, EventTraffic::new(&c, seed, TrafficParams::for_config(&c))).unwrap().with_mutation(m);
+    match lockstep::run(&mut rtl, make, &Options::new(cycles, seed)) {
+        Err(CosimError::Invariant { message, .. }) => assert!(message.contains("lock probe"), "{message}"),
+        other => panic!("{m:?}: expected an invariant violation, got {other:?}"),
     }
 }
 

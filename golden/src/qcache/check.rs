@@ -22,6 +22,8 @@ pub struct Seen {
     pub restores: u64,
     pub giveups: u64,
     pub locks: u64,
+    /// Lock probes (`LOCK_PROBE_EVALS`): speed-producer MIN_STEP requests from LOCKED.
+    pub probes: u64,
     /// Cycles in each state.
     pub state_cycles: [u64; 6],
 }
@@ -34,6 +36,8 @@ pub struct MonitorChecker {
     hist: VecDeque<MonitorOutputs>,
     /// The last request handed over (role, dir, ratio) and whether its fallback came.
     last_req: Option<(bool, bool, u8)>,
+    /// The last request was a lock probe, which has no fallback.
+    last_probe: bool,
     fallback_used: bool,
     pub seen: Seen,
 }
@@ -45,7 +49,7 @@ fn pop(x: u64, nbanks: u32) -> u64 {
 
 impl MonitorChecker {
     pub fn new(c: &QcacheConfig) -> MonitorChecker {
-        MonitorChecker { c: c.clone(), prev: None, hist: VecDeque::new(), last_req: None, fallback_used: false, seen: Seen::default() }
+        MonitorChecker { c: c.clone(), prev: None, hist: VecDeque::new(), last_req: None, last_probe: false, fallback_used: false, seen: Seen::default() }
     }
 
     fn v(cycle: u64, inv: &'static str, detail: String) -> Result<(), Violation> {
@@ -106,6 +110,17 @@ impl MonitorChecker {
             v.push((false, true, c.up_step_q44, "row 4"));
             if c.policy == Policy::DampOnReversal {
                 v.push((false, true, 0x10 + ((c.up_step_q44 - 0x10) >> 1), "row 4 damped"));
+            }
+        }
+        // LOCK_PROBE_EVALS: from LOCKED, where row 3 held again (rates matched, no row-2
+        // spilling, Q at least the lock level), speed the producer by MIN_STEP
+        let cap_ref = if s.qmax_valid { s.q_max } else { c.cap_lines };
+        let row2 = !gt && !lt && spills_y && !q_low;
+        let row3 = !gt && !lt && !row2 && s.q >= cap_ref >> c.qlock_shift;
+        if c.lock_probe_evals > 0 && s.state == st::LOCKED && row3 {
+            v.push((false, true, c.min_step_q44, "probe"));
+            if c.policy == Policy::DampOnReversal {
+                v.push((false, true, 0x10 + ((c.min_step_q44 - 0x10) >> 1), "probe damped"));
             }
         }
         v
@@ -234,6 +249,9 @@ impl Scoreboard<RateMonitor> for MonitorChecker {
                 let Some((r0, d0, m0)) = self.last_req.filter(|_| nack && !self.fallback_used) else {
                     return Self::v(cycle, "4 single outstanding request", format!("request {:?} while PENDING without a NACK", o.req));
                 };
+                if self.last_probe {
+                    return Self::v(cycle, "5 policy soundness", format!("fallback {:?} after a lock probe (it has none)", o.req));
+                }
                 if (role, dir, ratio) != (!r0, !d0, m0) {
                     return Self::v(cycle, "5 policy soundness", format!("fallback {:?} after ({r0}, {d0}, {m0:#x})", o.req));
                 }
@@ -257,19 +275,25 @@ impl Scoreboard<RateMonitor> for MonitorChecker {
                 }
                 let snap = self.hist[0].clone();
                 let ok = self.allowed(&snap);
-                let hit = ok.iter().find(|(r, d, m, _)| (*r, *d) == (role, dir) && (*m == ratio || *m == 0));
-                let Some(&(_, _, _, row)) = hit else {
+                let hits: Vec<&'static str> = ok.iter().filter(|(r, d, m, _)| (*r, *d) == (role, dir) && (*m == ratio || *m == 0)).map(|h| h.3).collect();
+                let Some(&row) = hits.first() else {
                     return Self::v(cycle, "5 policy soundness", format!("request {:?} not allowed by Table 6.1 for the snapshot {snap:?} (allowed {ok:?})", o.req));
                 };
+                // a probe only when no Table 6.1 row explains the request (then a fallback may follow)
+                self.last_probe = hits.iter().all(|h| h.starts_with("probe"));
                 let want = if role { snap.cons_mask } else { snap.prod_mask };
                 if o.req.target != want {
                     return Self::v(cycle, "5 policy soundness", format!("target {:#x}, the snapshot's mask is {want:#x}", o.req.target));
                 }
-                self.seen.rows[match row.as_bytes()[4] {
-                    b'1' => 0,
-                    b'2' => 1,
-                    _ => 2,
-                }] += 1;
+                if self.last_probe {
+                    self.seen.probes += 1;
+                } else {
+                    self.seen.rows[match row.as_bytes()[4] {
+                        b'1' => 0,
+                        b'2' => 1,
+                        _ => 2,
+                    }] += 1;
+                }
                 self.last_req = Some((role, dir, ratio));
                 self.fallback_used = false;
             }

@@ -66,6 +66,7 @@ pub struct RawQcache {
     detect_timeout: u32,
     ack_timeout: u32,
     rc_lat: u32,
+    lock_probe_evals: u32,
     policy: Policy,
     companion: Option<RawCompanion>,
 }
@@ -173,6 +174,7 @@ impl Default for RawQcache {
             detect_timeout: 262144,
             ack_timeout: 131072,
             rc_lat: 40,
+            lock_probe_evals: 0,
             policy: Policy::Table61,
             companion: None,
         }
@@ -187,6 +189,8 @@ pub const MAX_TIMER: u32 = 1 << 20;
 pub const MAX_BANKS: u32 = 32;
 /// Largest number of rate domains (one bit each in the masks).
 pub const MAX_DOMS: u32 = 8;
+/// Most quiet LOCKED evaluations before a probe (`LOCK_PROBE_EVALS`, spec §1.6).
+pub const MAX_LOCK_PROBE_EVALS: u32 = 255;
 /// Fewest cycles between an evaluation and its request: the RTL's serial 8-step divider
 /// (start, 8 quotient bits, result) must finish first.
 pub const MIN_RC_LAT: u32 = 10;
@@ -215,6 +219,12 @@ pub struct QcacheConfig {
     pub detect_timeout: u32,
     pub ack_timeout: u32,
     pub rc_lat: u32,
+    /// `LOCK_PROBE_EVALS` (spec §1.6 known limitations, default 0 = off): after this
+    /// many quiet LOCKED evaluations in a row (Table 6.1 row 3 again, in LOCKED), the
+    /// next one sends a speed-producer `MIN_STEP` probe (no fallback) instead.
+    pub lock_probe_evals: u32,
+    /// Width of the quiet-evaluation counter (0 without the probe: no register).
+    pub lock_probe_w: u32,
     pub policy: Policy,
     /// `[qcache.companion]`: the transition filter and actuators of spec §5.
     pub companion: Companion,
@@ -261,6 +271,7 @@ impl QcacheConfig {
         check_range("qcache.detect_timeout", r.detect_timeout, 1, MAX_TIMER)?;
         check_range("qcache.ack_timeout", r.ack_timeout, 1, MAX_TIMER)?;
         check_range("qcache.rc_lat", r.rc_lat, MIN_RC_LAT, 1024)?;
+        check_range("qcache.lock_probe_evals", r.lock_probe_evals, 0, MAX_LOCK_PROBE_EVALS)?;
         let companion = Companion::validate(r.companion.clone().unwrap_or_default())?;
         Ok(QcacheConfig {
             nbanks: r.nbanks,
@@ -284,6 +295,8 @@ impl QcacheConfig {
             detect_timeout: r.detect_timeout,
             ack_timeout: r.ack_timeout,
             rc_lat: r.rc_lat,
+            lock_probe_evals: r.lock_probe_evals,
+            lock_probe_w: if r.lock_probe_evals == 0 { 0 } else { width2(r.lock_probe_evals as u64) },
             policy: r.policy,
             companion,
             dom_w: clog2(r.ndom as u64),
@@ -317,7 +330,7 @@ impl QcacheConfig {
     /// declares them (synthesis may drop bits it proves constant).
     pub fn storage(&self) -> Vec<(&'static str, u32)> {
         let (w, nd) = (self.cnt_w, self.ndom);
-        vec![
+        let mut v = vec![
             ("state", 3),
             ("produced, consumed, spilled, cyc_p, cyc_c, q, q_max", 7 * w),
             ("qmax_valid", 1),
@@ -336,7 +349,11 @@ impl QcacheConfig {
             ("fallback: valid, role, dir, target, ratio", 3 + nd + 8),
             ("request: valid, role, dir, restore, target, ratio", 4 + nd + 8),
             ("issued_target", nd),
-        ]
+        ];
+        if self.lock_probe_evals > 0 {
+            v.push(("lock probe: quiet LOCKED evaluations, sched probe flag", self.lock_probe_w + 1));
+        }
+        v
     }
 
     /// Sum of [`Self::storage`].

@@ -19,8 +19,10 @@
 //!   DRAM channels (a fixed latency).
 //! * **Consumer thread** (spec §2.3 ③④, one per core): pull the next task index (shared
 //!   `q_next`), spin until `flags[task]` is published, read the chunk line by line and
-//!   sum its words (`ops_per_word` instructions per word), store the sum in
-//!   `sums[task]`, free the slot (`q_tail += 1`, which wakes finite-queue producers).
+//!   consume its words (`ops_per_word` instructions per word; [`ConsumerKind`]: a sum,
+//!   or kmeans's and streamcluster's conditional consumers, whose taken condition costs
+//!   [`COND_OPS`] times more), store the result in `sums[task]`, free the slot
+//!   (`q_tail += 1`, which wakes finite-queue producers).
 //!   With fine-grained signaling (`fine_grained`) there is no per-chunk flag: before
 //!   each line (group) the consumer polls its signal line (one L2 round trip a poll)
 //!   until the 32 signals of its words are set, then reads the signal line (a dirty
@@ -275,6 +277,69 @@ impl CpuConfig {
     }
 }
 
+/// What a consumer thread does with the words of a chunk (Table 6.4's consumer kinds),
+/// told by the launch's buffers: `prev` and `counts` make it kmeans's, `switch`
+/// streamcluster's, neither the chunk sum of reduce, backprop, prodcons and color.
+/// A taken condition costs [`COND_OPS`] · `ops_per_word` more instructions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ConsumerKind {
+    /// Sum the chunk's words into `sums[task]`.
+    #[default]
+    Sum,
+    /// kmeans (Rodinia; regular, M:1, conditional reduction-like): word `p` is point p's
+    /// nearest cluster; `counts[cluster] += 1` (the M:1 reduction over `k` clusters;
+    /// other values count nowhere) and, when it differs from `prev[p]`, the chunk's
+    /// delta `sums[task] += 1` (taken: the point moves between clusters' accumulators).
+    Kmeans { prev: u64, counts: u64, k: u32 },
+    /// streamcluster (Rodinia pgain; irregular, conditional, independent per output):
+    /// word `p` is point p's gain from switching to the candidate centre; a gain > 0
+    /// (taken) sets `switch[p] = 1` and adds to the chunk's total `sums[task]`.
+    Strmclstr { switch: u64 },
+}
+
+/// Extra instructions of a taken consumer condition, in units of `ops_per_word` (our
+/// choice: the point's move, a read-modify-write of two accumulators or of its
+/// assignment and cost).
+pub const COND_OPS: u32 = 2;
+
+impl ConsumerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ConsumerKind::Sum => "sum",
+            ConsumerKind::Kmeans { .. } => "kmeans",
+            ConsumerKind::Strmclstr { .. } => "strmclstr",
+        }
+    }
+
+    /// Consume word `idx` of the intermediate buffer, value `v`, into the chunk's
+    /// result `acc`; returns whether the condition was taken.
+    fn word(self, mem: &mut dyn CoreControl, idx: u64, v: u32, acc: &mut u32) -> bool {
+        match self {
+            ConsumerKind::Sum => {
+                *acc = acc.wrapping_add(v);
+                false
+            }
+            ConsumerKind::Kmeans { prev, counts, k } => {
+                if v < k {
+                    let a = counts + 4 * v as u64;
+                    let n = mem.read_word(a).unwrap_or(0);
+                    mem.write_word(a, n.wrapping_add(1));
+                }
+                let moved = mem.read_word(prev + 4 * idx).unwrap_or(0) != v;
+                *acc = acc.wrapping_add(moved as u32);
+                moved
+            }
+            ConsumerKind::Strmclstr { switch } => {
+                if v != 0 {
+                    mem.write_word(switch + 4 * idx, 1);
+                    *acc = acc.wrapping_add(v);
+                }
+                v != 0
+            }
+        }
+    }
+}
+
 /// Where the queue lives in unified memory (the launch's buffers by name).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QueueLayout {
@@ -292,6 +357,8 @@ pub struct QueueLayout {
     pub qctl_words: u32,
     pub tasks: u32,
     pub chunk_words: u32,
+    /// What the consumers do with a chunk (from the launch's buffers).
+    pub consumer: ConsumerKind,
 }
 
 impl QueueLayout {
@@ -315,6 +382,19 @@ impl QueueLayout {
         let (out, flags, sums, qctl) = (get("out")?, get("flags")?, get("sums")?, get("qctl")?);
         let tasks = (flags.bytes / 4) as u32;
         let opt = |n: &str| bufs.iter().find(|b| b.name == n).map(|b| b.addr);
+        let by_name = |n: &str| bufs.iter().find(|b| b.name == n);
+        let consumer =
+            match (by_name("prev"), by_name("counts"), by_name("switch")) {
+                (Some(prev), Some(counts), None) => ConsumerKind::Kmeans { prev: prev.addr, counts: counts.addr, k: (counts.bytes / 4) as u32 },
+                (None, None, Some(switch)) => ConsumerKind::Strmclstr { switch: switch.addr },
+                (None, None, None) => ConsumerKind::Sum,
+                _ => return Err(FieldError::new(
+                    "buffer",
+                    "the consumer is told by the launch's buffers: `prev` with `counts` (kmeans), `switch` (streamcluster) or none of them (a chunk sum); this launch mixes them"
+                        .to_string(),
+                    Some("`prev` and `counts` together, or `switch` alone (workloads/qcache/kmeans.toml, strmclstr.toml)".into()),
+                )),
+            };
         Ok(QueueLayout {
             out: out.addr,
             flags: flags.addr,
@@ -325,6 +405,7 @@ impl QueueLayout {
             qctl_words: (qctl.bytes / 4) as u32,
             tasks,
             chunk_words: (out.bytes / 4 / tasks.max(1) as u64) as u32,
+            consumer,
         })
     }
 }
@@ -381,6 +462,9 @@ pub struct CpuStats {
     pub polls: u64,
     /// A14: words of the lines read that the consumers skipped (false sharing).
     pub false_shared_words: u64,
+    /// Words whose consumer condition was taken (kmeans: the cluster changed;
+    /// streamcluster: a positive gain); 0 for the chunk sum.
+    pub cond_taken: u64,
     /// GPU cycles the cores spent busy (not spinning, not idle), summed over cores.
     pub busy_cycles: u64,
     /// Cycle the last consumer finished.
@@ -410,6 +494,11 @@ impl CpuCluster {
 
     pub fn set_layout(&mut self, l: Option<QueueLayout>) {
         self.layout = l;
+    }
+
+    /// The consumers' kind (the chunk sum until a launch says otherwise).
+    pub fn consumer(&self) -> ConsumerKind {
+        self.layout.map_or(ConsumerKind::Sum, |l| l.consumer)
     }
 
     /// The consumers start at `now` (a no-op for fusion, whose CPU idles, and once started).
@@ -540,10 +629,13 @@ impl CpuCluster {
                             let skip = false_tail(g, self.cfg.false_share_pct).min(all);
                             self.stats.false_shared_words += skip as u64;
                             let words = all - skip;
+                            let mut taken = 0;
                             for w in 0..words as u64 {
-                                acc = acc.wrapping_add(mem.read_word(addr + 4 * w).unwrap_or(0));
+                                let v = mem.read_word(addr + 4 * w).unwrap_or(0);
+                                taken += l.consumer.word(mem, first + w, v, &mut acc) as u32;
                             }
-                            compute += (words * self.cfg.ops_per_word) as f64 / self.cfg.ipc;
+                            self.stats.cond_taken += taken as u64;
+                            compute += ((words + COND_OPS * taken) * self.cfg.ops_per_word) as f64 / self.cfg.ipc;
                         }
                         self.cores[c].acc = acc;
                         let mut delay = self.cycles(c, lat as f64 + compute);

@@ -381,6 +381,10 @@ impl L2Hook for QcacheHook {
             ] {
                 count(out, &format!("qcache.cpu.{name}"), v);
             }
+            if cpu.consumer() != super::cpu::ConsumerKind::Sum {
+                // only for the conditional consumers: the chunk sums keep their counters
+                count(out, "qcache.cpu.cond_taken", s.cond_taken);
+            }
             if cpu.cfg.false_share_pct > 0 {
                 // only with the knob: the runs without it keep their counters as they were
                 count(out, "qcache.cpu.false_shared_words", s.false_shared_words);

@@ -21,7 +21,15 @@
 //! * at kernel end the request register gets RESTORE(`throttled`) if any domain is
 //!   throttled; otherwise an unaccepted RESTORE stays and any other request is dropped;
 //! * a RESTORE (kernel end, give-up) clears `throttled` when it is loaded (its
-//!   acknowledgement arrives outside PENDING and is ignored).
+//!   acknowledgement arrives outside PENDING and is ignored);
+//! * `LOCK_PROBE_EVALS` = N > 0 (spec §1.6, off by default): an evaluation *in* LOCKED
+//!   whose outcome is row 3 again is a quiet one (the evaluation that enters LOCKED from
+//!   ACTIVE is not); after N quiet ones in a row, the next such evaluation decides a
+//!   probe instead, speed the producer by `MIN_STEP` with no fallback (a NACK means the
+//!   producer already runs at full rate; row 4's "slow the consumer" would throttle
+//!   further, the opposite of a probe). Any evaluation with another outcome restarts the
+//!   count; skipped evaluations (before `MIN_OBS_CYCLES`, too few lines, a decision
+//!   waiting) and a give-up leave it.
 
 use super::config::{Policy, QcacheConfig};
 use crate::model::Model;
@@ -99,6 +107,8 @@ pub struct Regs {
     /// Direction class of the last decision (damping policy): 0 none, 1 lowered
     /// P/C (speed consumer or slow producer), 2 raised it.
     pub last_dir: u8,
+    /// Quiet LOCKED evaluations in a row (`LOCK_PROBE_EVALS`, spec §1.6).
+    pub lock_quiet: u32,
     pub sched: Option<Sched>,
     /// Fallback of the request in flight.
     pub fallback: Option<Req>,
@@ -155,12 +165,20 @@ pub enum Mutation {
     /// The earlier comparison: a window with no CONSUME (or no PRODUCE) compares 0
     /// against 0 and reads as "rates equal".
     ZeroRatesEqual,
+    /// The lock probe carries row 4's fallback (slow the consumer) when NACKed.
+    ProbeWithFallback,
 }
 
 /// What an evaluation decided (spec §1.6 `evaluate`).
 enum Decision {
     GiveUp,
-    Req { role: bool, dir: bool, ratio: u8, fb_role: bool, fb_dir: bool },
+    /// A request and its fallback (role, dir) if NACKed; the lock probe has none.
+    Req {
+        role: bool,
+        dir: bool,
+        ratio: u8,
+        fallback: Option<(bool, bool)>,
+    },
 }
 
 /// The rate monitor of one L2.
@@ -390,7 +408,7 @@ impl RateMonitor {
         let cnt = self.cfg.rc_lat - 2;
         match d {
             Decision::GiveUp => Sched { cnt, giveup: true, req: Req::default(), fallback: None },
-            Decision::Req { role, dir, ratio, fb_role, fb_dir } => {
+            Decision::Req { role, dir, ratio, fallback } => {
                 let class = if (role == CONSUMER) == (dir == SPEED) { 1 } else { 2 };
                 let ratio = if self.cfg.policy == Policy::DampOnReversal && n.last_dir != 0 && n.last_dir != class { 0x10 + ((ratio - 0x10) >> 1) } else { ratio };
                 n.last_dir = class;
@@ -399,7 +417,7 @@ impl RateMonitor {
                     cnt,
                     giveup: false,
                     req: Req { target: target(role), role, dir, ratio_q44: ratio, restore: false },
-                    fallback: Some(Req { target: target(fb_role), role: fb_role, dir: fb_dir, ratio_q44: ratio, restore: false }),
+                    fallback: fallback.map(|(fb_role, fb_dir)| Req { target: target(fb_role), role: fb_role, dir: fb_dir, ratio_q44: ratio, restore: false }),
                 }
             }
         }
@@ -435,12 +453,14 @@ impl RateMonitor {
             std::cmp::Ordering::Equal
         };
         let spills_y = n.spilled > n.produced.checked_shr(c.spill_little_shift).unwrap_or(0);
+        // the quiet-LOCKED run ends at any evaluation that does not lock again
+        let quiet = std::mem::take(&mut n.lock_quiet);
         let qlow = n.q <= c.qlow_lines;
         n.lowq_streak = if qlow { (n.lowq_streak + 1).min(3) } else { 0 };
         let cap_ref = if n.qmax_valid { n.q_max } else { c.cap_lines };
         // Row 4: the consumer starves
         if n.lowq_streak as u32 >= c.qlow_streak && cmp != std::cmp::Ordering::Greater {
-            return Some(Decision::Req { role: PRODUCER, dir: SPEED, ratio: c.up_step_q44, fb_role: CONSUMER, fb_dir: SLOW });
+            return Some(Decision::Req { role: PRODUCER, dir: SPEED, ratio: c.up_step_q44, fallback: Some((CONSUMER, SLOW)) });
         }
         match cmp {
             std::cmp::Ordering::Greater => {
@@ -450,16 +470,25 @@ impl RateMonitor {
                     let role = if self.mutation == Some(Mutation::WrongRole) { PRODUCER } else { CONSUMER };
                     // R_C = 0: the asymmetry is unbounded, the largest 4.4 magnitude
                     let ratio = if no_cons { 0xff } else { q44(big, small) };
-                    Some(Decision::Req { role, dir: SPEED, ratio, fb_role: PRODUCER, fb_dir: SLOW })
+                    Some(Decision::Req { role, dir: SPEED, ratio, fallback: Some((PRODUCER, SLOW)) })
                 } else {
                     n.state = st::ACTIVE;
                     None
                 }
             }
             // Row 2: rates match but light spilling
-            std::cmp::Ordering::Equal if spills_y && !qlow => Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fb_role: PRODUCER, fb_dir: SLOW }),
-            // Row 3: locked
+            std::cmp::Ordering::Equal if spills_y && !qlow => Some(Decision::Req { role: CONSUMER, dir: SPEED, ratio: c.min_step_q44, fallback: Some((PRODUCER, SLOW)) }),
+            // Row 3: locked; with LOCK_PROBE_EVALS, the evaluation after that many quiet
+            // ones in LOCKED probes upward instead (speed the producer by MIN_STEP, no
+            // fallback: a NACK means the producer is at full rate already)
             std::cmp::Ordering::Equal if n.q >= cap_ref >> c.qlock_shift => {
+                if c.lock_probe_evals > 0 && n.state == st::LOCKED {
+                    if quiet + 1 > c.lock_probe_evals {
+                        let fallback = (self.mutation == Some(Mutation::ProbeWithFallback)).then_some((CONSUMER, SLOW));
+                        return Some(Decision::Req { role: PRODUCER, dir: SPEED, ratio: c.min_step_q44, fallback });
+                    }
+                    n.lock_quiet = quiet + 1;
+                }
                 n.state = st::LOCKED;
                 None
             }

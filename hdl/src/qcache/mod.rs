@@ -129,20 +129,28 @@ impl Catalog for QcacheModule<'_> {
 
     fn doc(&self) -> ModuleDoc {
         match self {
-            QcacheModule::Monitor { cfg, .. } => ModuleDoc::new(
-                "Q-cache producer/consumer rate monitor of one L2: event counters, footprint Q, state machine, Table 6.1 policy, request channel (spec 1.2-1.8, 5)",
-                PROTOCOL,
-            )
-            .param("NBANKS", cfg.nbanks)
-            .param("NDOM", cfg.ndom)
-            .param("CNT_W", cfg.cnt_w)
-            .param("CAP_LINES", cfg.cap_lines)
-            .param("EVAL_INTERVAL", cfg.eval_interval)
-            .param("MIN_OBS_CYCLES", cfg.min_obs_cycles)
-            .param("WINDOW_CYCLES", cfg.window_cycles)
-            .param("MIN_LINES", cfg.min_lines)
-            .param("RC_LAT", cfg.rc_lat)
-            .param("POLICY", cfg.policy.name()),
+            QcacheModule::Monitor { cfg, .. } => {
+                let doc = ModuleDoc::new(
+                    "Q-cache producer/consumer rate monitor of one L2: event counters, footprint Q, state machine, Table 6.1 policy, request channel (spec 1.2-1.8, 5)",
+                    PROTOCOL,
+                )
+                .param("NBANKS", cfg.nbanks)
+                .param("NDOM", cfg.ndom)
+                .param("CNT_W", cfg.cnt_w)
+                .param("CAP_LINES", cfg.cap_lines)
+                .param("EVAL_INTERVAL", cfg.eval_interval)
+                .param("MIN_OBS_CYCLES", cfg.min_obs_cycles)
+                .param("WINDOW_CYCLES", cfg.window_cycles)
+                .param("MIN_LINES", cfg.min_lines)
+                .param("RC_LAT", cfg.rc_lat)
+                .param("POLICY", cfg.policy.name());
+                // the probe's registers exist only when it is on (the spec's default is off)
+                if cfg.lock_probe_evals > 0 {
+                    doc.param("LOCK_PROBE_EVALS", cfg.lock_probe_evals)
+                } else {
+                    doc
+                }
+            }
             QcacheModule::BankEvents { pw, nd } => ModuleDoc::new(
                 "Q-cache monitor: one L2 bank's PRODUCE / CONSUME / SPILL strobes added to the running counts and its domains to the running masks (spec 1.2)",
                 "Combinational; no handshake. n*_o = n*_i + strobe; pm_o / cm_o = pm_i / cm_i with bit dom set when\n\
@@ -361,6 +369,8 @@ struct MonitorTop {
     spill_shift: u32,
     qlock_shift: u32,
     damp: u32,
+    lock_probe: u32,
+    lpw: u32,
     bank_mod: String,
     win_mod: String,
     cmp_mod: String,
@@ -408,6 +418,8 @@ fn view(c: &QcacheConfig, preset: &str, l: Leaves) -> MonitorTop {
         spill_shift: c.spill_little_shift,
         qlock_shift: c.qlock_shift,
         damp: (c.policy == golden::qcache::config::Policy::DampOnReversal) as u32,
+        lock_probe: c.lock_probe_evals,
+        lpw: c.lock_probe_w,
         bank_mod: l.bank_mod,
         win_mod: l.win_mod,
         cmp_mod: l.cmp_mod,
@@ -449,6 +461,7 @@ pub fn generate_with(cfg: &ConfigFile<QcacheConfig>, bug: Option<DivBug>) -> Res
         ("MIN_LINES", json!(c.min_lines)),
         ("RC_LAT", json!(c.rc_lat)),
         ("POLICY", json!(c.policy.name())),
+        ("LOCK_PROBE_EVALS", json!(c.lock_probe_evals)),
     ] {
         d = d.param(k, v);
     }

@@ -43,6 +43,8 @@
 //   detect_timeout = 262144
 //   ack_timeout = 131072
 //   rc_lat = 40
+//   # LOCK_PROBE_EVALS (spec 1.6): 0 = off, the thesis's monitor (LOCKED never probes upward)
+//   lock_probe_evals = 0
 //   policy = "table_6_1"
 //
 //   # The companion blocks (spec §5, §1.8): the thesis's 16-core GPU at 700 MHz, a 3.5 GHz

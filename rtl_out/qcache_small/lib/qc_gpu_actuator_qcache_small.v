@@ -42,6 +42,8 @@
 //   detect_timeout = 8192
 //   ack_timeout = 2048
 //   rc_lat = 12
+//   # LOCK_PROBE_EVALS (spec 1.6): 0 = off, the thesis's monitor (LOCKED never probes upward)
+//   lock_probe_evals = 0
 //   policy = "table_6_1"
 //
 //   # The companion blocks (spec §5): both transition-filter options on (the L2 preset keeps
