@@ -274,7 +274,16 @@ fn omni_reproduces_the_papers_hop_examples() {
 #[test]
 fn omni_changes_no_result_and_no_instruction_count() {
     let cfg = preset("llc_compute_56");
-    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/copy_strided", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster", "fdtd/fdtd2d"] {
+    for w in [
+        "micro_llc/vecadd_strided",
+        "micro_llc/vecadd_aligned",
+        "micro_llc/copy_strided",
+        "micro_llc/compare",
+        "micro_llc/norm",
+        "kmeans/kmeans",
+        "streamcluster/streamcluster",
+        "fdtd/fdtd2d",
+    ] {
         let (_, off) = same_results(&cfg, "omni", w);
         let sent = hook(&off, "oq.sent");
         assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), hook(&off, "oq.cps"), "{w}: every CP reaches an SQ");

@@ -30,10 +30,10 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use golden::gpu::hooks::{self, CoreNetHook, CorePort, HookCounters, NoHook};
-use golden::gpu::Launch;
 use golden::gpu::sim::{run_capture, Gpu, RunOptions, SimError};
 use golden::gpu::txn::Txn;
 use golden::gpu::GpuConfig;
+use golden::gpu::Launch;
 use golden::network::Packet;
 use gpu_common::{config_path, launch_text};
 
@@ -72,7 +72,14 @@ fn random_launch(i: usize, copy: bool, len: u32, skew: [u32; 3]) -> Launch {
         let src = "{ kind = \"randint\", lo = 0, hi = 4294967295, seed = 3 }".to_string();
         ("../copy/copy.ptx", vec![("src", "u32", src), ("dst", "u32", zeros)], format!("[\"src\", \"dst\", {len}, 1]"), "copy", "dst", format!("{{ n = {len}, stride = 1 }}"))
     } else {
-        ("../vecadd/vecadd.ptx", vec![("a", "f32", uniform(1)), ("b", "f32", uniform(2)), ("c", "f32", zeros)], format!("[\"a\", \"b\", \"c\", {len}]"), "vecadd", "c", format!("{{ n = {len} }}"))
+        (
+            "../vecadd/vecadd.ptx",
+            vec![("a", "f32", uniform(1)), ("b", "f32", uniform(2)), ("c", "f32", zeros)],
+            format!("[\"a\", \"b\", \"c\", {len}]"),
+            "vecadd",
+            "c",
+            format!("{{ n = {len} }}"),
+        )
     };
     let mut t = format!("name = \"stress_{i}\"\n");
     for ((name, ty, init), skew) in bufs.into_iter().zip(skew) {
