@@ -65,6 +65,8 @@ fn offloading_changes_no_result_and_no_instruction_count() {
     for w in [
         "micro_llc/vecadd_aligned",
         "micro_llc/vecadd_strided",
+        "micro_llc/copy_aligned",
+        "micro_llc/copy_strided",
         "micro_llc/compare",
         "micro_llc/density",
         "micro_llc/norm",
@@ -84,7 +86,42 @@ fn offloading_changes_no_result_and_no_instruction_count() {
         if w == "micro_llc/vecadd_strided" {
             assert_eq!((sent, hook(&off, "oq.flush_partitions")), (0, 1792), "{w}");
         }
+        // COPY (spec 4.1): pattern 3, one chain per warp. Aligned, src[i] and dst[i] share
+        // a partition: every chain offloads. Strided, dst is 128 B further; tiny
+        // interleaves its 2 partitions by 256 B, so warp w's lines (src at 128 w past a
+        // 1-KB boundary) share a 256-B chunk for even w (offloaded) and straddle two for
+        // odd w (flushed at the store): 896 each (on the 8-partition mesh, all flush)
+        if w == "micro_llc/copy_aligned" {
+            assert_eq!((sent, chains), (1792, 1792), "{w}");
+        }
+        if w == "micro_llc/copy_strided" {
+            assert_eq!((sent, hook(&off, "oq.flush_partitions"), chains), (896, 896, 1792), "{w}");
+        }
     }
+}
+
+/// Chain-aware fetch and issue priority (spec §1.2, `chain_priority`, on by default)
+/// acts where warps compete (the forming chain's warp is moved ahead in its scheduler and
+/// in fetch) and changes no result and no instruction count; off, it never acts.
+#[test]
+fn chain_priority_changes_timing_not_work() {
+    let cfg = preset("llc_compute_56");
+    let launch = root().join("workloads/micro_llc/vecadd_aligned.toml");
+    let mut insts = Vec::new();
+    for (prio, mode) in [(true, "llc"), (false, "llc"), (true, "omni")] {
+        let (code, err, r) = run_on(&cfg, &format!("mode = \"{mode}\"\nchain_priority = {prio}"), &launch);
+        assert_eq!(code, 0, "{err}");
+        let r = r.unwrap();
+        assert!(passed(&r), "{}", r["checks"]);
+        let (ahead, fetch) = (hook(&r, "oq.prio_ahead"), hook(&r, "oq.prio_fetch"));
+        if prio {
+            assert!(ahead > 0 && fetch > 0, "{mode}: priority never acted: {}", r["hooks"]);
+        } else {
+            assert_eq!((ahead, fetch), (0, 0), "{mode}: priority off");
+        }
+        insts.push((r["warp_insts"].clone(), r["thread_insts"].clone()));
+    }
+    assert!(insts.iter().all(|i| *i == insts[0]), "{insts:?}");
 }
 
 /// A launch of one warp: c = a + b on 32 elements, a, b and c 1-KB aligned.
@@ -164,6 +201,7 @@ fn bad_offload_parameters_exit_2() {
         ("mode = \"fast\"", "hooks.llc_compute.mode", "\"omni\""),
         ("mode = \"llc\"\nsq_entires = 4", "hooks.llc_compute", "sq_entries"),
         ("mode = \"omni\"\ndivergence_policy = \"merge\"", "hooks.llc_compute.divergence_policy", "\"split\", \"discard\""),
+        ("mode = \"llc\"\nchain_priority = 1", "hooks.llc_compute.chain_priority", "bool"),
     ] {
         let (code, err, report) = run(hook, &launch);
         assert_eq!(code, 2, "{hook}: {err}");
@@ -236,7 +274,16 @@ fn omni_reproduces_the_papers_hop_examples() {
 #[test]
 fn omni_changes_no_result_and_no_instruction_count() {
     let cfg = preset("llc_compute_56");
-    for w in ["micro_llc/vecadd_strided", "micro_llc/vecadd_aligned", "micro_llc/compare", "micro_llc/norm", "kmeans/kmeans", "streamcluster/streamcluster", "fdtd/fdtd2d"] {
+    for w in [
+        "micro_llc/vecadd_strided",
+        "micro_llc/vecadd_aligned",
+        "micro_llc/copy_strided",
+        "micro_llc/compare",
+        "micro_llc/norm",
+        "kmeans/kmeans",
+        "streamcluster/streamcluster",
+        "fdtd/fdtd2d",
+    ] {
         let (_, off) = same_results(&cfg, "omni", w);
         let sent = hook(&off, "oq.sent");
         assert_eq!(hook(&off, "sq_core.cps") + hook(&off, "sq.cps"), hook(&off, "oq.cps"), "{w}: every CP reaches an SQ");

@@ -262,6 +262,54 @@ fn an_issue_hook_can_see_every_instruction_and_reorder_the_schedulers() {
     }
 }
 
+// ---------------------------------------------------------------- issue: fetch first
+
+/// Names one warp for the fetch stage to serve first: the highest slot that has issued,
+/// a different choice from the round-robin fetch order.
+#[derive(Default)]
+struct FetchLast {
+    asked: u64,
+    top: Option<u16>,
+}
+
+impl IssueHook for FetchLast {
+    fn taps(&self) -> IssueTaps {
+        IssueTaps { every_inst: true, fetch_first: true, ..Default::default() }
+    }
+
+    fn decide(&mut self, _now: u64, w: &WarpView, _inst: &Inst) -> IssueDecision {
+        if w.at_barrier {
+            return IssueDecision::Block;
+        }
+        self.top = self.top.max(Some(w.slot));
+        IssueDecision::Issue
+    }
+
+    fn fetch_first(&mut self, _now: u64) -> Option<u16> {
+        self.asked += 1;
+        self.top
+    }
+
+    fn counters(&self, out: &mut HookCounters) {
+        count(out, "fetch_last.asked", self.asked);
+    }
+}
+
+/// A hook that names a warp for the fetch stage (llc_omni_compute.md §1.2's fetch
+/// priority) is asked every cycle and changes the timing, not the work.
+#[test]
+fn an_issue_hook_can_put_a_warp_first_in_fetch() {
+    let cfg = config("tiny");
+    let l = launch("matvec/matvec.toml");
+    let plain = run(&cfg, &l, RunOptions::default()).unwrap();
+    let mut hooks = HookSet::none(&cfg);
+    hooks.set_issue("fetch_last", |_| Box::<FetchLast>::default()).unwrap();
+    let r = run_with(&cfg, &l, hooks);
+    assert_eq!(r.warp_insts, plain.warp_insts);
+    assert!(r.hooks["fetch_last.asked"] > 0, "{:?}", r.hooks);
+    assert_ne!(r.cycles, plain.cycles, "the fetch order changed timing");
+}
+
 // ---------------------------------------------------------------- issue: a toy F-TFB
 
 /// A toy barrier-displaced instruction buffer (tfb_bdib.md §1.7, F-TFB without

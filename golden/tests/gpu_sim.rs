@@ -131,6 +131,16 @@ fn unsupported_router_knobs_are_config_errors() {
     assert_eq!(e(mesh.replace("buf_depth = 4 ", "pipeline_stages = 5\nbuf_depth = 4 ")), format!("{p}: network.router.pipeline_stages: 5 is not supported (allowed: one of 3)"));
     assert_eq!(e(set(&mesh, "network", "mesh", "[4, 5]")), format!("{p}: network.mesh: 4x5 is not square (allowed: [N, N], N in 2..=8)"));
     assert_eq!(e(set(&set(&mesh, "network", "mesh", "[10, 10]"), "network", "kind", "\"macro\"")), format!("{p}: network.mesh: 10 is out of range (allowed: 2..=8)"));
+    // llc_omni_compute.md §1.8's reply VCs: 1..vcs-1 on one plane with yx or xy routing
+    let reply = |t: &str, r: &str| t.replace("buf_depth = 4 ", &format!("reply_vcs = {r}\nbuf_depth = 4 "));
+    let one_plane = set(&mesh, "network.router", "planes", "1");
+    assert!(GpuConfig::parse(&path, &reply(&one_plane, "2")).is_ok());
+    assert_eq!(e(reply(&one_plane, "3")), format!("{p}: network.router.reply_vcs: 3 is out of range (allowed: 1..=2)"));
+    assert_eq!(e(reply(&one_plane, "0")), format!("{p}: network.router.reply_vcs: 0 is out of range (allowed: 1..=2)"));
+    let two = "the request and reply classes are already apart (allowed: only with planes = 1 and routing = \"yx\" or \"xy\")";
+    assert_eq!(e(reply(&mesh, "1")), format!("{p}: network.router.reply_vcs: {two}"));
+    assert_eq!(e(reply(&set(&set(&one_plane, "network.router", "routing", "\"xy_yx\""), "network.router", "vcs", "4"), "1")), format!("{p}: network.router.reply_vcs: {two}"));
+    assert_eq!(e(reply(&text, "1")), format!("{p}: network.router.reply_vcs: reply VCs split the VC mesh's classes (allowed: only with kind = \"mesh\")"));
     // the same values are fine where they are only recorded (ideal network)
     assert!(GpuConfig::parse(&path, &set(&text, "network.router", "vcs", "9")).is_ok());
     // unknown keys are refused for every network kind

@@ -38,6 +38,8 @@ const WORKLOADS: &[&str] = &[
     "micro_llc/norm.toml",
     "micro_llc/vecadd_aligned.toml",
     "micro_llc/vecadd_strided.toml",
+    "micro_llc/copy_aligned.toml",
+    "micro_llc/copy_strided.toml",
     "fdtd/fdtd2d.toml",
     "mvt/mvt.toml",
     "scp/scalarprod.toml",

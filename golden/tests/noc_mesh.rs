@@ -247,7 +247,7 @@ fn zero_load_latency_with_eight_vcs() {
 /// VCs 0..=3 downstream), which only a mesh of more than 4 VCs can show.
 #[test]
 fn vc_mesh_invariants_with_eight_vcs_and_256_bit_flits() {
-    let p = golden::noc::config::VcParams { flit_width: 256, vcs: 8, buf_depth: 8, routing: golden::noc::config::Routing::Yx, planes: 1 };
+    let p = golden::noc::config::VcParams { flit_width: 256, vcs: 8, buf_depth: 8, routing: golden::noc::config::Routing::Yx, planes: 1, reply_vcs: 0 };
     let (v, d) = run_vc(&p, 4, 20_000, 13, None);
     assert!(v.is_empty(), "{v:#?}");
     assert!(d > 5000, "{d} flits delivered");

@@ -104,7 +104,7 @@ fn router_digest(p: &VcParams, n: u32, (x, y): (u32, u32), seed: u64, cycles: u6
 }
 
 fn vc(flit_width: u32, vcs: u32, buf_depth: u32, routing: Routing) -> VcParams {
-    VcParams { flit_width, vcs, buf_depth, routing, planes: 1 }
+    VcParams { flit_width, vcs, buf_depth, routing, planes: 1, reply_vcs: 0 }
 }
 
 fn stats_digest(h: &mut Fnv, s: &NocStats, delivered: u64, generated: u64) {

@@ -160,6 +160,32 @@ fn the_router_checker_holds_xy_yx_and_catches_a_class_blind_allocator() {
     }
 }
 
+/// A GPU network's `reply_vcs` (llc_omni_compute.md §1.8) on YX routing: of 8 VCs the
+/// last 3 carry replies, the first 5 requests (by hand: 0..5 and 5..8); a packet of each
+/// class keeps to its VCs along its YX path; the router checker holds under random
+/// traffic and catches a class-blind VC allocator.
+#[test]
+fn reply_vcs_keep_each_class_on_its_own_vcs() {
+    let p = VcParams { flit_width: 256, vcs: 8, buf_depth: 8, routing: Routing::Yx, planes: 1, reply_vcs: 3 };
+    assert_eq!((p.class_vcs(0), p.class_vcs(1)), (0..5, 5..8));
+    let shared = VcParams { reply_vcs: 0, ..p };
+    assert_eq!((shared.class_vcs(0), shared.class_vcs(1)), (0..8, 0..8));
+    // the MC at (0, 7) = 56 answers the core at (5, 2) = 21: YX both ways
+    let reply: Vec<(usize, usize)> = vec![(56, S), (48, S), (40, S), (32, S), (24, S), (16, E), (17, E), (18, E), (19, E), (20, E)];
+    let request: Vec<(usize, usize)> = vec![(21, N), (29, N), (37, N), (45, N), (53, N), (61, W), (60, W), (59, W), (58, W), (57, W)];
+    for (src, dst, class, path, vcs) in [(56, 21, 1u8, &reply, 5..8), (21, 56, 0u8, &request, 0..5)] {
+        let hops = trace(&p, 8, src, dst, class);
+        assert_eq!(hops.iter().map(|&(r, d, _)| (r, d)).collect::<Vec<_>>(), *path, "class {class}");
+        assert!(hops.iter().all(|&(_, _, vc)| vcs.contains(&(vc as usize))), "class {class} left its VCs: {hops:?}");
+    }
+    let p4 = VcParams { flit_width: 128, vcs: 4, buf_depth: 4, routing: Routing::Yx, planes: 1, reply_vcs: 1 };
+    let (found, forwarded) = run_router(&p4, None);
+    assert_eq!(found, None);
+    assert!(forwarded > 2_000, "{forwarded} flits forwarded");
+    let (found, _) = run_router(&p4, Some(VcMutation::IgnoreVcClass));
+    assert!(found.as_deref().is_some_and(|s| s.contains("VC class")), "planted: {found:?}");
+}
+
 #[test]
 fn xy_yx_needs_an_even_vc_count_and_one_plane() {
     let bad = |body: &str| {
@@ -179,10 +205,10 @@ fn a_partial_baseline_table_keeps_the_baseline_defaults() {
     // spec macro_noc.md 1.12: 128-bit flits, 3 VCs x 4 flits, XY, two planes; a table
     // that states only the routing changes only the routing
     let c = xyyx(4, 4);
-    assert_eq!(c.baseline, VcParams { flit_width: 128, vcs: 4, buf_depth: 4, routing: Routing::XyYx, planes: 1 });
+    assert_eq!(c.baseline, VcParams { flit_width: 128, vcs: 4, buf_depth: 4, routing: Routing::XyYx, planes: 1, reply_vcs: 0 });
     let text = "name = \"t\"\n[noc]\nkind = \"baseline\"\nmesh = 4\nmcs = [[0, 3]]\n[noc.baseline]\nrouting = \"yx\"\n";
     let c = block::parse::<Noc>(Path::new("t.toml"), text).unwrap().config;
-    assert_eq!(c.baseline, VcParams { flit_width: 128, vcs: 3, buf_depth: 4, routing: Routing::Yx, planes: 2 });
+    assert_eq!(c.baseline, VcParams { flit_width: 128, vcs: 3, buf_depth: 4, routing: Routing::Yx, planes: 2, reply_vcs: 0 });
     let e = block::parse::<Noc>(Path::new("t.toml"), &text.replace("routing", "routin")).expect_err("an unknown key is refused").to_string();
     assert!(e.contains("routin"), "{e}");
 }

@@ -294,6 +294,12 @@ pub struct RouterConfig {
     /// The golden VC router has a fixed 3-stage pipeline (VA, SA, ST); only 3 is
     /// accepted.
     pub pipeline_stages: Option<u32>,
+    /// Message classes on one plane (llc_omni_compute.md §1.8): the last `reply_vcs` VCs
+    /// of every port carry replies only, the others requests (ComputePackets ride the
+    /// request class), so replies never wait behind requests (`kind = "mesh"`, one
+    /// plane, `yx` or `xy` routing; absent: both classes share every VC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply_vcs: Option<u32>,
 }
 
 impl RouterConfig {

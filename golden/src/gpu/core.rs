@@ -1791,6 +1791,15 @@ impl Sm {
     }
 
     fn fetch_stage(&mut self, k: &Kernel, now: u64) {
+        if self.taps.fetch_first {
+            // the issue hook's priority warp (llc_omni_compute.md §1.2) is refilled first
+            if let Some(w) = self.issue_hook.fetch_first(now) {
+                if let Some(i) = self.fetch_q.iter().position(|&x| x == w).filter(|&i| i > 0) {
+                    self.fetch_q.remove(i);
+                    self.fetch_q.push_front(w);
+                }
+            }
+        }
         let mut n = 0;
         while n < self.fetch_width {
             let Some(w) = self.fetch_q.pop_front() else {

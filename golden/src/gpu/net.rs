@@ -10,9 +10,9 @@
 //! validation a `[noc]` config goes through, with errors naming the GPU config's fields
 //! (`network.router.vcs`, `network.flit_width`, `network.mem_nodes[2]`).
 
-use crate::config::{check_one_of, FieldError};
+use crate::config::{check_one_of, check_range, FieldError};
 use crate::network::{IdealNetwork, Network};
-use crate::noc::config::{NocConfig, NocFields, NocKind, RawVc, ReplyKnobs, VcFields};
+use crate::noc::config::{NocConfig, NocFields, NocKind, RawVc, ReplyKnobs, Routing, VcFields};
 
 use super::config::{NetworkConfig, NetworkKind};
 
@@ -56,6 +56,9 @@ fn gpu_fields() -> NocFields {
 /// flits; `macro` is MACRO-NoC with the spec's default planes (64-bit request plane,
 /// hinge-router reply plane).
 pub fn noc_config(cfg: &NetworkConfig) -> Result<Option<NocConfig>, FieldError> {
+    if cfg.router.reply_vcs.is_some() && cfg.kind != NetworkKind::Mesh {
+        return Err(FieldError::new("network.router.reply_vcs", "reply VCs split the VC mesh's classes", Some("only with kind = \"mesh\"".into())));
+    }
     let kind = match cfg.kind {
         NetworkKind::Ideal => return Ok(None),
         NetworkKind::Mesh => NocKind::Baseline,
@@ -87,7 +90,22 @@ pub fn noc_config(cfg: &NetworkConfig) -> Result<Option<NocConfig>, FieldError> 
         }
     };
     let mcs: Vec<(u32, u32)> = cfg.mem_nodes.iter().map(|&id| (id as u32 % w, id as u32 / w)).collect();
-    NocConfig::for_gpu(kind, w, &mcs, baseline, reply, &gpu_fields()).map(Some)
+    let mut noc = NocConfig::for_gpu(kind, w, &mcs, baseline, reply, &gpu_fields())?;
+    if let Some(r) = cfg.router.reply_vcs {
+        noc.baseline.reply_vcs = reply_vcs(&baseline, r)?;
+    }
+    Ok(Some(noc))
+}
+
+/// `network.router.reply_vcs` (llc_omni_compute.md §1.8): 1..vcs-1 reply VCs on a
+/// one-plane `yx` or `xy` mesh (`xy_yx` already splits the VCs into its two classes;
+/// two planes carry the classes apart).
+fn reply_vcs(p: &RawVc, r: u32) -> Result<u32, FieldError> {
+    let f = "network.router.reply_vcs";
+    if p.routing == Routing::XyYx || p.planes != 1 {
+        return Err(FieldError::new(f, "the request and reply classes are already apart", Some("only with planes = 1 and routing = \"yx\" or \"xy\"".into())));
+    }
+    check_range(f, i64::from(r), 1, i64::from(p.vcs) - 1).map(|r| r as u32)
 }
 
 /// Build the network a config asks for. Packets are counted in `flit_width`-bit flits;

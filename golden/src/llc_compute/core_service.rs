@@ -16,7 +16,21 @@
 //! * the ALU grant (`alu_gnt`) is given when the SM issued nothing into its SP pipeline
 //!   in the previous cycle (the latest the hook can know; the core always wins, §1.7).
 //!   Cycles where the SQ wanted the ALU and did not get it are the paper's ALU
-//!   contention (Fig. 14, `llc_compute.sq_core.alu_contention`). With a dedicated SQ
+//!   contention (Fig. 14, `llc_compute.sq_core.alu_contention`).
+//!   The hardware arbitrates in the same cycle (spec §1.7: the SQ uses the ALU in
+//!   cycles the core does not). The hook cannot: [`crate::gpu::hooks::CoreNetHook::cycle`]
+//!   runs before the SM's issue stage, and the SQ's one `eval` decides its NoC, shared
+//!   memory and ALU together, so deciding the ALU after the SM would mean a second hook
+//!   call per cycle after the SM (a new hook point in `sim.rs`) and splitting the
+//!   co-simulated model's `eval`. What the one-cycle-late grant costs is measured
+//!   instead, the cycle after each decision (exact: the SM's SP issue of that cycle is
+//!   known then): `alu_late_conflict` counts ops dispatched in a cycle the core used the
+//!   ALU (a same-cycle grant would have held them one cycle or more), `alu_late_wait`
+//!   cycles an op waited while the core left the ALU free (it would have gone one cycle
+//!   earlier).
+//! * the shared-memory port, likewise, is the state at the start of the cycle: a warp's
+//!   shared access that starts in the same cycle is not seen. `smem_accesses` counts the
+//!   SQ's accesses, each of which could be one cycle early at most. With a dedicated SQ
 //!   ALU of `w` lanes (spec §7 study 19, `[hooks.llc_compute] core_sq_alu_lanes`) the
 //!   core's ALU is never asked: a warp-wide op takes `32 / w` passes, so the grant
 //!   returns `32 / w` cycles after each op starts and the op's latency grows by
@@ -49,6 +63,9 @@ struct Counts {
     answers: u64,
     alu_ops: u64,
     alu_contention: u64,
+    alu_late_conflict: u64,
+    alu_late_wait: u64,
+    smem_accesses: u64,
 }
 
 /// One SM's core SQ and its queues.
@@ -69,6 +86,9 @@ pub struct SqCoreService {
     reads: VecDeque<u64>,
     /// A dedicated SQ ALU: (passes per warp-wide op, the cycle it is free again).
     dedicated: Option<(u64, u64)>,
+    /// The shared ALU's decision of the last cycle the SQ ran: (cycle, an op fired, an
+    /// op waited), for the one-cycle-late grant's measured error (module doc).
+    last_alu: (u64, bool, bool),
     n: Counts,
 }
 
@@ -90,6 +110,7 @@ impl SqCoreService {
             ni: VecDeque::new(),
             reads: VecDeque::new(),
             dedicated: None,
+            last_alu: (u64::MAX, false, false),
             n: Counts::default(),
         }
     }
@@ -149,6 +170,14 @@ impl SqCoreService {
             Some((_, free_at)) => now >= free_at,
             None => now == 0 || !port.alu_issued_at(now - 1),
         };
+        // what a same-cycle grant would have decided last cycle, known only now
+        if let (None, (t, fired, waited)) = (self.dedicated, self.last_alu) {
+            if t.checked_add(1) == Some(now) {
+                let core = port.alu_issued_at(t);
+                self.n.alu_late_conflict += u64::from(fired && core);
+                self.n.alu_late_wait += u64::from(waited && !core);
+            }
+        }
         i.no_ready = false;
         self.sq.eval(&self.i, &mut self.o);
         let mut sent = None;
@@ -200,6 +229,8 @@ impl SqCoreService {
         }
         self.n.alu_ops += u64::from(self.o.alu_fire);
         self.n.alu_contention += u64::from(self.o.st_contend);
+        self.last_alu = (now, self.o.alu_fire, self.o.st_contend);
+        self.n.smem_accesses += u64::from(self.o.sm_valid && self.i.sm_ready);
         let s = &self.sq.state;
         let busy = self.sq.count() > 0 || !s.sqsr.fb.is_empty() || !s.smw_q.is_empty() || !self.cps.is_empty() || !self.ni.is_empty() || !self.reads.is_empty();
         if busy {
@@ -219,6 +250,9 @@ impl SqCoreService {
             ("answers", n.answers),
             ("alu_ops", n.alu_ops),
             ("alu_contention", n.alu_contention),
+            ("alu_late_conflict", n.alu_late_conflict),
+            ("alu_late_wait", n.alu_late_wait),
+            ("smem_accesses", n.smem_accesses),
         ] {
             count(out, &format!("llc_compute.sq_core.{name}"), v);
         }

@@ -11,6 +11,7 @@
 //! divergence_policy = "split"   # or "discard" (memory-divergent chains, spec §2.6)
 //! core_sq_alu_lanes = 0         # omni: 0 = the core SQ shares the core's ALU; 4, 8,
 //!                               # 16, 32 = a dedicated SQ ALU of that width (study 19)
+//! chain_priority = true         # chain-aware fetch and issue priority (spec §1.2)
 //! ```
 //!
 //! `divergence_policy` (under `llc` and `omni`; spec §2.6 [OC]): a chain instruction
@@ -95,6 +96,9 @@ struct Params {
     /// dedicated one of 4, 8, 16 or 32 lanes (spec §5.6, §7 study 19).
     #[serde(default)]
     core_sq_alu_lanes: i64,
+    /// Chain-aware fetch and issue priority (spec §1.2): on in the paper's design.
+    #[serde(default = "default_prio")]
+    chain_priority: bool,
 }
 
 fn default_oq() -> i64 {
@@ -108,6 +112,9 @@ fn default_buf() -> i64 {
 }
 fn default_alu() -> i64 {
     4
+}
+fn default_prio() -> bool {
+    true
 }
 fn default_div() -> String {
     "split".into()
@@ -165,7 +172,8 @@ fn attach_offload(cfg: &GpuConfig, p: &Params, omni: bool, set: &mut HookSet) ->
                 Some(l) => Target::Omni { lut: l[i].clone(), core_sq_bytes: sq_entries as u64 * 2 * line, shared_bytes: u64::from(cfg.core.shared_bytes) },
                 None => Target::Llc,
             };
-            Rc::new(RefCell::new(Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone(), target, divergence)))
+            let oq = Oq::new(i, cfg.network.sm_nodes[i], oq_entries, warps, wire.clone(), map.clone(), mem_nodes.clone(), target, divergence);
+            Rc::new(RefCell::new(oq.with_priority(p.chain_priority)))
         })
         .collect();
     set.set_issue("llc_compute", |i| Box::new(OqIssue(oqs[i].clone())))?;

@@ -44,8 +44,15 @@
 //!   the answer [P]: ACK, DATA or BITMAP resumes it; fallback data (the SQSR was full,
 //!   §1.6.4) means the core computes and stores itself (the held store goes out).
 //!
-//! Differences from the spec, each a documented model choice: chain-aware fetch and
-//! issue priority (§1.2) are not modelled (the GTO order is kept); a FLUSH at a chain
+//! Chain-aware priority (spec §1.2, `chain_priority`, on by default): from a chain's
+//! `01` issue until its `11` issues (or the chain is discarded or flushed) its warp is
+//! the core's priority warp: first in its scheduler's GTO order
+//! ([`IssueHook::order`]) and first in fetch ([`IssueHook::fetch_first`]). Counters
+//! `oq.prio_ahead` (scheduler cycles in which the priority warp was moved ahead of
+//! another) and `oq.prio_fetch` (cycles with a fetch-priority warp).
+//!
+//! Differences from the spec, each a documented model choice: fetch priority starts at
+//! the `01`'s issue, not its fetch (the SM's fetch stage does not see tags); a FLUSH at a chain
 //! store sends the store right after the re-sent loads instead of after their data
 //! returns (it changes no result); the `ld i` of a register-held uniform operand travels
 //! as 0 in the packet (the SQ's data path does not affect its timing, and results come
@@ -205,6 +212,8 @@ struct Counts {
     answers: u64,
     fallbacks: u64,
     group_fallbacks: u64,
+    prio_ahead: u64,
+    prio_fetch: u64,
 }
 
 /// One SM's Offload Queue: the issue side ([`OqIssue`]) and the network side
@@ -239,8 +248,13 @@ pub struct Oq {
     /// Omni: the core SQs take chains in this kernel (§1.7 shared-memory check).
     core_sqs_on: bool,
     n: Counts,
+    /// Chain-aware fetch and issue priority (spec §1.2): the forming chain's warp goes
+    /// first in its scheduler's order and in fetch.
+    priority: bool,
     /// A planted bug for the tests: the warp resumes at its chain's first answer.
     plant_resume_early: bool,
+    /// A planted bug for the tests: the priority warp goes last instead of first.
+    plant_priority_last: bool,
 }
 
 impl Oq {
@@ -278,7 +292,38 @@ impl Oq {
             target,
             core_sqs_on: true,
             n: Counts::default(),
+            priority: false,
             plant_resume_early: false,
+            plant_priority_last: false,
+        }
+    }
+
+    /// With chain-aware fetch and issue priority (spec §1.2, `chain_priority`).
+    pub fn with_priority(mut self, on: bool) -> Self {
+        self.priority = on;
+        self
+    }
+
+    /// The priority warp of spec §1.2: the warp whose chain the CPGU is forming, from
+    /// its `01`'s issue to its `11`'s (or the chain's DISCARD or FLUSH). A chain
+    /// discarded at its `01` (OQSR full) runs normally and gets none. Our choice: fetch
+    /// priority starts at the `01`'s issue too (the SM's fetch stage does not know the
+    /// tags), and one warp holds both.
+    fn priority_warp(&self) -> Option<u16> {
+        self.forming.filter(|_| self.priority).map(|f| f.warp)
+    }
+
+    /// Scheduler order with the priority warp first (spec §1.2 issue rule 1: GTO picks
+    /// it first whenever it can issue); the others keep their order.
+    fn order(&mut self, order: &mut [u16]) {
+        let Some(w) = self.priority_warp() else { return };
+        if let Some(i) = order.iter().position(|&x| x == w).filter(|&i| i > 0) {
+            if self.plant_priority_last {
+                order[i..].rotate_left(1);
+            } else {
+                order[..=i].rotate_right(1);
+            }
+            self.n.prio_ahead += 1;
         }
     }
 
@@ -619,6 +664,8 @@ impl Oq {
             ("answers", n.answers),
             ("fallbacks", n.fallbacks),
             ("group_fallbacks", n.group_fallbacks),
+            ("prio_ahead", n.prio_ahead),
+            ("prio_fetch", n.prio_fetch),
         ] {
             count(out, &format!("llc_compute.oq.{name}"), v);
         }
@@ -637,11 +684,23 @@ pub struct OqIssue(pub Rc<RefCell<Oq>>);
 
 impl IssueHook for OqIssue {
     fn taps(&self) -> IssueTaps {
-        IssueTaps { every_inst: true, ..IssueTaps::default() }
+        let prio = self.0.borrow().priority;
+        IssueTaps { every_inst: true, order: prio, fetch_first: prio, ..IssueTaps::default() }
     }
 
     fn kernel_begin(&mut self, kernel: &Kernel) {
         self.0.borrow_mut().begin(kernel);
+    }
+
+    fn order(&mut self, _now: u64, _sched: usize, order: &mut Vec<u16>) {
+        self.0.borrow_mut().order(order);
+    }
+
+    fn fetch_first(&mut self, _now: u64) -> Option<u16> {
+        let mut oq = self.0.borrow_mut();
+        let w = oq.priority_warp();
+        oq.n.prio_fetch += u64::from(w.is_some());
+        w
     }
 
     fn kernel_shape(&mut self, shape: &KernelShape) {
@@ -730,6 +789,39 @@ mod tests {
     }
 
     const ACK: Msg = Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 1 };
+
+    /// Spec §1.2: warp 6 forms a chain, so it goes first in its scheduler's GTO order
+    /// (greedy warp 4, then 0, 2, 6 oldest first: by hand 6, 4, 0, 2) and in fetch; the
+    /// others keep their order. No forming chain, or `chain_priority = false`: the order
+    /// is the baseline's and fetch has no priority warp.
+    fn priority_order(plant: bool) {
+        let mut q = oq().with_priority(true);
+        q.plant_priority_last = plant;
+        let mut order = [4, 0, 2, 6];
+        q.order(&mut order);
+        assert_eq!((order, q.priority_warp()), ([4, 0, 2, 6], None), "no chain forming");
+        q.forming = Some(Forming { warp: 6, entry: 0, chain: 0, mask: u32::MAX });
+        q.order(&mut order);
+        assert_eq!((order, q.priority_warp()), ([6, 4, 0, 2], Some(6)), "warp 6 forms a chain");
+        assert_eq!(q.n.prio_ahead, 1);
+        let mut off = oq().with_priority(false);
+        off.forming = q.forming;
+        let mut order = [4, 0, 2, 6];
+        off.order(&mut order);
+        assert_eq!((order, off.priority_warp()), ([4, 0, 2, 6], None), "chain_priority = false");
+    }
+
+    #[test]
+    fn the_forming_chains_warp_goes_first() {
+        priority_order(false);
+    }
+
+    /// A planted bug (the priority warp sent last) is caught.
+    #[test]
+    #[should_panic(expected = "warp 6 forms a chain")]
+    fn a_priority_warp_sent_last_is_caught() {
+        priority_order(true);
+    }
 
     #[test]
     fn answers_resume_or_fall_back_after_every_operand() {

@@ -127,7 +127,7 @@ impl Model for Sq {
         let s = &self.state;
         // the next state reuses the buffers of the state before the last commit
         let mut n = self.next.take().or_else(|| self.spare.take()).unwrap_or_else(|| self.state.clone());
-        n.clone_from(&self.state);
+        n.sync_from(&self.state);
         *o = self.new_outputs();
         (o.st_count, o.st_full, o.st_buf_count) = s.status();
         if i.rst {
@@ -163,7 +163,7 @@ impl Model for Sq {
             (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_tag, o.lr_which) = (true, LR_TOUCH, operand(&en.cp, k as u32), e as u32, k as u32);
             (o.lr_reply_node, o.lr_oq_tag) = (en.cp.src_node, en.cp.oq_tag);
             if take {
-                n.ents[e].issued[k] = true;
+                n.ent_mut(e).issued[k] = true;
             }
         } else if let Some(&(addr, which, src, tag)) = s.fb.front() {
             (o.lr_valid, o.lr_kind, o.lr_addr, o.lr_which, o.lr_reply_node, o.lr_oq_tag) = (true, LR_FB_LOAD, addr, which, src, tag);

@@ -106,6 +106,15 @@ impl Clone for SqCoreState {
     }
 }
 
+impl SqCoreState {
+    /// [`Sqsr::sync_from`] with the shared-memory side copied whole.
+    fn sync_from(&mut self, src: &Self) {
+        self.sqsr.sync_from(&src.sqsr);
+        self.smw_q.clone_from(&src.smw_q);
+        self.sm_rd.clone_from(&src.sm_rd);
+    }
+}
+
 pub struct SqCore {
     pub n_ent: usize,
     pub n_buf: usize,
@@ -196,7 +205,7 @@ impl Model for SqCore {
         let s = &self.state.sqsr;
         // the next state reuses the buffers of the state before the last commit
         let mut n = self.next.take().or_else(|| self.spare.take()).unwrap_or_else(|| self.state.clone());
-        n.clone_from(&self.state);
+        n.sync_from(&self.state);
         *o = self.new_outputs();
         (o.st_count, o.st_full, o.st_buf_count) = s.status();
         if i.rst {
@@ -226,7 +235,7 @@ impl Model for SqCore {
             (o.no_valid, o.no_kind, o.no_dst, o.no_tag, o.no_which, o.no_oq_tag) = (true, NO_LOAD_REQ, self.llc_of(addr), e as u32, k as u32, en.cp.oq_tag);
             (o.no_reply_node, o.no_addr) = (self.self_node, addr);
             if i.no_ready {
-                n.sqsr.ents[e].issued[k] = true;
+                n.sqsr.ent_mut(e).issued[k] = true;
             }
         } else if let Some(&(addr, which, src, tag)) = s.fb.front() {
             (o.no_valid, o.no_kind, o.no_dst, o.no_which, o.no_oq_tag) = (true, NO_FB_LOAD, self.llc_of(addr), which, tag);

@@ -5,9 +5,15 @@
 //!
 //! [`super::sq`] (at an LLC partition) and [`super::sq_core`] (in a core, Omni) wrap
 //! one [`Sqsr`] each and add their connections: the LLC request port, or the NoC port,
-//! shared memory and the core's ALU. The wrapper's `eval` clones the registered
-//! [`Sqsr`] into a next state and calls the methods below on it, reading the current
-//! one, as the hardware's next-state logic reads the `_r` registers.
+//! shared memory and the core's ALU. The wrapper's `eval` copies the registered
+//! [`Sqsr`] into a next state ([`Sqsr::sync_from`]) and calls the methods below on it,
+//! reading the current one, as the hardware's next-state logic reads the `_r` registers.
+//!
+//! Speed (no change to any cycle's behaviour): the next state is the state before the
+//! last commit, brought up to date by copying only the entries either of the two wrote
+//! since it was synchronised ([`Touched`]); every write to an entry of a next state goes
+//! through [`Sqsr::ent_mut`] (or a method here that records it). Debug builds check after
+//! each synchronisation that every entry equals the registered one.
 
 use std::collections::VecDeque;
 
@@ -61,10 +67,36 @@ pub struct AluStep {
     pub fire: bool,
 }
 
+/// The entries of an [`Sqsr`] written since it was last synchronised (bit `e % 64` of
+/// word `e / 64`). Bookkeeping of the model, not state: it compares equal always.
+#[derive(Debug, Clone, Default)]
+pub struct Touched(Vec<u64>);
+
+impl PartialEq for Touched {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Touched {}
+
+impl Touched {
+    /// Every entry of an SQSR of `n` (a state that may differ anywhere: new or reset).
+    fn all(n: usize) -> Self {
+        Touched(vec![u64::MAX; n.div_ceil(64).max(1)])
+    }
+
+    fn set(&mut self, e: usize) {
+        self.0[e / 64] |= 1 << (e % 64);
+    }
+}
+
 /// The registered state the two variants share.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Sqsr {
     pub ents: Vec<SqEntry>,
+    /// Entries written since the last [`Self::sync_from`] (see the module doc).
+    touched: Touched,
     /// Entries whose operands are present, in the order they became ready.
     pub ready_q: VecDeque<usize>,
     /// Buffer slots: the entry and its operands as they arrive.
@@ -120,8 +152,45 @@ impl Clone for Sqsr {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        let Sqsr { ents, ready_q, bufs, buf_order, filling, pipe, store_q, resp_q, fb } = src;
-        self.ents.clone_from(ents);
+        self.ents.clone_from(&src.ents);
+        // a copy may later be synchronised against a state that is not its source
+        self.touched = Touched::all(src.ents.len());
+        self.copy_queues(src);
+    }
+}
+
+impl Sqsr {
+    /// Make `self` equal to `src` when `self` is `src`'s source (`src` was synchronised
+    /// from `self`, then written) or was synchronised from `src` and written since:
+    /// copies the entries either wrote and the queues. `self` then counts as synchronised.
+    pub fn sync_from(&mut self, src: &Self) {
+        if self.ents.len() != src.ents.len() || self.touched.0.len() != src.touched.0.len() {
+            self.clone_from(src);
+        } else {
+            for (w, (a, b)) in self.touched.0.iter().zip(&src.touched.0).enumerate() {
+                let mut m = a | b;
+                while m != 0 {
+                    let e = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if let (Some(d), Some(s)) = (self.ents.get_mut(e), src.ents.get(e)) {
+                        d.clone_from(s);
+                    }
+                }
+            }
+            self.copy_queues(src);
+        }
+        self.touched.0.fill(0);
+        debug_assert!(self.ents == src.ents, "an SQSR entry was written without Sqsr::ent_mut");
+    }
+
+    /// Entry `e` for writing (recorded for [`Self::sync_from`]).
+    pub fn ent_mut(&mut self, e: usize) -> &mut SqEntry {
+        self.touched.set(e);
+        &mut self.ents[e]
+    }
+
+    fn copy_queues(&mut self, src: &Self) {
+        let Sqsr { ents: _, touched: _, ready_q, bufs, buf_order, filling, pipe, store_q, resp_q, fb } = src;
         self.ready_q.clone_from(ready_q);
         self.bufs.clone_from(bufs);
         self.buf_order.clone_from(buf_order);
@@ -151,6 +220,7 @@ impl Sqsr {
     pub fn new(n_ent: usize, n_buf: usize) -> Self {
         Self {
             ents: vec![SqEntry::default(); n_ent],
+            touched: Touched::all(n_ent),
             ready_q: VecDeque::new(),
             bufs: vec![None; n_buf],
             buf_order: VecDeque::new(),
@@ -214,13 +284,13 @@ impl Sqsr {
             }
         } else {
             let e = self.ents.iter().position(|e| !e.valid).expect("not full");
-            n.ents[e] = SqEntry { valid: true, cp, loads, ..Default::default() };
+            *n.ent_mut(e) = SqEntry { valid: true, cp, loads, ..Default::default() };
         }
     }
 
     /// Operand `which` of entry `e` is present; the entry joins the ready FIFO with its last one.
     pub fn set_present(&mut self, e: usize, which: usize) {
-        let en = &mut self.ents[e];
+        let en = self.ent_mut(e);
         en.present[which] = true;
         if en.present[..en.loads].iter().all(|p| *p) {
             self.ready_q.push_back(e);
@@ -262,7 +332,7 @@ impl Sqsr {
                     step.fire = n_ops > 0;
                     let a = ops[0].clone().unwrap();
                     let b = ops[1].clone().unwrap_or_else(|| vec![0; lanes]);
-                    n.ents[*e].result = Some(chain_result(&en.cp, &a, &b));
+                    n.ent_mut(*e).result = Some(chain_result(&en.cp, &a, &b));
                     n.pipe.push(((alu_lat * n_ops).max(1), *e));
                     n.bufs[slot] = None;
                     n.buf_order.pop_front();
@@ -291,6 +361,6 @@ impl Sqsr {
     /// The response of the response queue's head was taken: the entry is freed.
     pub fn respond(&mut self) {
         let e = self.resp_q.pop_front().expect("a response was offered");
-        self.ents[e] = SqEntry::default();
+        *self.ent_mut(e) = SqEntry::default();
     }
 }

@@ -275,16 +275,29 @@ pub struct VcParams {
     pub buf_depth: u32,
     pub routing: Routing,
     pub planes: u32,
+    /// VCs of every port reserved for replies, the last ones (0: requests and replies
+    /// share every VC, but under [`Routing::XyYx`]); a GPU network's
+    /// `network.router.reply_vcs` (llc_omni_compute.md §1.8), not a `[noc]` key.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reply_vcs: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl VcParams {
     /// The VCs packets of class `class` (0: requests, 1: replies) may use: half of
-    /// them each under [`Routing::XyYx`], all of them otherwise.
+    /// them each under [`Routing::XyYx`], the last `reply_vcs` for replies and the others
+    /// for requests when `reply_vcs` is set, all of them otherwise.
     pub fn class_vcs(&self, class: u8) -> std::ops::Range<usize> {
         let v = self.vcs as usize;
+        let r = self.reply_vcs as usize;
         match (self.routing, class) {
             (Routing::XyYx, 0) => 0..v / 2,
             (Routing::XyYx, _) => v / 2..v,
+            _ if r > 0 && class == 0 => 0..v - r,
+            _ if r > 0 => v - r..v,
             _ => 0..v,
         }
     }
@@ -389,7 +402,7 @@ fn vc_params(f: &VcFields, r: &RawVc) -> Result<VcParams, FieldError> {
             ));
         }
     }
-    Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes })
+    Ok(VcParams { flit_width: r.flit_width, vcs: r.vcs, buf_depth: r.buf_depth, routing: r.routing, planes: r.planes, reply_vcs: 0 })
 }
 
 impl NocConfig {

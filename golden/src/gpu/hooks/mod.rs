@@ -178,6 +178,9 @@ pub struct IssueTaps {
     /// Let [`IssueHook::order`] reorder each scheduler's candidates (MWF, fMWF,
     /// priority warps).
     pub order: bool,
+    /// Ask [`IssueHook::fetch_first`] each cycle which warp the fetch stage serves
+    /// first (the chain-aware fetch priority of llc_omni_compute.md §1.2).
+    pub fetch_first: bool,
 }
 
 /// What happens to the instruction a warp would issue.
@@ -337,6 +340,13 @@ pub trait IssueHook {
     /// Reorder scheduler `sched`'s warps for this cycle (`order` holds them in policy
     /// order; keep the same set).
     fn order(&mut self, _now: u64, _sched: usize, _order: &mut Vec<u16>) {}
+
+    /// The warp the fetch stage serves before the round-robin order this cycle, if it
+    /// waits for an I-buffer refill (asked only where [`IssueTaps::fetch_first`] is set;
+    /// a warp that does not wait for fetch is ignored).
+    fn fetch_first(&mut self, _now: u64) -> Option<u16> {
+        None
+    }
 
     fn barrier_arrive(&mut self, _now: u64, _warp: u16, _cta: u16) {}
 

@@ -138,7 +138,9 @@ impl Scoreboard<HingeTop> for HingeChecker {
 ///   VC not yet forwarded;
 /// * **routing** it leaves on the dimension-order (XY or YX) port of its destination;
 /// * **contiguity** an output VC carries one packet from head to tail, all its flits
-///   from the one input VC that won it.
+///   from the one input VC that won it;
+/// * **VC class** with request and reply classes on VCs of their own (`xy_yx`, or a
+///   GPU network's `reply_vcs`), a flit stays in its input VC's class.
 #[derive(Debug, Clone)]
 pub struct VcRouterChecker {
     n: u32,
@@ -147,6 +149,9 @@ pub struct VcRouterChecker {
     v: usize,
     depth: u32,
     routing: Routing,
+    /// The first reply-class VC (`v` when both classes share every VC): the classes of
+    /// `xy_yx` or of `reply_vcs`.
+    reply_from: usize,
     /// Per input VC: flits received and not yet forwarded, and its buffer occupancy
     /// (received minus credits returned).
     waiting: Vec<VecDeque<VcFlit>>,
@@ -172,6 +177,7 @@ impl VcRouterChecker {
             v: p.vcs as usize,
             depth: p.buf_depth,
             routing: p.routing,
+            reply_from: if p.class_vcs(1).start > 0 { p.class_vcs(1).start } else { p.vcs as usize },
             waiting: vec![VecDeque::new(); nv],
             held: vec![0; nv],
             downstream: vec![0; nv],
@@ -236,9 +242,9 @@ impl VcRouterChecker {
                             (owner, head) => self.flag("11 contiguity", format!("port {} VC {u}: head {head} from input VC {iv}, owned by {owner:?}", DIRS[out])),
                         }
                         self.owner[ov] = if f.tail { None } else { Some(iv) };
-                        let half = |u: usize| self.routing == Routing::XyYx && u >= v / 2;
-                        if half(iv % v) != half(*u as usize) {
-                            self.flag("12 VC class", format!("port {} VC {u} carries a flit of input VC {} of the other xy_yx class", DIRS[out], iv % v));
+                        let reply = |u: usize| u >= self.reply_from;
+                        if reply(iv % v) != reply(*u as usize) {
+                            self.flag("12 VC class", format!("port {} VC {u} carries a flit of input VC {} of the other class", DIRS[out], iv % v));
                         }
                     }
                 }

@@ -976,7 +976,7 @@ mod tests {
     fn route_compute_matches_golden_route() {
         let mut s = LeafSim::comb(RouteCompute::<2>::default());
         for routing in [Routing::Xy, Routing::Yx] {
-            let p = VcParams { flit_width: 64, vcs: 1, buf_depth: 8, routing, planes: 1 };
+            let p = VcParams { flit_width: 64, vcs: 1, buf_depth: 8, routing, planes: 1, reply_vcs: 0 };
             for (x, y) in (0..16).map(|i| (i % 4, i / 4)) {
                 let g = VcRouter::new(&p, 4, x, y);
                 for dst in 0..16u16 {
