@@ -234,8 +234,12 @@ fn cases(scratch: &Path, per_file: usize) -> Vec<Case> {
         for _ in 0..per_file {
             let (m, how) = mutate(&text, &mut rng);
             let d = fresh("wl");
+            // the directory's files only: a workload directory may hold subdirectories
+            // (workloads/micro_llc/spec), whose launch files are cases of their own
             for e in std::fs::read_dir(src.parent().unwrap()).unwrap().flatten() {
-                std::fs::copy(e.path(), d.join(e.file_name())).unwrap();
+                if e.path().is_file() {
+                    std::fs::copy(e.path(), d.join(e.file_name())).unwrap();
+                }
             }
             std::fs::write(d.join(src.file_name().unwrap()), &m).unwrap();
             let l = d.join(launch.file_name().unwrap());
