@@ -34,6 +34,7 @@ fn bad_llc_compute_configs_exit_2_and_write_nothing() {
         (format!("{BASE}[llc_compute.sq]\nbuffer = 0\n"), "llc_compute.sq.buffer", "1..=16"),
         (format!("{BASE}[llc_compute.sq]\nalu_latency = 17\n"), "llc_compute.sq.alu_latency", "1..=16"),
         (format!("{BASE}[llc_compute.sq]\nentries = 96\nsmem_aw = 7\n"), "llc_compute.sq.smem_aw", "8..=16"),
+        (format!("{BASE}[llc_compute.sq]\nalu_latency = 4\nfdiv = true\nfdiv_latency = 3\n"), "llc_compute.sq.fdiv_latency", "4..=64"),
         (format!("{BASE}[llc_compute.sq]\nqueue = 3\n"), "llc_compute.sq.queue", "unknown field"),
     ];
     for (body, field, allowed) in cases {

@@ -1,16 +1,17 @@
-//! Random legal LLC-Compute configurations (small meshes and OQs), each generated, built
-//! by Verilator and its OQ co-simulated in lockstep under random legal chain traffic
-//! with the spec §6.4 scoreboard on. 2 x 8 = 16 configurations per run (two tests so
-//! both cores build); the knobs drawn: mesh size, MC placement, offload mode, LLC rule,
-//! OQSR entries, warps, lanes, CPGU-busy policy, kept destination registers and the L1
-//! tag latency.
+//! Random legal LLC-Compute configurations (small meshes, OQs and SQs), each generated,
+//! built by Verilator and one of its queues co-simulated in lockstep under random legal
+//! traffic with its spec §6.4 scoreboard on: the OQ in 2 x 8 configurations, the SQ at
+//! an LLC partition in 8 and the SQ in a core in 8 (one test each, so both cores build).
+//! The knobs drawn: mesh size, MC placement, offload mode, LLC rule, OQSR entries,
+//! warps, lanes, CPGU-busy policy, kept destination registers, the L1 tag latency,
+//! SQSR entries, buffer slots, ALU latency and the divider (on or off, its latency).
 
 mod common;
 
 use golden::llc_compute::LlcCompute;
 use hdl_gen::llc_compute::LlcDesign;
 use proptest::prelude::*;
-use verif::llc_compute::oq_bench;
+use verif::llc_compute::{oq_bench, sq_bench, sq_core_bench};
 use verif::lockstep::{self, Options};
 use verif::verilator::Opt;
 
@@ -26,20 +27,26 @@ fn config_text() -> impl Strategy<Value = String> {
         any::<bool>(),
         1u32..=3,
     );
-    (mesh, knobs)
-        .prop_flat_map(|((w, h), knobs)| {
+    // the SQ: SQSR entries, buffer slots, ALU latency, and the divider, whose latency is
+    // never below the ALU's (a shorter one is refused: both would finish in one cycle)
+    let sq = (1u32..=8, 1u32..=3, 1u32..=4, any::<bool>(), 0u32..=4);
+    (mesh, knobs, sq)
+        .prop_flat_map(|((w, h), knobs, sq)| {
             // 1..=3 distinct MCs, never every node (a mesh needs a core)
             let mcs = proptest::sample::subsequence((0..w * h).collect::<Vec<u32>>(), 1..=3usize.min((w * h - 1) as usize));
-            (Just((w, h)), mcs, Just(knobs))
+            (Just((w, h)), mcs, Just(knobs), Just(sq))
         })
-        .prop_map(|((w, h), mcs, (mode, rule, entries, warps, lanes, busy, keep, tag_lat))| {
+        .prop_map(|((w, h), mcs, (mode, rule, entries, warps, lanes, busy, keep, tag_lat), (sq_entries, buffer, alu_lat, fdiv, fdiv_extra))| {
             let mcs: Vec<String> = mcs.iter().map(|n| format!("[{}, {}]", n % w, n / w)).collect();
             format!(
-                "name = \"prop_{w}x{h}_m{}_{mode}_e{entries}_w{warps}_l{lanes}\"\n[llc_compute]\nmesh = [{w}, {h}]\nmcs = [{}]\nmode = \"{mode}\"\n\
+                "name = \"prop_{w}x{h}_m{}_{mode}_e{entries}_w{warps}_l{lanes}_s{sq_entries}b{buffer}a{alu_lat}{}\"\n[llc_compute]\nmesh = [{w}, {h}]\nmcs = [{}]\nmode = \"{mode}\"\n\
                  llc_rule = \"{rule}\"\n[llc_compute.oq]\nentries = {entries}\nwarps = {warps}\nlanes = {lanes}\ncpgu_busy_policy = \"{busy}\"\n\
-                 keep_dst_regs = {keep}\nl1_tag_latency = {tag_lat}\n",
+                 keep_dst_regs = {keep}\nl1_tag_latency = {tag_lat}\n[llc_compute.sq]\nentries = {sq_entries}\nbuffer = {buffer}\nalu_latency = {alu_lat}\n\
+                 fdiv = {fdiv}\nfdiv_latency = {}\n",
                 mcs.len(),
-                mcs.join(", ")
+                if fdiv { "_fdiv" } else { "" },
+                mcs.join(", "),
+                alu_lat + fdiv_extra,
             )
         })
 }
@@ -57,6 +64,32 @@ fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The SQ at an LLC partition (`sq`) of a random config, 5,000 cycles of `SqTraffic`
+/// with the SQ scoreboard.
+fn cosim_sq(text: &str, seed: u64) -> Result<(), TestCaseError> {
+    let (cfg, g) = common::from_text::<LlcCompute>(text);
+    let mut rtl = common::rtl_opt(common::design(&g, "sq"), Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_bench(c, &layout, seed).unwrap(), &Options::new(5_000, seed));
+    prop_assert!(r.as_ref().is_ok_and(|r| r.checked), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
+    Ok(())
+}
+
+/// The SQ in a core (`sq_core`) of a random config, 5,000 cycles of `SqCoreTraffic`
+/// with the core-SQ scoreboard.
+fn cosim_sq_core(text: &str, seed: u64) -> Result<(), TestCaseError> {
+    let (cfg, g) = common::from_text::<LlcCompute>(text);
+    let d = common::design(&g, "sq_core");
+    let LlcDesign::SqCore { self_node } = d.kind::<LlcDesign>().unwrap() else { panic!("design `sq_core` is not a core SQ") };
+    let mut rtl = common::rtl_opt(d, Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_core_bench(c, self_node, &layout, seed).unwrap(), &Options::new(5_000, seed));
+    prop_assert!(r.as_ref().is_ok_and(|r| r.checked), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -68,5 +101,15 @@ proptest! {
     #[test]
     fn random_configs_b_oq_cosims_in_lockstep(text in config_text(), seed in 1000u64..2000) {
         cosim(&text, seed)?;
+    }
+
+    #[test]
+    fn random_configs_sq_cosims_in_lockstep(text in config_text(), seed in 2000u64..3000) {
+        cosim_sq(&text, seed)?;
+    }
+
+    #[test]
+    fn random_configs_core_sq_cosims_in_lockstep(text in config_text(), seed in 3000u64..4000) {
+        cosim_sq_core(&text, seed)?;
     }
 }

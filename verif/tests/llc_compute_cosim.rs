@@ -172,17 +172,16 @@ fn ni_demux_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
 
 /// The SIMD ALU, 20,000 cycles of random ops (every opcode, FP specials, subnormals,
 /// cancellations, random masks, resets) on the small preset and on the small preset
-/// with the unpipelined divider (`fdiv = true`, 6 cycles); a planted golden bug (one
-/// more cycle of latency) is caught as a port mismatch. The paper preset's design is
-/// the same lane module 32 times with `LAT = 4`; its 32-lane Verilator build (about
-/// 100 s) is left out of the test budget.
+/// with the unpipelined divider (`fdiv = true`, 6 cycles), and on the paper preset (32
+/// lanes, `LAT = 4`); a planted golden bug (one more cycle of latency) is caught as a
+/// port mismatch.
 #[test]
 fn simd_alu_20k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
     let small = std::fs::read_to_string(common::repo().join("configs/llc_compute/llc_compute_small.toml")).unwrap();
     let fdiv =
         small.replace("[llc_compute.sq]\n", "[llc_compute.sq]\nfdiv = true\nfdiv_latency = 6\n").replace("name = \"llc_compute_small\"", "name = \"llc_compute_small_fdiv\"");
     assert!(fdiv.contains("fdiv = true") && fdiv.contains("_fdiv\""), "the small preset has a [llc_compute.sq] table and a name");
-    let cases = [(common::preset::<LlcCompute>("llc_compute_small"), 61), (common::from_text::<LlcCompute>(&fdiv), 63)];
+    let cases = [(common::preset::<LlcCompute>("llc_compute_small"), 61), (common::from_text::<LlcCompute>(&fdiv), 63), (common::preset::<LlcCompute>("llc_compute_paper"), 62)];
     for ((cfg, g), seed) in cases {
         let name = cfg.name.clone();
         let mut rtl = common::rtl_opt(common::design(&g, "simd_alu"), verif::verilator::Opt::Debug);
@@ -227,6 +226,20 @@ fn small_sq_100k_random_cycles_in_lockstep_and_a_planted_bug_caught() {
         Err(CosimError::Mismatch(mm)) => assert!(mm.diffs.iter().any(|x| x.port == "lr_wbe_o"), "{mm}"),
         other => panic!("the planted bug was not caught: {other:?}"),
     }
+}
+
+/// The SQ at an LLC partition on the paper preset (96 entries, 4 buffer slots, 32 lanes,
+/// ALU latency 4, its 32-lane chain ALU inside): 100,000 cycles of `SqTraffic` with the
+/// SQ scoreboard, every output compared every cycle.
+#[test]
+fn paper_sq_100k_random_cycles_in_lockstep() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_paper");
+    let mut rtl = common::rtl_opt(common::design(&g, "sq"), verif::verilator::Opt::Debug);
+    let layout = rtl.layout.clone();
+    let c = &cfg.config;
+    let r = lockstep::run(&mut rtl, || sq_bench(c, &layout, 23).unwrap(), &Options::new(100_000, 23)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.cycles, 100_000);
+    assert!(r.checked, "the scoreboard ran");
 }
 
 /// The SQ in a core (Omni-Compute) on the small preset (6 entries, 2 buffer slots, 8

@@ -228,6 +228,15 @@ impl LlcComputeConfig {
             fdiv_latency: check_range("llc_compute.sq.fdiv_latency", s.fdiv_latency, 1, FDIV_LAT_MAX)?,
             smem_aw: s.smem_aw,
         };
+        // an unpipelined divide that finished before the pipelined ops issued ahead of it
+        // would leave the ALU's single result port two results in one cycle
+        if sq.fdiv && sq.fdiv_latency < sq.alu_latency {
+            return Err(FieldError::new(
+                "llc_compute.sq.fdiv_latency",
+                format!("{} is below alu_latency = {}: the divider would finish before the pipelined ops issued ahead of it", sq.fdiv_latency, sq.alu_latency),
+                Some(format!("{}..={FDIV_LAT_MAX}", sq.alu_latency)),
+            ));
+        }
         // the core SQ keeps 2 lines per entry in shared memory at SMEM_BASE + idx x 256 B (spec §1.7)
         let need = clog2(u64::from(2 * sq.entries)).max(1);
         if sq.smem_aw < need || sq.smem_aw > 16 {

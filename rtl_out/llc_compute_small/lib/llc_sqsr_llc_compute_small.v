@@ -401,7 +401,7 @@ module llc_sqsr_llc_compute_small (
     b = 0; t = 0;
 
     // operand load taken
-    if (load_take_i && load_found) iss_n[{load_idx, load_k}] = 1'b1;
+    if (load_take_i && load_found) iss_n[load_idx*2 + (load_k ? 1 : 0)] = 1'b1;
     // buffer fill read taken
     if (fill_take_i && fill_valid_o) begin
       if (fill_start) begin
