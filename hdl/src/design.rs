@@ -46,6 +46,7 @@ pub struct DesignSpec {
     pub parameters: BTreeMap<String, serde_json::Value>,
     pub tables: BTreeMap<String, serde_json::Value>,
     pub synth: bool,
+    pub synth_share: bool,
 }
 
 impl DesignSpec {
@@ -59,6 +60,7 @@ impl DesignSpec {
             parameters: BTreeMap::new(),
             tables: BTreeMap::new(),
             synth: true,
+            synth_share: true,
         }
     }
 
@@ -75,6 +77,12 @@ impl DesignSpec {
     /// Leave the design out of `make synth` (whole meshes: a million cells and more).
     pub fn no_synth(mut self) -> DesignSpec {
         self.synth = false;
+        self
+    }
+
+    /// Synthesize without yosys's resource sharing ([`Manifest::synth_share`]).
+    pub fn no_synth_share(mut self) -> DesignSpec {
+        self.synth_share = false;
         self
     }
 }
@@ -208,6 +216,7 @@ impl Generated {
                 parameters: s.parameters,
                 tables: s.tables,
                 synth: s.synth,
+                synth_share: s.synth_share,
                 content_hash: content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str()))),
             };
             designs.push(Design { dir: s.dir, manifest, files });

@@ -107,8 +107,22 @@ pub struct Manifest {
     pub tables: BTreeMap<String, serde_json::Value>,
     /// Part of `make synth` (whole meshes of a million generic cells are not).
     pub synth: bool,
+    /// yosys's resource sharing (`share`, part of `synth`) on this design. Off for
+    /// designs whose many same-type arithmetic cells (the SIMD ALU's IEEE lanes) keep its
+    /// SAT search busy for many minutes; sharing merges combinational cells only, so
+    /// flip-flop counts are the same either way. Written to the manifest only when off.
+    #[serde(default = "share_default", skip_serializing_if = "is_true")]
+    pub synth_share: bool,
     /// SHA-256 over the Verilog files (module name and content, in `files` order).
     pub content_hash: String,
+}
+
+fn share_default() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Manifest {

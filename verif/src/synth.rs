@@ -47,10 +47,11 @@ pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
     let top = &design.manifest.top;
     // Latch cell types after `synth` (and before techmap, should any survive).
     let latch_sel = "t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_* t:$dlatch t:$adlatch t:$dlatchsr t:$sr";
+    let share = if design.manifest.synth_share { "" } else { " -noshare" };
     let script = format!(
         "read_verilog {files}\n\
          hierarchy -check -top {top}\n\
-         synth -top {top}\n\
+         synth -top {top}{share}\n\
          check -assert\n\
          tee -o latches.txt select -count {latch_sel}\n\
          select -assert-none {latch_sel}\n\
@@ -115,7 +116,9 @@ fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<
 /// synthesize the same router many times; `gpuforge synth` always runs yosys.
 pub fn synth_cached(design: &Design) -> Result<(SynthReport, bool), BuildError> {
     let yosys = yosys_version()?;
-    let key = crate::cache_key::digest([SCRIPT_VERSION.to_string().as_str(), yosys.as_str(), design.manifest.content_hash.as_str()].map(str::as_bytes), 8);
+    // the script: its version, and `-noshare` for designs that turn sharing off
+    let script = format!("{SCRIPT_VERSION}{}", if design.manifest.synth_share { "" } else { "-noshare" });
+    let key = crate::cache_key::digest([script.as_str(), yosys.as_str(), design.manifest.content_hash.as_str()].map(str::as_bytes), 8);
     let top = &design.manifest.top;
     let file = work_dir(top).with_file_name("cache").join(format!("{top}-{}.json", &key[..16]));
     if let Some(r) = std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str::<SynthReport>(&t).ok()) {

@@ -152,3 +152,23 @@ fn small_core_sq_synthesizes_without_latches_with_the_hand_counted_storage() {
     assert_eq!((smw, rdq), (522, 19));
     assert_eq!(r.flops, 4151 + smw + rdq);
 }
+
+/// The small preset's SIMD ALU (8 lanes, `LAT = 2`, no divider), synthesized by yosys
+/// without resource sharing (the design's manifest turns it off: with it, yosys spent
+/// more than 10 minutes comparing the lanes' shifters): no latches, and its flip-flops are
+/// the result pipeline counted by hand, a valid bit, one result line (8 x 32 b) and one
+/// compare bitmap (8 b) per stage: 2 x (1 + 256 + 8) = 530.
+#[test]
+fn small_simd_alu_synthesizes_without_latches_with_the_hand_counted_storage() {
+    let (cfg, g) = common::preset::<LlcCompute>("llc_compute_small");
+    let c = &cfg.config;
+    assert_eq!((c.oq.lanes, c.sq.alu_latency, c.sq.fdiv), (8, 2, false), "the small preset's ALU");
+    let d = common::design(&g, "simd_alu");
+    assert!(!d.manifest.synth_share, "the SIMD ALU is synthesized without resource sharing");
+    let r = run_on(d, "llc_compute_small", "simd_alu");
+    assert_eq!(r.latches, 0);
+    let lanes = u64::from(c.oq.lanes);
+    let lat = u64::from(c.sq.alu_latency);
+    assert_eq!(r.flops, lat * (1 + 32 * lanes + lanes));
+    assert_eq!(r.flops, 530);
+}

@@ -20,6 +20,7 @@ fn one_module(top: &str, text: String, width: u32) -> Design {
         parameters: Default::default(),
         tables: Default::default(),
         synth: true,
+        synth_share: true,
         content_hash: content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str()))),
     };
     Design { dir: top.into(), files, manifest }

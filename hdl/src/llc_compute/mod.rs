@@ -182,14 +182,17 @@ impl Generate for LlcCompute {
         let alu_top = lib.add_text(&LlcModule::SimdAlu { preset: &cfg.name, cfg: c }, simd_alu::render(c, &cfg.name)?)?;
         let s = &c.sq;
         // not synthesized by `make synth`: each lane's one-cycle IEEE divider, multiplier and
-        // 64-bit normalizers keep yosys busy for minutes per lane (README, LLC-Compute)
+        // 64-bit normalizers keep yosys busy for minutes per lane (README, LLC-Compute); without
+        // resource sharing, whose SAT search over the lanes' shifters was most of that time,
+        // the small preset's 8 lanes take 85 s of yosys CPU (verif/tests/llc_compute_synth.rs)
         designs.push(
             DesignSpec::new("simd_alu", &LlcDesign::SimdAlu, &alu_top, simd_alu::ports(c))
                 .param("LANES", c.oq.lanes)
                 .param("LAT", s.alu_latency)
                 .param("HAS_FDIV", u32::from(s.fdiv))
                 .param("FDIV_LAT", s.fdiv_latency)
-                .no_synth(),
+                .no_synth()
+                .no_synth_share(),
         );
         let sq_fsm = lib.emit(&LlcModule::SqEntryFsm, leaf::sq_entry_fsm::SqEntryFsm::default())?;
         for f in sq::fifos(c).into_iter().chain(sq_core::fifos(c)) {
@@ -203,7 +206,7 @@ impl Generate for LlcCompute {
         // not in `make synth`: its chain ALU is two SIMD ALU lanes per lane (see simd_alu); the
         // core `llc_sqsr_<preset>`, all of the SQ's storage, is synthesized alone by
         // verif/tests/llc_compute_synth.rs
-        designs.push(sq_params(DesignSpec::new("sq", &LlcDesign::Sq, &sq_top, sq::ports(c)).param("AT_LLC", 1).param("CORE", &core_top)).no_synth());
+        designs.push(sq_params(DesignSpec::new("sq", &LlcDesign::Sq, &sq_top, sq::ports(c)).param("AT_LLC", 1).param("CORE", &core_top)).no_synth().no_synth_share());
         // the core variant: the same core and chain ALU (not in `make synth` for the same
         // reason; verif/tests/llc_compute_synth.rs synthesizes it with the ALU as a black box)
         let csq_top = lib.add_text(&LlcModule::SqCore { preset: &cfg.name, cfg: c, self_node }, sq_core::render(c, &cfg.name, self_node)?)?;
@@ -216,7 +219,8 @@ impl Generate for LlcCompute {
                 .param("SMW_DEPTH", golden::llc_compute::sq_core::SMW_DEPTH)
                 .table("core_storage", sq_core::storage(c))
                 .table("mc_nodes", sq_core::mc_nodes(c))
-                .no_synth(),
+                .no_synth()
+                .no_synth_share(),
         );
         Generated::new(cfg, <LlcCompute as golden::block::Block>::TABLE, lib, designs)
     }
