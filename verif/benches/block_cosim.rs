@@ -39,7 +39,13 @@ fn block<B: Cosim>(c: &mut Criterion, preset: &str, design: &str) -> String {
 static GROUPS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 fn cosim(c: &mut Criterion) {
-    let mut groups = vec![block::<TfbBdib>(c, "tfb_maxwell_subcore", "bdib"), block::<Qcache>(c, "qcache_l2", "monitor"), block::<LlcCompute>(c, "llc_compute_paper", "oq")];
+    let mut groups = vec![
+        block::<TfbBdib>(c, "tfb_maxwell_subcore", "bdib"),
+        block::<Qcache>(c, "qcache_l2", "monitor"),
+        block::<LlcCompute>(c, "llc_compute_paper", "oq"),
+        block::<LlcCompute>(c, "llc_compute_paper", "sq"),
+        block::<LlcCompute>(c, "llc_compute_paper", "sq_core"),
+    ];
     GROUPS.lock().unwrap().append(&mut groups);
 }
 

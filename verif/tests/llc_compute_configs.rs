@@ -8,11 +8,13 @@
 
 mod common;
 
+use golden::llc_compute::config::LlcComputeConfig;
 use golden::llc_compute::LlcCompute;
 use hdl_gen::llc_compute::LlcDesign;
 use proptest::prelude::*;
+use verif::frame::Layout;
 use verif::llc_compute::{oq_bench, sq_bench, sq_core_bench};
-use verif::lockstep::{self, Options};
+use verif::lockstep::{self, Bench, Options};
 use verif::verilator::Opt;
 
 fn config_text() -> impl Strategy<Value = String> {
@@ -51,41 +53,21 @@ fn config_text() -> impl Strategy<Value = String> {
         })
 }
 
-fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
+/// Design `dir` of the config in `text`, built at -O0 (for 5,000 cycles the quickest
+/// build is cheaper than the cycles it would save) and run 5,000 cycles in lockstep
+/// with the bench `make` gives (the block's traffic and scoreboard for the design's
+/// node); the scoreboard must have run.
+fn lockstep_case<B: Bench>(text: &str, dir: &str, seed: u64, make: impl Fn(&LlcComputeConfig, u32, &Layout, u64) -> Result<B, String>) -> Result<(), TestCaseError> {
     let (cfg, g) = common::from_text::<LlcCompute>(text);
-    let d = common::design(&g, "oq");
-    let LlcDesign::Oq { self_node } = d.kind::<LlcDesign>().unwrap() else { panic!("design `oq` is not an OQ") };
-    // short runs: the quickest build (-O0) is cheaper than the cycles it would save
+    let d = common::design(&g, dir);
+    let node = match d.kind::<LlcDesign>().unwrap() {
+        LlcDesign::Oq { self_node } | LlcDesign::SqCore { self_node } => self_node,
+        _ => 0,
+    };
     let mut rtl = common::rtl_opt(d, Opt::Debug);
     let layout = rtl.layout.clone();
     let c = &cfg.config;
-    let r = lockstep::run(&mut rtl, || oq_bench(c, self_node, &layout, seed).unwrap(), &Options::new(5_000, seed));
-    prop_assert!(r.as_ref().is_ok_and(|r| r.checked), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
-    Ok(())
-}
-
-/// The SQ at an LLC partition (`sq`) of a random config, 5,000 cycles of `SqTraffic`
-/// with the SQ scoreboard.
-fn cosim_sq(text: &str, seed: u64) -> Result<(), TestCaseError> {
-    let (cfg, g) = common::from_text::<LlcCompute>(text);
-    let mut rtl = common::rtl_opt(common::design(&g, "sq"), Opt::Debug);
-    let layout = rtl.layout.clone();
-    let c = &cfg.config;
-    let r = lockstep::run(&mut rtl, || sq_bench(c, &layout, seed).unwrap(), &Options::new(5_000, seed));
-    prop_assert!(r.as_ref().is_ok_and(|r| r.checked), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
-    Ok(())
-}
-
-/// The SQ in a core (`sq_core`) of a random config, 5,000 cycles of `SqCoreTraffic`
-/// with the core-SQ scoreboard.
-fn cosim_sq_core(text: &str, seed: u64) -> Result<(), TestCaseError> {
-    let (cfg, g) = common::from_text::<LlcCompute>(text);
-    let d = common::design(&g, "sq_core");
-    let LlcDesign::SqCore { self_node } = d.kind::<LlcDesign>().unwrap() else { panic!("design `sq_core` is not a core SQ") };
-    let mut rtl = common::rtl_opt(d, Opt::Debug);
-    let layout = rtl.layout.clone();
-    let c = &cfg.config;
-    let r = lockstep::run(&mut rtl, || sq_core_bench(c, self_node, &layout, seed).unwrap(), &Options::new(5_000, seed));
+    let r = lockstep::run(&mut rtl, || make(c, node, &layout, seed).unwrap(), &Options::new(5_000, seed));
     prop_assert!(r.as_ref().is_ok_and(|r| r.checked), "{}\n{}", text, r.err().map(|e| e.to_string()).unwrap_or_default());
     Ok(())
 }
@@ -95,21 +77,21 @@ proptest! {
 
     #[test]
     fn random_configs_a_oq_cosims_in_lockstep(text in config_text(), seed in 0u64..1000) {
-        cosim(&text, seed)?;
+        lockstep_case(&text, "oq", seed, oq_bench)?;
     }
 
     #[test]
     fn random_configs_b_oq_cosims_in_lockstep(text in config_text(), seed in 1000u64..2000) {
-        cosim(&text, seed)?;
+        lockstep_case(&text, "oq", seed, oq_bench)?;
     }
 
     #[test]
     fn random_configs_sq_cosims_in_lockstep(text in config_text(), seed in 2000u64..3000) {
-        cosim_sq(&text, seed)?;
+        lockstep_case(&text, "sq", seed, |c, _, l, s| sq_bench(c, l, s))?;
     }
 
     #[test]
     fn random_configs_core_sq_cosims_in_lockstep(text in config_text(), seed in 3000u64..4000) {
-        cosim_sq_core(&text, seed)?;
+        lockstep_case(&text, "sq_core", seed, sq_core_bench)?;
     }
 }
