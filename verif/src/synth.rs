@@ -34,6 +34,16 @@ pub fn yosys_version() -> Result<String, BuildError> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// The design's options to yosys's `synth` command: `-noshare` where its manifest turns
+/// resource sharing off ([`hdl_gen::manifest::Manifest::synth_share`]).
+fn synth_options(design: &Design) -> &'static str {
+    if design.manifest.synth_share {
+        ""
+    } else {
+        " -noshare"
+    }
+}
+
 /// Synthesize `design` (its files written to `work`) and check it.
 pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
     let yosys = yosys_version()?;
@@ -47,11 +57,11 @@ pub fn synth(design: &Design, work: &Path) -> Result<SynthReport, BuildError> {
     let top = &design.manifest.top;
     // Latch cell types after `synth` (and before techmap, should any survive).
     let latch_sel = "t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_* t:$dlatch t:$adlatch t:$dlatchsr t:$sr";
-    let share = if design.manifest.synth_share { "" } else { " -noshare" };
+    let options = synth_options(design);
     let script = format!(
         "read_verilog {files}\n\
          hierarchy -check -top {top}\n\
-         synth -top {top}{share}\n\
+         synth -top {top}{options}\n\
          check -assert\n\
          tee -o latches.txt select -count {latch_sel}\n\
          select -assert-none {latch_sel}\n\
@@ -116,8 +126,8 @@ fn parse_reports(work: &Path, top: &str, yosys: String, seconds: f64) -> Result<
 /// synthesize the same router many times; `gpuforge synth` always runs yosys.
 pub fn synth_cached(design: &Design) -> Result<(SynthReport, bool), BuildError> {
     let yosys = yosys_version()?;
-    // the script: its version, and `-noshare` for designs that turn sharing off
-    let script = format!("{SCRIPT_VERSION}{}", if design.manifest.synth_share { "" } else { "-noshare" });
+    // the script: its version and the design's `synth` options
+    let script = format!("{SCRIPT_VERSION}{}", synth_options(design));
     let key = crate::cache_key::digest([script.as_str(), yosys.as_str(), design.manifest.content_hash.as_str()].map(str::as_bytes), 8);
     let top = &design.manifest.top;
     let file = work_dir(top).with_file_name("cache").join(format!("{top}-{}.json", &key[..16]));
