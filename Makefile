@@ -43,8 +43,11 @@ run: build
 	$(GPUFORGE) sim $(PRESET)
 
 ## test: all tests (cargo-nextest runs test binaries in parallel; plain cargo test otherwise)
-## (doc tests first, so the run ends on the summary of the whole suite)
+## One cargo build of every test target first (the libraries and ~70 test binaries in
+## one invocation, so both cores stay busy while the long gpuforge-hdl compile runs),
+## then the doc tests, then the suite: the run ends on the summary of the whole suite.
 test: setup setup-slurm
+	$(CARGO) test --workspace --no-run
 	$(CARGO) test --workspace --doc
 	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
 	  echo "$(CARGO) nextest run --workspace --no-fail-fast"; $(CARGO) nextest run --workspace --no-fail-fast; \

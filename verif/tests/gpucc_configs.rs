@@ -46,7 +46,7 @@ proptest! {
     // past failures (the regressions file, found from the package root where cargo and
     // nextest run integration tests) are replayed before the new random cases
     #![proptest_config(ProptestConfig {
-        cases: 16,
+        cases: common::proptest_cases(8),
         max_shrink_iters: 8,
         failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/gpucc_configs.proptest-regressions"))),
         ..ProptestConfig::default()

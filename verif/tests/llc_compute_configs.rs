@@ -73,7 +73,7 @@ fn lockstep_case<B: Bench>(text: &str, dir: &str, seed: u64, make: impl Fn(&LlcC
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 8, max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::proptest_cases(8), max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_configs_a_oq_cosims_in_lockstep(text in config_text(), seed in 0u64..1000) {
@@ -84,6 +84,11 @@ proptest! {
     fn random_configs_b_oq_cosims_in_lockstep(text in config_text(), seed in 1000u64..2000) {
         lockstep_case(&text, "oq", seed, oq_bench)?;
     }
+}
+
+// the SQs build eight times longer than the OQ (the SIMD ALU): fewer cases each run
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::proptest_cases(3), max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_configs_sq_cosims_in_lockstep(text in config_text(), seed in 2000u64..3000) {

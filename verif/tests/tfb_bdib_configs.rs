@@ -33,7 +33,7 @@ fn cosim(text: &str, seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 8, max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::proptest_cases(4), max_shrink_iters: 4, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_configs_a_cosim_in_lockstep(text in config_text(), seed in 0u64..1000) {

@@ -61,3 +61,14 @@ pub fn rtl_opt(d: &Design, opt: Opt) -> Rtl {
     }
     Rtl::load(&built).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The number of random configs a Verilator proptest draws: `default` (sized so that
+/// `make test` stays inside CI's 30 minutes on 2 cores; every config is a Verilator
+/// build), or `PROPTEST_CASES` when set, for a deeper run (`PROPTEST_CASES=16 make
+/// test`). A malformed value is a loud failure, not a silent default.
+pub fn proptest_cases(default: u32) -> u32 {
+    match std::env::var("PROPTEST_CASES") {
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| panic!("PROPTEST_CASES={v:?} is not a case count (a positive integer)")),
+        Err(_) => default,
+    }
+}
