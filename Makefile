@@ -43,7 +43,7 @@ run: build
 	$(GPUFORGE) sim $(PRESET)
 
 ## test: all tests (cargo-nextest runs test binaries in parallel; plain cargo test otherwise)
-## One cargo build of every test target first (the libraries and ~70 test binaries in
+## One cargo build of every test target first (the libraries and the test binaries in
 ## one invocation, so both cores stay busy while the long gpuforge-hdl compile runs),
 ## then the doc tests, then the suite: the run ends on the summary of the whole suite.
 test: setup setup-slurm

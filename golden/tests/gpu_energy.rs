@@ -5,7 +5,7 @@
 //! Expected values are written here from the report's counters and the config by hand,
 //! one formula per event, independently of `golden::gpu::sim::energy`'s table.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::energy::EnergyTable;
 use golden::gpu::sim::{energy, run, RunOptions};

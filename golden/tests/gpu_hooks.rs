@@ -3,7 +3,7 @@
 //! selects blocks through the one registry. The hooks here are toys written for the
 //! test; the real blocks (SQ/OQ, BDIB, Q-cache monitor) come with their own folders.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};

@@ -3,7 +3,7 @@
 //! checks that run before a simulation (item 5). Expected values are derived by hand
 //! from the kernels' PTX, independent of the model.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::path::{Path, PathBuf};
 

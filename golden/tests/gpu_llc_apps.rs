@@ -4,7 +4,7 @@
 //! every-preset runs are in `gpu_workloads.rs`), catches one wrong element in every
 //! output buffer and launches cut short, and agrees with a sum in f64 computed here.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::host::HostBuffers;
 use golden::gpu::sim::{run_capture, Gpu};

@@ -2,7 +2,7 @@
 //! executes as documented (an instruction-coverage kernel checked lane by lane against
 //! Rust), and bad input gives clear errors with file:line:col.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! kernel whose results are compared with values derived by hand from the PTX ISA
 //! manual (or a few lines of Rust written from it, independent of the model).
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@
 //! the maximum; the estimate is that plus the 2 registers ptxas reports for an empty
 //! kernel.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::path::Path;
 

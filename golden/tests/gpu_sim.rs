@@ -2,7 +2,7 @@
 //! determinism, network independence of results, config and launch validation, the
 //! reference checker shown to fail, occupancy errors, limits and the report.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::launch::{Elem, HostBuffer};
 use golden::gpu::net::NetError;

@@ -5,7 +5,7 @@
 //! registers, so it issues fewer global loads than By line; the shared-memory versions
 //! load each pixel from global memory once per band.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::sim::{run, RunOptions};
 use golden::gpu::GpuReport;

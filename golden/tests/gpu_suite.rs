@@ -3,7 +3,7 @@
 //! on a bigger one; a planted wrong result is caught; and for several kernels a property
 //! derived independently here (brute force, residuals, hand alignments) holds too.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::path::{Path, PathBuf};
 

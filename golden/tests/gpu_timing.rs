@@ -3,7 +3,7 @@
 //! comment next to it; the tolerance is stated with each check. The last tests plant a
 //! wrong latency and show the checks fail.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::sim::{run_capture, Gpu};
 use golden::gpu::{GpuConfig, GpuReport, RunOptions};

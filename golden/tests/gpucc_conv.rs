@@ -3,7 +3,7 @@
 //! pipelined, watched by both scoreboards, compared with direct loops; the paper's
 //! Table 1 experiment; deadlock detection.
 
-mod gpucc_common;
+use crate::gpucc_common;
 
 use golden::gpucc::apps::ConvKernel;
 use golden::gpucc::run::{run_app, run_app_with, GraphMutation, Outcome, RunOptions, RunOutput};

@@ -1,7 +1,7 @@
 //! The GPU-CC mapper (spec §4.2, §2): the spec's hand placements checked as-is,
 //! automatic placement quality, copies, CR counts, and every bad-input error.
 
-mod gpucc_common;
+use crate::gpucc_common;
 
 use std::path::Path;
 

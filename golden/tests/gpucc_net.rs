@@ -1,7 +1,7 @@
 //! Golden network model under random traffic, watched by the independent scoreboard
 //! (spec §4.3 invariants), plus planted bugs the scoreboard must catch.
 
-mod gpucc_common;
+use crate::gpucc_common;
 
 use golden::gpucc::check::NetChecker;
 use golden::gpucc::net::{CcNet, Mode, Mutation, NetInputs, NetOutputs};

@@ -3,7 +3,7 @@
 //! and the unit-side invariants of spec §4.3 — each checker shown to fail on a
 //! planted bug.
 
-mod gpucc_common;
+use crate::gpucc_common;
 
 use golden::gpucc::check::Violation;
 use golden::gpucc::config::UnitKind;

@@ -3,7 +3,7 @@
 //! Algorithm 1's (a core's table derived by hand from the YX routes), and the static
 //! EMN counters of the offload hook (`llc_compute.emn.*`) count it.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::GpuConfig;
 use golden::llc_compute::emn::{EmnPaths, EmnTableCounts, Node, Placement};

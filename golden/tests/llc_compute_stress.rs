@@ -24,7 +24,7 @@
 //! liveness with one-entry queues: every chain answered, every warp resumed, every
 //! kernel finished with exact results.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use std::cell::Cell;
 use std::rc::Rc;

@@ -4,7 +4,7 @@
 //! consumer computation); the CPU's reads of dirty lines reach the monitor as CONSUMEs;
 //! the finite queue bounds the producers; Q-cache's actuation slows the GPU.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::host::HostBuffers;
 use golden::gpu::sim::{run_capture, Gpu};

@@ -3,7 +3,7 @@
 //! consumer in the GPU model it finds no producer-consumer relationship, times out of
 //! DETECT into OFF, sends nothing and leaves the run's timing untouched.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::hooks::HookSet;
 use golden::gpu::sim::{run_capture, Gpu};

@@ -3,7 +3,7 @@
 //! every workload unchanged by the variant (tfb_bdib.md §5.4 SYS-3), with buffered
 //! instructions actually deferred and drained where the workload has barriers.
 
-mod gpu_common;
+use crate::gpu_common;
 
 use golden::gpu::sim::{run_capture, Gpu};
 use golden::gpu::{GpuConfig, RunOptions};

@@ -1,7 +1,7 @@
 //! The Verilator build cache: a second build of the same design is a cache hit, and a
 //! new design reuses the compiled Verilator runtime (which keeps CI within budget).
 
-mod common;
+use crate::common;
 
 use verif::verilator::{build, cache_root, Opt};
 

@@ -2,7 +2,7 @@
 //! co-simulated in lockstep under random traffic with the scoreboard on.
 //! 2 x 16 = 32 configurations per run (two tests so both cores build).
 
-mod common;
+use crate::common;
 
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use proptest::prelude::*;

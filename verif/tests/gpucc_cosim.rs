@@ -2,7 +2,7 @@
 //! and mode traffic, with the spec §4.3 scoreboard on the golden side; and planted
 //! bugs that must be caught.
 
-mod common;
+use crate::common;
 
 use golden::gpucc::net::Mutation;
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};

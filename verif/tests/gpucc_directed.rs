@@ -9,7 +9,7 @@
 //! edge: a push in cycle t is visible in the count of cycle t+1. `t.start()` steps
 //! the cc_start cycle and the ARM cycle; the next step is the first RUN cycle.
 
-mod common;
+use crate::common;
 
 use golden::gpucc::cr::{Cr, SRC_IMM, SRC_SELF, SRC_UNUSED};
 use verif::gpucc::NetDriver;

@@ -1,7 +1,7 @@
 //! yosys synthesis of both GPU-CC presets: no latches, a cell report, and the
 //! storage the paper counts (spec §1.4) found again in the netlist.
 
-mod common;
+use crate::common;
 
 use golden::gpucc::config::N_IN;
 use golden::gpucc::cr::CR_BITS;

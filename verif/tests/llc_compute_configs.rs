@@ -6,7 +6,7 @@
 //! warps, lanes, CPGU-busy policy, kept destination registers, the L1 tag latency,
 //! SQSR entries, buffer slots, ALU latency and the divider (on or off, its latency).
 
-mod common;
+use crate::common;
 
 use golden::llc_compute::config::LlcComputeConfig;
 use golden::llc_compute::LlcCompute;

@@ -3,7 +3,7 @@
 //! `SqCoreTraffic`) with the spec §6.4 OQ, SQ and core-SQ scoreboards on the golden side; planted bugs caught by lockstep; the EMN LUT and the chain-priority arbiter under random inputs. One
 //! Verilator build per preset and design (build cache).
 
-mod common;
+use crate::common;
 
 use golden::llc_compute::chain_prio_arb::{ChainPrioArb, ChainPrioIn, ChainPrioOut};
 use golden::llc_compute::ni_demux::{NiDemux, NiDemuxIn, NiDemuxOut};

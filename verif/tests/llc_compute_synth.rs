@@ -3,7 +3,7 @@
 //! (paper §5: OQSR about 330 B for 48 entries, CPGU 30 B, SQ about 2.4 kB, EMN LUT 64
 //! entries per core).
 
-mod common;
+use crate::common;
 
 use golden::llc_compute::LlcCompute;
 use verif::synth::{synth, SynthReport};

@@ -8,7 +8,7 @@
 //! router, at mesh and router level) are caught as named mismatches; random small
 //! placements and VC-plane configs run under proptest.
 
-mod common;
+use crate::common;
 
 use golden::noc::config::NocConfig;
 use golden::noc::hinge_router::RouterMutation;

@@ -3,7 +3,7 @@
 //! router) against the baseline's (two 128-bit 3-VC routers) is compared with the
 //! seed's Table 2 (MACRO = 0.672 x baseline, DSENT + gate level).
 
-mod common;
+use crate::common;
 
 use golden::noc::Noc;
 use verif::synth::{synth_cached, SynthReport};

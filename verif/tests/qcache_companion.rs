@@ -5,7 +5,7 @@
 //! derived by hand from the spec (transition latency for 1 to 5 steps, slow by 2.0 from
 //! 16 cores at 700 MHz); a planted bug per block caught.
 
-mod common;
+use crate::common;
 
 use golden::model::{Model, Stimulus};
 use golden::qcache::actuator::{ActInputs, ActMutation, ActOutputs, QcCpuDvfs, QcGpuActuator};

@@ -4,7 +4,7 @@
 //! scoreboard, in the golden model and in a rust-hdl leaf of the RTL; a saturating
 //! 8-bit, one-bank, damped build.
 
-mod common;
+use crate::common;
 
 use golden::qcache::config::QcacheConfig;
 use golden::qcache::monitor::Mutation;

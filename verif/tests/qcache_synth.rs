@@ -1,7 +1,7 @@
 //! yosys synthesis of the Q-cache monitor: no latches, and the flip-flops found again
 //! against our register count and the thesis's 41 B (spec §1.9).
 
-mod common;
+use crate::common;
 
 use golden::qcache::Qcache;
 use verif::synth::synth;

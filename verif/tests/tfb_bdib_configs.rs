@@ -2,7 +2,7 @@
 //! and co-simulated in lockstep under random legal traffic with the scoreboard on.
 //! 2 x 8 = 16 configurations per run (two tests so both cores build).
 
-mod common;
+use crate::common;
 
 use golden::tfb_bdib::traffic::{BdibTraffic, TrafficParams};
 use golden::tfb_bdib::TfbBdib;

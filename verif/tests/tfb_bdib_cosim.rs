@@ -2,7 +2,7 @@
 //! issue/progress traffic with the §5.4 / §2.12 scoreboard on the golden side; planted
 //! bugs caught per variant; the Maxwell sub-core preset.
 
-mod common;
+use crate::common;
 
 use golden::tfb_bdib::bdib::BdibMutation;
 use golden::tfb_bdib::traffic::{BdibTraffic, TrafficParams};

@@ -3,7 +3,7 @@
 //! scoreboard watches the golden side) and checks the RTL's ports against values
 //! worked out by hand from the spec.
 
-mod common;
+use crate::common;
 
 use golden::tfb_bdib::bdib::Entry;
 use golden::tfb_bdib::{Cls, TfbBdib, TfbConfig};

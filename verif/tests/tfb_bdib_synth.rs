@@ -2,7 +2,7 @@
 //! netlist's flip-flops, against the thesis's Table 5.4 (spec §2.13): 10-14 B per
 //! buffered instruction, under 900 B for 64 warps x 1 entry.
 
-mod common;
+use crate::common;
 
 use golden::tfb_bdib::TfbBdib;
 use verif::synth::{synth, SynthReport};
