@@ -2,7 +2,6 @@
 //! binary (`tests/<topic>.rs` is a module each; a new test file adds its `mod` line here).
 //! Filter by module, e.g. `cargo nextest run -p gpuforge -E 'test(/^study::/)'`.
 
-
 mod cli;
 mod config_mutations;
 mod error_fields;
