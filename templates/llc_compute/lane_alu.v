@@ -11,6 +11,10 @@ module {{ top }} (
   // gives them (the first NaN operand, quieted; an invalid op 0xffc00000); FMIN/FMAX as
   // LLVM's minnum/maxnum on x86 (a NaN a gives b; equal operands give a); F2I truncates and
   // saturates, NaN -> 0.
+  // Datapath: one adder serves FADD and FSUB, and every FP result that needs rounding (FADD,
+  // FSUB, FMUL, FDIV, I2F) goes through one normalize-and-round unit (`pack`, a leading-zero
+  // count by a six-level priority encoder and a shifter). The ops' front ends only produce
+  // the sign, exponent and significand it rounds, or a special result that bypasses it.
   localparam [31:0] QNAN = 32'hffc00000;
 
   // the classifiers and field extractors ignore the sign bit (and expo the fraction)
@@ -33,19 +37,25 @@ module {{ top }} (
     nan2 = is_nan(a) ? (a | 32'h00400000) : (b | 32'h00400000);
   endfunction
 
-  // leading zeros of a 64-bit word (64 for 0)
+  // leading zeros of a 64-bit word (64 for 0): a six-level priority encoder, each level
+  // testing the upper half of what the levels above left
   function automatic [6:0] clz64(input [63:0] m);
-    integer k;
-    reg found;
+    reg [63:0] x;
+    reg [5:0] n;
     begin
-      clz64 = 7'd64;
-      found = 1'b0;
-      for (k = 63; k >= 0; k = k - 1) begin
-        if (!found && m[k]) begin
-          clz64 = 7'd63 - k[6:0];
-          found = 1'b1;
-        end
-      end
+      x = m;
+      n[5] = x[63:32] == 32'd0;
+      if (n[5]) x = {x[31:0], 32'd0};
+      n[4] = x[63:48] == 16'd0;
+      if (n[4]) x = {x[47:0], 16'd0};
+      n[3] = x[63:56] == 8'd0;
+      if (n[3]) x = {x[55:0], 8'd0};
+      n[2] = x[63:60] == 4'd0;
+      if (n[2]) x = {x[59:0], 4'd0};
+      n[1] = x[63:62] == 2'd0;
+      if (n[1]) x = {x[61:0], 2'd0};
+      n[0] = !x[63];
+      clz64 = m == 64'd0 ? 7'd64 : {1'b0, n};
     end
   endfunction
 
@@ -94,92 +104,6 @@ module {{ top }} (
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
-  function automatic [31:0] fadd(input [31:0] a, input [31:0] b0, input neg_b);
-    reg [31:0] b, big, sml;
-    reg [7:0] d;
-    reg [26:0] mb, ms;
-    reg [27:0] r;
-    reg stk;
-    begin
-      b = {b0[31] ^ neg_b, b0[30:0]};
-      if (is_nan(a) || is_nan(b0)) fadd = nan2(a, b0);
-      else if (is_inf(a) && is_inf(b) && a[31] != b[31]) fadd = QNAN;
-      else if (is_inf(a)) fadd = a;
-      else if (is_inf(b)) fadd = b;
-      else if (is_zero(a) && is_zero(b)) fadd = {a[31] & b[31], 31'd0};
-      else begin
-        if (a[30:0] >= b[30:0]) begin
-          big = a;
-          sml = b;
-        end else begin
-          big = b;
-          sml = a;
-        end
-        d = expo(big) - expo(sml);
-        mb = {sig(big), 3'd0};
-        if (d >= 8'd27) begin
-          ms = 27'd0;
-          stk = sig(sml) != 24'd0;
-        end else begin
-          ms = {sig(sml), 3'd0} >> d[4:0];
-          stk = |({sig(sml), 3'd0} & ~({27{1'b1}} << d[4:0]));
-        end
-        ms = ms | {26'd0, stk};
-        if (big[31] == sml[31]) r = {1'b0, mb} + {1'b0, ms};
-        else r = {1'b0, mb} - {1'b0, ms};
-        if (r == 28'd0) fadd = 32'd0;
-        else fadd = pack(big[31], $signed({5'd0, expo(big)}), {r, 36'd0});
-      end
-    end
-  endfunction
-
-  function automatic [31:0] fmul(input [31:0] a, input [31:0] b);
-    reg s;
-    begin
-      s = a[31] ^ b[31];
-      if (is_nan(a) || is_nan(b)) fmul = nan2(a, b);
-      else if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) fmul = QNAN;
-      else if (is_inf(a) || is_inf(b)) fmul = {s, 8'hff, 23'd0};
-      else if (is_zero(a) || is_zero(b)) fmul = {s, 31'd0};
-      else fmul = pack(s, $signed({5'd0, expo(a)}) + $signed({5'd0, expo(b)}) - 13'sd127, {{ '{' }}{24'd0, sig(a)} * {24'd0, sig(b)}, 16'd0});
-    end
-  endfunction
-
-  function automatic [31:0] fdiv(input [31:0] a, input [31:0] b);
-    reg s;
-    reg [6:0] la, lb;
-    reg [23:0] ma, mb;
-    reg [49:0] q, num;
-    begin
-      s = a[31] ^ b[31];
-      if (is_nan(a) || is_nan(b)) fdiv = nan2(a, b);
-      else if ((is_inf(a) && is_inf(b)) || (is_zero(a) && is_zero(b))) fdiv = QNAN;
-      else if (is_inf(a) || is_zero(b)) fdiv = {s, 8'hff, 23'd0};
-      else if (is_zero(a) || is_inf(b)) fdiv = {s, 31'd0};
-      else begin
-        // normalize both significands to a leading 1 at bit 23
-        la = clz64({40'd0, sig(a)}) - 7'd40;
-        lb = clz64({40'd0, sig(b)}) - 7'd40;
-        ma = sig(a) << la;
-        mb = sig(b) << lb;
-        num = {ma, 26'd0};
-        q = num / {26'd0, mb};
-        // quotient bit 26 weighs 2^(ea - eb); the remainder is the sticky bit
-        fdiv = pack(s, $signed({5'd0, expo(a)}) - $signed({6'd0, la}) - $signed({5'd0, expo(b)}) + $signed({6'd0, lb}) + 13'sd127,
-                    {q[27:0], num != q * {26'd0, mb}, 35'd0});
-      end
-    end
-  endfunction
-
-  function automatic [31:0] i2f(input [31:0] a);
-    reg [31:0] mag;
-    begin
-      mag = a[31] ? (~a + 32'd1) : a;
-      if (a == 32'd0) i2f = 32'd0;
-      else i2f = pack(a[31], 13'sd189, {32'd0, mag});
-    end
-  endfunction
-
   function automatic [31:0] f2i(input [31:0] a);
     reg [7:0] e;
     reg [31:0] mag;
@@ -224,7 +148,45 @@ module {{ top }} (
   wire gt = dtype_i ? (!unord && !f_eq && !f_lt) : (!i_eq && !i_lt);
   reg [31:0] r;
   reg c;
+  // the rounding unit's operands: rnd selects it, rs / re / rm as `pack` takes them
+  reg rnd;
+  reg rs;
+  reg signed [12:0] re;
+  reg [63:0] rm;
+  // FADD / FSUB: b with FSUB's sign flip, the larger and smaller magnitude, the exponent
+  // difference, the aligned significands (3 guard bits), the sticky bit and the sum
+  reg [31:0] fb, big, sml;
+  reg [7:0] d;
+  reg [26:0] mb, ms;
+  reg [27:0] sum;
+  reg stk;
+  // FDIV: the significands normalized to a leading 1 at bit 23 (la, lb: their shifts), the
+  // dividend and the quotient; I2F: the magnitude
+  reg [6:0] la, lb;
+  reg [23:0] na, nb;
+  reg [49:0] num, q;
+  reg [31:0] mag;
   always @(*) begin
+    r = 32'd0;
+    rnd = 1'b0;
+    rs = 1'b0;
+    re = 13'sd0;
+    rm = 64'd0;
+    fb = 32'd0;
+    big = 32'd0;
+    sml = 32'd0;
+    d = 8'd0;
+    mb = 27'd0;
+    ms = 27'd0;
+    sum = 28'd0;
+    stk = 1'b0;
+    la = 7'd0;
+    lb = 7'd0;
+    na = 24'd0;
+    nb = 24'd0;
+    num = 50'd0;
+    q = 50'd0;
+    mag = 32'd0;
     case (op_i)
       4'd0: r = a + b;
       4'd1: r = a - b;
@@ -234,10 +196,73 @@ module {{ top }} (
       4'd5: r = a & b;
       4'd6: r = a | b;
       4'd7: r = a ^ b;
-      4'd8: r = fadd(a, b, 1'b0);
-      4'd9: r = fadd(a, b, 1'b1);
-      4'd10: r = fmul(a, b);
-      4'd11: r = fdiv(a, b);
+      4'd8, 4'd9: begin
+        fb = {sb ^ op_i[0], b[30:0]};
+        if (unord) r = nan2(a, b);
+        else if (is_inf(a) && is_inf(fb) && sa != fb[31]) r = QNAN;
+        else if (is_inf(a)) r = a;
+        else if (is_inf(fb)) r = fb;
+        else if (is_zero(a) && is_zero(fb)) r = {sa & fb[31], 31'd0};
+        else begin
+          if (a[30:0] >= fb[30:0]) begin
+            big = a;
+            sml = fb;
+          end else begin
+            big = fb;
+            sml = a;
+          end
+          d = expo(big) - expo(sml);
+          mb = {sig(big), 3'd0};
+          if (d >= 8'd27) begin
+            ms = 27'd0;
+            stk = sig(sml) != 24'd0;
+          end else begin
+            ms = {sig(sml), 3'd0} >> d[4:0];
+            stk = |({sig(sml), 3'd0} & ~({27{1'b1}} << d[4:0]));
+          end
+          ms = ms | {26'd0, stk};
+          if (big[31] == sml[31]) sum = {1'b0, mb} + {1'b0, ms};
+          else sum = {1'b0, mb} - {1'b0, ms};
+          // an exact cancellation gives +0 (r stays 0)
+          if (sum != 28'd0) begin
+            rnd = 1'b1;
+            rs = big[31];
+            re = $signed({5'd0, expo(big)});
+            rm = {sum, 36'd0};
+          end
+        end
+      end
+      4'd10: begin
+        if (unord) r = nan2(a, b);
+        else if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) r = QNAN;
+        else if (is_inf(a) || is_inf(b)) r = {sa ^ sb, 8'hff, 23'd0};
+        else if (is_zero(a) || is_zero(b)) r = {sa ^ sb, 31'd0};
+        else begin
+          rnd = 1'b1;
+          rs = sa ^ sb;
+          re = $signed({5'd0, expo(a)}) + $signed({5'd0, expo(b)}) - 13'sd127;
+          rm = {{ '{' }}{24'd0, sig(a)} * {24'd0, sig(b)}, 16'd0};
+        end
+      end
+      4'd11: begin
+        if (unord) r = nan2(a, b);
+        else if ((is_inf(a) && is_inf(b)) || (is_zero(a) && is_zero(b))) r = QNAN;
+        else if (is_inf(a) || is_zero(b)) r = {sa ^ sb, 8'hff, 23'd0};
+        else if (is_zero(a) || is_inf(b)) r = {sa ^ sb, 31'd0};
+        else begin
+          la = clz64({40'd0, sig(a)}) - 7'd40;
+          lb = clz64({40'd0, sig(b)}) - 7'd40;
+          na = sig(a) << la;
+          nb = sig(b) << lb;
+          num = {na, 26'd0};
+          q = num / {26'd0, nb};
+          // quotient bit 26 weighs 2^(ea - eb); the remainder is the sticky bit
+          rnd = 1'b1;
+          rs = sa ^ sb;
+          re = $signed({5'd0, expo(a)}) - $signed({6'd0, la}) - $signed({5'd0, expo(b)}) + $signed({6'd0, lb}) + 13'sd127;
+          rm = {q[27:0], num != q * {26'd0, nb}, 35'd0};
+        end
+      end
       4'd12: r = fminmax(a, b, 1'b0);
       4'd13: r = fminmax(a, b, 1'b1);
       4'd14:
@@ -246,12 +271,22 @@ module {{ top }} (
           4'd2: r = sa ? (~a + 32'd1) : a;
           4'd3: r = {~sa, a[30:0]};
           4'd4: r = {1'b0, a[30:0]};
-          4'd5: r = i2f(a);
+          4'd5: begin
+            // I2F: zero stays +0
+            mag = sa ? (~a + 32'd1) : a;
+            if (a != 32'd0) begin
+              rnd = 1'b1;
+              rs = sa;
+              re = 13'sd189;
+              rm = {32'd0, mag};
+            end
+          end
           4'd6: r = f2i(a);
           default: r = a;
         endcase
       default: r = 32'd0;
     endcase
+    if (rnd) r = pack(rs, re, rm);
     case (op_i)
       4'd0: c = eq;
       4'd1: c = !eq;
