@@ -12,14 +12,16 @@ GPUFORGE := $(or $(CARGO_TARGET_DIR),target)/release/gpuforge
 PRESET   ?= configs/gpucc/gpucc_paper_sm.toml
 CYCLES   ?= 200000
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-TOOLS    := verilator yosys iverilog
+TOOLS    := verilator yosys iverilog clang++
+# the Debian package of a tool: its own name, but clang++ comes with clang
+pkg       = $${t/clang++/clang}
 
 .PHONY: run test rtl lint synth bench readme-studies style setup setup-slurm build clean
 
 ## setup: install the Debian packages the checks need, when missing (Verilator, yosys,
-## iverilog)
+## iverilog, and clang: Verilated models build faster with it than with g++)
 setup:
-	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $(call pkg,$$t)"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
