@@ -1,22 +1,25 @@
 //! yosys synthesis of the LLC-Compute OQ and the SQ core: no latches, and their storage
 //! found again in the netlist's flip-flops, counted by hand below against spec §5.7
 //! (paper §5: OQSR about 330 B for 48 entries, CPGU 30 B, SQ about 2.4 kB, EMN LUT 64
-//! entries per core).
+//! entries per core). The storage counts come from yosys's storage census
+//! (`verif::synth::census`: coarse synthesis, flip-flops and memories mapped to bits; 11 s
+//! of CPU for the small SQ core against 81 s for the full synthesis); the SIMD ALU, whose
+//! lane is synthesized nowhere else, goes through the full synthesis to gates.
 
 use crate::common;
 
 use golden::llc_compute::LlcCompute;
-use verif::synth::{synth, SynthReport};
+use verif::synth::{census, synth, Census, SynthReport};
 
-fn run(preset: &str) -> SynthReport {
+fn run(preset: &str) -> Census {
     run_design(preset, "oq")
 }
 
-fn run_design(preset: &str, design: &str) -> SynthReport {
+fn run_design(preset: &str, design: &str) -> Census {
     let (_, g) = common::preset::<LlcCompute>(preset);
     let d = common::design(&g, design);
     let work = std::env::temp_dir().join(format!("gpuforge-synth-{preset}-{design}-{}", std::process::id()));
-    let r = synth(d, &work).unwrap_or_else(|e| panic!("{e}"));
+    let r = census(d, &work).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&work);
     r
 }
@@ -79,7 +82,7 @@ fn emn_lut_storage_is_64_entries_of_7_bits_on_the_paper_mesh() {
 /// The SQ's core `llc_sqsr_<preset>` (every SQ flip-flop: the LLC variant adds only
 /// wiring and its combinational chain ALU, which is not synthesized, see the README),
 /// synthesized alone from the `sq` design's files.
-fn run_sq_core(preset: &str) -> SynthReport {
+fn run_sq_core(preset: &str) -> Census {
     let (_, g) = common::preset::<LlcCompute>(preset);
     let mut d = common::design(&g, "sq").clone();
     d.manifest.top = hdl_gen::llc_compute::sq::core_name(preset);
@@ -99,9 +102,9 @@ fn lane_as_black_box(d: &mut hdl_gen::design::Design) {
     f.1 = format!("(* blackbox *)\n{}\nendmodule\n", &head[..head.find(");").unwrap() + 2]);
 }
 
-fn run_on(d: &hdl_gen::design::Design, preset: &str, what: &str) -> SynthReport {
+fn run_on(d: &hdl_gen::design::Design, preset: &str, what: &str) -> Census {
     let work = std::env::temp_dir().join(format!("gpuforge-synth-{preset}-{what}-{}", std::process::id()));
-    let r = synth(d, &work).unwrap_or_else(|e| panic!("{e}"));
+    let r = census(d, &work).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&work);
     r
 }
@@ -141,7 +144,7 @@ fn small_sq_core_synthesizes_without_latches_with_the_hand_counted_storage() {
 
 /// The `sq_core` design with its ALU lanes black boxes ([`lane_as_black_box`]), so the
 /// count below is every flip-flop of the core variant's top.
-fn run_core_sq(preset: &str) -> SynthReport {
+fn run_core_sq(preset: &str) -> Census {
     let (_, g) = common::preset::<LlcCompute>(preset);
     let mut d = common::design(&g, "sq_core").clone();
     lane_as_black_box(&mut d);
@@ -174,7 +177,10 @@ fn small_simd_alu_synthesizes_without_latches_with_the_hand_counted_storage() {
     assert_eq!((c.oq.lanes, c.sq.alu_latency, c.sq.fdiv), (8, 2, false), "the small preset's ALU");
     let d = common::design(&g, "simd_alu");
     assert!(!d.manifest.synth_share, "the SIMD ALU is synthesized without resource sharing");
-    let r = run_on(d, "llc_compute_small", "simd_alu");
+    // the full synthesis (gates), not the census: the lane's only one in the tests
+    let work = std::env::temp_dir().join(format!("gpuforge-synth-llc_compute_small-simd_alu-{}", std::process::id()));
+    let r: SynthReport = synth(d, &work).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&work);
     assert_eq!(r.latches, 0);
     let lanes = u64::from(c.oq.lanes);
     let lat = u64::from(c.sq.alu_latency);

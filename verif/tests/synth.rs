@@ -1,9 +1,9 @@
 //! The synthesis check itself: a planted latch is refused, and the report cache reuses
-//! only the identical design.
+//! only the identical design. The storage census finds what the full synthesis finds.
 
 use hdl_gen::design::Design;
 use hdl_gen::manifest::{content_hash, Manifest, Port};
-use verif::synth::{synth, synth_cached};
+use verif::synth::{census, synth, synth_cached};
 
 /// A one-file design `top` (ports clk_i, en_i, d_i[w], q_o[w]) with its content hash.
 fn one_module(top: &str, text: String, width: u32) -> Design {
@@ -66,4 +66,36 @@ fn synth_cache_reuses_only_the_identical_design() {
     let (wider, cached) = synth_cached(&flop(9, &tag)).unwrap();
     assert!(!cached);
     assert_eq!(wider.flops, 9, "{wider:?}");
+}
+
+/// A memory of `depth` words of `w` bits, written on `we_i`, read combinationally, and a
+/// registered copy of the read word: memory bits that only `memory_map` turns into
+/// flip-flops, and a plain register.
+fn memory(depth: u32, w: u32) -> Design {
+    let a = depth.next_power_of_two().trailing_zeros().max(1);
+    let text = format!(
+        "module mem (input wire clk_i, input wire en_i, input wire [{m}:0] d_i, output reg [{m}:0] q_o);\n  \
+         reg [{m}:0] mem_r [0:{dm}];\n  reg [{am}:0] wa_r;\n  \
+         always @(posedge clk_i) begin\n    if (en_i) begin mem_r[wa_r] <= d_i; wa_r <= wa_r + 1'b1; end\n    q_o <= mem_r[wa_r];\n  end\nendmodule\n",
+        m = w - 1,
+        dm = depth - 1,
+        am = a - 1
+    );
+    one_module("mem", text, w)
+}
+
+#[test]
+fn census_counts_the_flip_flops_synth_counts_and_refuses_a_latch() {
+    let work = std::env::temp_dir().join(format!("gpuforge-census-{}", std::process::id()));
+    for (d, bits) in [(flop(8, "census"), 8), (memory(4, 6), 4 * 6 + 2 + 6)] {
+        let c = census(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+        let s = synth(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.flops, bits, "{c:?}");
+        assert_eq!(c.flops, s.flops);
+        let s_types: std::collections::BTreeMap<String, u64> = s.cells_by_type.into_iter().filter(|(k, _)| k.contains("DFF")).collect();
+        assert_eq!(c.flops_by_type, s_types, "the same one-bit flip-flop types");
+        assert_eq!(c.latches, 0);
+    }
+    assert!(census(&latchy(), &work).is_err(), "a latch was accepted by the census");
+    let _ = std::fs::remove_dir_all(&work);
 }

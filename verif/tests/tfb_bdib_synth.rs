@@ -1,17 +1,18 @@
 //! yosys synthesis of the BDIB: no latches, and its storage found again in the
 //! netlist's flip-flops, against the thesis's Table 5.4 (spec §2.13): 10-14 B per
-//! buffered instruction, under 900 B for 64 warps x 1 entry.
+//! buffered instruction, under 900 B for 64 warps x 1 entry. (yosys's storage census,
+//! `verif::synth::census`: the flip-flops, for a fraction of a full synthesis's time.)
 
 use crate::common;
 
 use golden::tfb_bdib::TfbBdib;
-use verif::synth::{synth, SynthReport};
+use verif::synth::{census, Census};
 
-fn run(text: &str, tag: &str) -> SynthReport {
+fn run(text: &str, tag: &str) -> Census {
     let (_, g) = common::from_text::<TfbBdib>(text);
     let d = common::design(&g, "bdib");
     let work = std::env::temp_dir().join(format!("gpuforge-synth-{tag}-{}", std::process::id()));
-    let r = synth(d, &work).unwrap_or_else(|e| panic!("{e}"));
+    let r = census(d, &work).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&work);
     r
 }
