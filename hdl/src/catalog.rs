@@ -81,22 +81,3 @@ pub fn is_marker(line: &str) -> bool {
     let t = line.trim();
     [PRIM_MODULE, PRIM_DOC, PRIM_PARAM, PRIM_PROTOCOL].iter().any(|m| t.starts_with(m))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn primitive_markers_parse_and_incomplete_entries_are_refused() {
-        let body = "// gf-module: gf_reg_w5\n// gf-doc: register\n// gf-param: W = 5\n// gf-protocol: no handshake\nalways ...";
-        let (name, doc) = prim_entry(body).unwrap();
-        assert_eq!(name, "gf_reg_w5");
-        let doc = doc.unwrap();
-        assert_eq!(doc.params, vec![("W".to_string(), "5".to_string())]);
-        assert_eq!((doc.what.as_str(), doc.protocol.as_str()), ("register", "no handshake"));
-        let (_, bad) = prim_entry("// gf-module: gf_x\nalways ...").unwrap();
-        assert!(bad.is_err(), "a primitive without gf-doc/gf-protocol must be refused");
-        assert!(prim_entry("module m; endmodule").is_none());
-        assert!(ModuleDoc::new("x", "").check("m").is_err());
-    }
-}

@@ -9,18 +9,21 @@
 //! trait a block implements.
 //!
 //! The blocks, each in its own folder: [`gpucc`], [`noc`]. Leaf blocks are rust-hdl
-//! `LogicBlock`s in `<block>/leaf/`, each with its tests beside it (lint, synthesis and
-//! behaviour against golden or a hand-derived reference, through the test support in
-//! `leaf_check`); structures whose shape comes from a config are askama templates
-//! under `templates/<block>/`. Everything derived from a config comes from `golden`.
+//! `LogicBlock`s in `<block>/leaf/`, each with its tests in `hdl/tests/<block>_leaf_<leaf>.rs`
+//! (lint, synthesis and behaviour against golden or a hand-derived reference, through
+//! the test support in `hdl/tests/leaf_check.rs`); structures whose shape comes from a
+//! config are askama templates under `templates/<block>/`. Everything derived from a
+//! config comes from `golden`.
+//!
+//! Every test of this crate is in the one integration-test binary `hdl/tests/main.rs`
+//! (a module per source module, `hdl/tests/<module_path>.rs`), so that `cargo test`
+//! compiles this library once and not a second time with `cfg(test)`.
 
 pub mod catalog;
 pub mod design;
 pub mod emit;
 pub mod error;
 pub mod gpucc;
-#[cfg(test)]
-pub(crate) mod leaf_check;
 pub mod library;
 pub mod llc_compute;
 pub mod manifest;

@@ -32,20 +32,3 @@ pub fn port_views(ports: &[Port]) -> Vec<PortView> {
     let width = decls.iter().map(|d| d.len()).max().unwrap_or(0) + 2;
     decls.into_iter().zip(ports).map(|(decl, p)| PortView { pad: " ".repeat(width - decl.len()), decl, doc: p.doc.clone() }).collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_bit_vectors_keep_a_range_and_scalars_do_not() {
-        let ports = [Port::clock("clk_i"), Port::reset("rst_i"), Port::input("peek_i", 1, "per LSU").fields(1), Port::output("q_o", 8, "data")];
-        let v = port_views(&ports);
-        assert_eq!(v[0].decl, "input  wire clk_i,");
-        assert_eq!(v[1].decl, "input  wire rst_i,");
-        assert_eq!(v[2].decl, "input  wire [0:0] peek_i,");
-        assert_eq!(v[3].decl, "output wire [7:0] q_o");
-        let col: Vec<usize> = v.iter().map(|p| p.decl.len() + p.pad.len()).collect();
-        assert!(col.iter().all(|&c| c == col[0]), "doc comments aligned: {col:?}");
-    }
-}

@@ -89,6 +89,25 @@ macro_rules! coord_widths {
     ($m:ident!($($rest:tt)*)) => { $m!([1, 2, 3] $($rest)*) };
 }
 
+// A supported set as a `&[u32]` (`flit_widths!(list!())`).
+macro_rules! list {
+    ([$($v:literal),+]) => { &[$($v as u32),+] };
+}
+
+/// The flit widths the leaves are monomorphized over (the list of `flit_widths!`),
+/// for the test that holds it equal to `golden::noc::flit::vc_flit_widths`.
+#[doc(hidden)]
+pub const MONO_FLIT_WIDTHS: &[u32] = flit_widths!(list!());
+/// The VC counts of `vc_counts!` (tested against `1..=golden::noc::config::VC_MAX`).
+#[doc(hidden)]
+pub const MONO_VC_COUNTS: &[u32] = vc_counts!(list!());
+/// The buffer depths of `buf_depths!` (tested against `golden::noc::config::VC_BUF_DEPTHS`).
+#[doc(hidden)]
+pub const MONO_BUF_DEPTHS: &[u32] = buf_depths!(list!());
+/// The coordinate widths of `coord_widths!` (tested against `golden::noc::config::coord_widths`).
+#[doc(hidden)]
+pub const MONO_COORD_WIDTHS: &[u32] = coord_widths!(list!());
+
 /// The allowed values named in the errors, from golden's ranges.
 fn allowed_flits() -> String {
     use golden::noc::config::{MESH_MAX, MESH_MIN, VC_FLIT_WIDTHS};
@@ -115,7 +134,11 @@ const fn vc_w(v: usize) -> usize {
     vc_width(v as u32) as usize
 }
 
-fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenError> {
+/// The VC buffer leaf for `fw`-bit flits and depth `d`: its module name, or
+/// [`GenError::Unsupported`] naming the field outside the monomorphized sets.
+/// Public for the tests of the monomorphized dispatch.
+#[doc(hidden)]
+pub fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenError> {
     let entry = NocModule::VcBuffer { fw, depth: d };
     flit_widths!(dispatch!(fw as usize; FW => buf_depths!(dispatch!(d as usize; D => {
         const C: usize = count_w(D);
@@ -124,7 +147,11 @@ fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenError> {
     }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
-fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError> {
+/// The crossbar leaf for `fw`-bit flits and `v` VCs: its module name, or
+/// [`GenError::Unsupported`] naming the field outside the monomorphized sets.
+/// Public for the tests of the monomorphized dispatch.
+#[doc(hidden)]
+pub fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError> {
     let entry = NocModule::Crossbar { fw, v };
     flit_widths!(dispatch!(fw as usize; FW => vc_counts!(dispatch!(v as usize; V => {
         const NV: usize = 5 * V;
@@ -133,7 +160,12 @@ fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError> {
     }; Err(unsupported("vcs", format!("{v}"), &allowed_vcs())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
-fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
+/// The control leaves of a router with `v` VCs of depth `d` (VC and switch
+/// allocation, SA result, VC state, arbiters, credit counter), or
+/// [`GenError::Unsupported`] naming the field outside the monomorphized sets.
+/// Public for the tests of the monomorphized dispatch.
+#[doc(hidden)]
+pub fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
     vc_counts!(dispatch!(v as usize; V => buf_depths!(dispatch!(d as usize; D => {
         const NV: usize = 5 * V;
         const VW: usize = vc_w(V);
@@ -482,59 +514,4 @@ pub fn router_top_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str
     let ports = router_top_ports(c, p);
     let top = RouterWrap { name: name.clone(), ports: port_views(&ports), pass: ports.iter().map(|p| p.name.clone()).collect(), router, n: c.n, x, y, cw: c.cw() };
     lib.add_text(&entry, top.render()?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use golden::noc::config::{coord_widths, VC_BUF_DEPTHS, VC_MAX};
-    use golden::noc::flit::vc_flit_widths;
-
-    macro_rules! list {
-        ([$($v:literal),+]) => { vec![$($v as u32),+] };
-    }
-
-    /// The literal lists `dispatch!` needs are the sets golden derives and validates.
-    #[test]
-    fn monomorphized_sets_are_the_golden_sets() {
-        assert_eq!(flit_widths!(list!()), vc_flit_widths());
-        assert_eq!(vc_counts!(list!()), (1..=VC_MAX).collect::<Vec<u32>>());
-        assert_eq!(buf_depths!(list!()), VC_BUF_DEPTHS.to_vec());
-        assert_eq!(coord_widths!(list!()), coord_widths());
-    }
-
-    /// Every supported flit width emits a buffer and a crossbar; a width between
-    /// two supported ones is refused with the field named.
-    #[test]
-    fn supported_flit_widths_emit_and_others_are_refused() {
-        let mut lib = Library::default();
-        for fw in vc_flit_widths() {
-            let b = emit_buffer(&mut lib, fw, 2).unwrap();
-            let x = emit_xbar(&mut lib, fw, 1).unwrap();
-            assert!(lib.contains(&b) && lib.contains(&x), "{fw}");
-            assert_eq!(b, NocModule::VcBuffer { fw, depth: 2 }.name());
-        }
-        match emit_buffer(&mut lib, 39, 2) {
-            Err(GenError::Unsupported { field, allowed, .. }) => {
-                assert_eq!(field, "flit_width");
-                assert_eq!(allowed, "32, 64, 128, 256-bit data on a 2..=8 mesh");
-            }
-            other => panic!("39-bit flits: {other:?}"),
-        }
-    }
-
-    /// The LLC-Compute platform's router (8 VCs x 8 flits, 256-bit data on an 8x8
-    /// mesh: 270-bit flits) emits every leaf; a ninth VC is refused with the range.
-    #[test]
-    fn eight_vcs_and_256_bit_flits_emit_and_nine_vcs_are_refused() {
-        let mut lib = Library::default();
-        emit_control(&mut lib, 8, 8).unwrap();
-        let x = emit_xbar(&mut lib, 270, 8).unwrap();
-        assert_eq!(x, NocModule::Crossbar { fw: 270, v: 8 }.name());
-        assert!(lib.contains(&NocModule::RrArb { n: 40 }.name()) && lib.contains(&NocModule::VcAlloc { v: 8, depth: 8 }.name()));
-        match emit_control(&mut lib, 9, 8) {
-            Err(GenError::Unsupported { field, allowed, .. }) => assert_eq!((field.as_str(), allowed.as_str()), ("vcs", "1..=8")),
-            other => panic!("9 VCs: {other:?}"),
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! Test support for the rust-hdl leaves (rust-hdl's `component_*_is_synthesizable`
 //! habit): every leaf's test module uses these, so each test is a few lines.
 //!
-//! * [`lint_and_synth`]: emit a leaf (the one call of [`crate::emit::emit_block`] in
+//! * [`lint_and_synth`]: emit a leaf (the one call of [`hdl_gen::emit::emit_block`] in
 //!   the leaf tests), write its modules to a scratch directory, and require
 //!   `verilator --lint-only -Wall` clean and a yosys `synth; check -assert` with no
 //!   latch cells.
@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rust_hdl::prelude::*;
 
-use crate::catalog::ModuleDoc;
-use crate::emit::emit_block;
-use crate::library::Module;
+use hdl_gen::catalog::ModuleDoc;
+use hdl_gen::emit::emit_block;
+use hdl_gen::library::Module;
 
 /// Run a tool; a missing tool is a loud failure, never a skip.
 fn run(tool: &str, args: &[&str], dir: &Path) -> Output {
@@ -386,33 +386,32 @@ impl Rng {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+// ---------------------------------------------------------------------------
+// the checks themselves
+// ---------------------------------------------------------------------------
 
-    /// The checks are shown to fail: an unused input is a lint warning, an
-    /// incomplete combinational assignment a latch, a missing tool a panic.
-    #[test]
-    fn the_checks_catch_what_they_are_for() {
-        let dir = scratch("negative");
-        let unused = "module gf_t_unused(input wire a, input wire b, output wire y);\n  assign y = a;\nendmodule\n";
-        std::fs::write(dir.join("gf_t_unused.v"), unused).unwrap();
-        let e = lint(&dir, "gf_t_unused").expect_err("unused input");
-        assert!(e.contains("UNUSED"), "{e}");
-        let latch = "module gf_t_latch(input wire en, input wire d, output reg q);\n  always @(*) if (en) q = d;\nendmodule\n";
-        std::fs::write(dir.join("gf_t_latch.v"), latch).unwrap();
-        let e = synth(&dir, &["gf_t_latch.v".into()], "gf_t_latch").expect_err("latch");
-        assert!(e.to_lowercase().contains("latch"), "{e}");
-        let missing = std::panic::catch_unwind(|| run("gf-no-such-tool", &[], Path::new(".")));
-        let msg = missing.expect_err("a missing tool panics");
-        let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
-        assert!(msg.contains("gf-no-such-tool") && msg.contains("rather than skip"), "{msg}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+/// The checks are shown to fail: an unused input is a lint warning, an
+/// incomplete combinational assignment a latch, a missing tool a panic.
+#[test]
+fn the_checks_catch_what_they_are_for() {
+    let dir = scratch("negative");
+    let unused = "module gf_t_unused(input wire a, input wire b, output wire y);\n  assign y = a;\nendmodule\n";
+    std::fs::write(dir.join("gf_t_unused.v"), unused).unwrap();
+    let e = lint(&dir, "gf_t_unused").expect_err("unused input");
+    assert!(e.contains("UNUSED"), "{e}");
+    let latch = "module gf_t_latch(input wire en, input wire d, output reg q);\n  always @(*) if (en) q = d;\nendmodule\n";
+    std::fs::write(dir.join("gf_t_latch.v"), latch).unwrap();
+    let e = synth(&dir, &["gf_t_latch.v".into()], "gf_t_latch").expect_err("latch");
+    assert!(e.to_lowercase().contains("latch"), "{e}");
+    let missing = std::panic::catch_unwind(|| run("gf-no-such-tool", &[], Path::new(".")));
+    let msg = missing.expect_err("a missing tool panics");
+    let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("gf-no-such-tool") && msg.contains("rather than skip"), "{msg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
-    #[test]
-    fn ports_are_read_from_rust_hdl_declarations() {
-        let t = "module m(a,b,c);\n    input wire  clk_i;\n    input wire  [137:0] push_flit_i;\n    output reg  [2:0] count__q_o;\n    output wire  v_o;\n";
-        assert_eq!(ports(t), [("clk_i".into(), 1, true), ("push_flit_i".into(), 138, true), ("count__q_o".into(), 3, false), ("v_o".into(), 1, false)]);
-    }
+#[test]
+fn ports_are_read_from_rust_hdl_declarations() {
+    let t = "module m(a,b,c);\n    input wire  clk_i;\n    input wire  [137:0] push_flit_i;\n    output reg  [2:0] count__q_o;\n    output wire  v_o;\n";
+    assert_eq!(ports(t), [("clk_i".into(), 1, true), ("push_flit_i".into(), 138, true), ("count__q_o".into(), 3, false), ("v_o".into(), 1, false)]);
 }
