@@ -2,9 +2,10 @@
 //!
 //! The library holds the Verilated model plus the askama-rendered C++ shim
 //! (`templates/cosim_shim.cpp`). Its cache key covers the design's content hash, the
-//! shim text, the Verilator version and the flags, so any change rebuilds and a second
-//! run (or a second `cargo test`) reuses it. Concurrent builders of the same key
-//! serialize on a lock file; a missing Verilator is an error with a fix, never a skip.
+//! shim text, the Verilator and C++ compiler versions and the flags, so any change
+//! rebuilds and a second run (or a second `cargo test`) reuses it. Concurrent builders
+//! of the same key serialize on a lock file; a missing Verilator is an error with a fix,
+//! never a skip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
