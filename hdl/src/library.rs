@@ -36,11 +36,20 @@ impl Library {
         }
     }
 
-    /// Emit a rust-hdl leaf under its catalog entry (with the primitives it uses);
-    /// nothing happens if a module of that name is already in the library.
-    pub fn emit<B: Block>(&mut self, entry: &impl Catalog, mut block: B) -> Result<String, GenError> {
+    /// Emit the rust-hdl leaf `make` builds under its catalog entry (with the primitives
+    /// it uses); nothing is built if a module of that name is already in the library.
+    ///
+    /// The leaf lives in this function's own stack frame (`inline(never)`, one frame per
+    /// leaf type): the generators dispatch over dozens of monomorphized leaves in one
+    /// function (`noc::vc`'s flit widths x VC counts), and rust-hdl leaves are large
+    /// structs, so built in the caller they all took stack space in its frame at once.
+    /// That overflowed a 2 MB thread stack with the crate at opt-level 0, the level that
+    /// compiles it in under a minute instead of six.
+    #[inline(never)]
+    pub fn emit<B: Block>(&mut self, entry: &impl Catalog, make: impl FnOnce() -> B) -> Result<String, GenError> {
         let name = entry.name();
         if !self.modules.contains_key(&name) {
+            let mut block = make();
             block.connect_all();
             for m in emit_block(&block, &name, entry.doc())? {
                 self.add(m)?;

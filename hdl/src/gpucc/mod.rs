@@ -136,9 +136,9 @@ fn emit_fifo(lib: &mut Library, w: u32, depth: u32, peek: bool) -> Result<(), Ge
     macro_rules! emit {
         ($w:literal, $c:literal) => {{
             if peek {
-                lib.emit(&entry, AddrFifo::<$w, $c>::new(depth as usize)).map(|_| ())
+                lib.emit(&entry, || AddrFifo::<$w, $c>::new(depth as usize)).map(|_| ())
             } else {
-                lib.emit(&entry, OperandFifo::<$w, $c>::new(depth as usize)).map(|_| ())
+                lib.emit(&entry, || OperandFifo::<$w, $c>::new(depth as usize)).map(|_| ())
             }
         }};
     }
@@ -458,8 +458,8 @@ impl Generate for Gpucc {
                 }
             }
         }
-        lib.emit(&GpuccModule::Cr, ConfigReg::default())?;
-        lib.emit(&GpuccModule::Mode { watchdog: c.watchdog }, ModeFsm::new(c.watchdog))?;
+        lib.emit(&GpuccModule::Cr, || ConfigReg::default())?;
+        lib.emit(&GpuccModule::Mode { watchdog: c.watchdog }, || ModeFsm::new(c.watchdog))?;
         let top = lib.add_text(&GpuccModule::Net { preset: &cfg.name, cfg: c }, views(c, &cfg.name).render()?)?;
         let net = DesignSpec::new("net", &GpuccDesign::Net, &top, ports(c));
         let net = parameters(c).into_iter().fold(net, |d, (k, v)| d.param(&k, v));

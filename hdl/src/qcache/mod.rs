@@ -221,13 +221,13 @@ fn emit_bank_events(lib: &mut Library, pw: u32, nd: u32) -> Result<String, GenEr
     macro_rules! by_nd {
         ($pw:literal) => {
             match nd {
-                2 => lib.emit(&entry, BankEvents::<$pw, 1, 2>::default()),
-                3 => lib.emit(&entry, BankEvents::<$pw, 2, 3>::default()),
-                4 => lib.emit(&entry, BankEvents::<$pw, 2, 4>::default()),
-                5 => lib.emit(&entry, BankEvents::<$pw, 3, 5>::default()),
-                6 => lib.emit(&entry, BankEvents::<$pw, 3, 6>::default()),
-                7 => lib.emit(&entry, BankEvents::<$pw, 3, 7>::default()),
-                8 => lib.emit(&entry, BankEvents::<$pw, 3, 8>::default()),
+                2 => lib.emit(&entry, || BankEvents::<$pw, 1, 2>::default()),
+                3 => lib.emit(&entry, || BankEvents::<$pw, 2, 3>::default()),
+                4 => lib.emit(&entry, || BankEvents::<$pw, 2, 4>::default()),
+                5 => lib.emit(&entry, || BankEvents::<$pw, 3, 5>::default()),
+                6 => lib.emit(&entry, || BankEvents::<$pw, 3, 6>::default()),
+                7 => lib.emit(&entry, || BankEvents::<$pw, 3, 7>::default()),
+                8 => lib.emit(&entry, || BankEvents::<$pw, 3, 8>::default()),
                 _ => Err(unsupported("qcache.ndom", nd, "2..=8")),
             }
         };
@@ -248,11 +248,11 @@ fn emit_window_events(lib: &mut Library, w: u32, pw: u32) -> Result<String, GenE
     macro_rules! by_pw {
         ($w:literal, $w1:literal) => {
             match pw {
-                2 => lib.emit(&entry, WindowEvents::<$w, $w1, 2>::default()),
-                3 => lib.emit(&entry, WindowEvents::<$w, $w1, 3>::default()),
-                4 => lib.emit(&entry, WindowEvents::<$w, $w1, 4>::default()),
-                5 => lib.emit(&entry, WindowEvents::<$w, $w1, 5>::default()),
-                6 => lib.emit(&entry, WindowEvents::<$w, $w1, 6>::default()),
+                2 => lib.emit(&entry, || WindowEvents::<$w, $w1, 2>::default()),
+                3 => lib.emit(&entry, || WindowEvents::<$w, $w1, 3>::default()),
+                4 => lib.emit(&entry, || WindowEvents::<$w, $w1, 4>::default()),
+                5 => lib.emit(&entry, || WindowEvents::<$w, $w1, 5>::default()),
+                6 => lib.emit(&entry, || WindowEvents::<$w, $w1, 6>::default()),
                 _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
             }
         };
@@ -269,10 +269,10 @@ fn emit_window_events(lib: &mut Library, w: u32, pw: u32) -> Result<String, GenE
 fn emit_rate_cmp(lib: &mut Library, w: u32, tol_shift: u32) -> Result<String, GenError> {
     let entry = QcacheModule::RateCmp { w, tol_shift };
     match w {
-        8 => lib.emit(&entry, RateCmp::<8, 16>::new(tol_shift)),
-        16 => lib.emit(&entry, RateCmp::<16, 32>::new(tol_shift)),
-        32 => lib.emit(&entry, RateCmp::<32, 64>::new(tol_shift)),
-        64 => lib.emit(&entry, RateCmp::<64, 128>::new(tol_shift)),
+        8 => lib.emit(&entry, || RateCmp::<8, 16>::new(tol_shift)),
+        16 => lib.emit(&entry, || RateCmp::<16, 32>::new(tol_shift)),
+        32 => lib.emit(&entry, || RateCmp::<32, 64>::new(tol_shift)),
+        64 => lib.emit(&entry, || RateCmp::<64, 128>::new(tol_shift)),
         _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
     }
 }
@@ -280,10 +280,10 @@ fn emit_rate_cmp(lib: &mut Library, w: u32, tol_shift: u32) -> Result<String, Ge
 fn emit_ratio_div(lib: &mut Library, w: u32, bug: Option<DivBug>) -> Result<String, GenError> {
     let entry = QcacheModule::RatioDiv { w, bug };
     match w {
-        8 => lib.emit(&entry, RatioDiv::<16>::new(bug)),
-        16 => lib.emit(&entry, RatioDiv::<32>::new(bug)),
-        32 => lib.emit(&entry, RatioDiv::<64>::new(bug)),
-        64 => lib.emit(&entry, RatioDiv::<128>::new(bug)),
+        8 => lib.emit(&entry, || RatioDiv::<16>::new(bug)),
+        16 => lib.emit(&entry, || RatioDiv::<32>::new(bug)),
+        32 => lib.emit(&entry, || RatioDiv::<64>::new(bug)),
+        64 => lib.emit(&entry, || RatioDiv::<128>::new(bug)),
         _ => Err(unsupported("qcache.cnt_w", w, "8, 16, 32, 64")),
     }
 }

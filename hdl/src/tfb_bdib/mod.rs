@@ -114,7 +114,7 @@ fn emit_reg(lib: &mut Library, w: u32) -> Result<String, GenError> {
     macro_rules! regs {
         ($($w:literal),*) => {
             match w {
-                $( $w => lib.emit(&entry, Reg::<$w>::default()), )*
+                $( $w => lib.emit(&entry, || Reg::<$w>::default()), )*
                 _ => Err(GenError::Bug(format!("no {w}-bit register slice"))),
             }
         };
@@ -125,9 +125,9 @@ fn emit_reg(lib: &mut Library, w: u32) -> Result<String, GenError> {
 fn emit_ctl(lib: &mut Library, depth: u32) -> Result<String, GenError> {
     let entry = TfbModule::Ctl { depth };
     match count_width(depth as u64) {
-        1 => lib.emit(&entry, WarpCtl::<1>::new(depth as usize)),
-        2 => lib.emit(&entry, WarpCtl::<2>::new(depth as usize)),
-        3 => lib.emit(&entry, WarpCtl::<3>::new(depth as usize)),
+        1 => lib.emit(&entry, || WarpCtl::<1>::new(depth as usize)),
+        2 => lib.emit(&entry, || WarpCtl::<2>::new(depth as usize)),
+        3 => lib.emit(&entry, || WarpCtl::<3>::new(depth as usize)),
         c => Err(GenError::Unsupported { field: "tfb_bdib.depth".into(), message: format!("{depth} entries need {c} count bits"), allowed: "1..=5".into() }),
     }
 }
