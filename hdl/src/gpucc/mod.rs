@@ -458,7 +458,7 @@ impl Generate for Gpucc {
                 }
             }
         }
-        lib.emit(&GpuccModule::Cr, || ConfigReg::default())?;
+        lib.emit(&GpuccModule::Cr, ConfigReg::default)?;
         lib.emit(&GpuccModule::Mode { watchdog: c.watchdog }, || ModeFsm::new(c.watchdog))?;
         let top = lib.add_text(&GpuccModule::Net { preset: &cfg.name, cfg: c }, views(c, &cfg.name).render()?)?;
         let net = DesignSpec::new("net", &GpuccDesign::Net, &top, ports(c));

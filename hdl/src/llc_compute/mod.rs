@@ -159,7 +159,7 @@ impl Generate for LlcCompute {
         let c = &cfg.config;
         let mut lib = Library::default();
         let self_node = c.placement.id(golden::llc_compute::sim::sample_core(c));
-        let fsm_mod = lib.emit(&LlcModule::EntryFsm, || leaf::oq_entry_fsm::OqEntryFsm::default())?;
+        let fsm_mod = lib.emit(&LlcModule::EntryFsm, leaf::oq_entry_fsm::OqEntryFsm::default)?;
         let text = oq::render(c, &cfg.name, self_node, fsm_mod)?;
         let top = lib.add_text(&LlcModule::Oq { preset: &cfg.name, cfg: c, self_node }, text)?;
         let d = DesignSpec::new("oq", &LlcDesign::Oq { self_node }, &top, oq::ports(c));
@@ -194,7 +194,7 @@ impl Generate for LlcCompute {
                 .no_synth()
                 .no_synth_share(),
         );
-        let sq_fsm = lib.emit(&LlcModule::SqEntryFsm, || leaf::sq_entry_fsm::SqEntryFsm::default())?;
+        let sq_fsm = lib.emit(&LlcModule::SqEntryFsm, leaf::sq_entry_fsm::SqEntryFsm::default)?;
         for f in sq::fifos(c).into_iter().chain(sq_core::fifos(c)) {
             lib.add_text(&LlcModule::SqFifo(f), f.render()?)?;
         }

@@ -324,12 +324,12 @@ fn leaves<const LW: usize, const CW: usize, const SCHW: usize>(c: &NocConfig, pr
     let lw = LW as u32;
     let cw = CW as u32;
     let ctrl = lib.emit(&NocModule::OverlayCtrl { preset, cfg: c }, || OverlayCtrl::<SCHW>::new(c))?;
-    let sel = lib.emit(&NocModule::HingeSelect { lw, cw }, || HingeSelect::<LW, CW>::default())?;
-    let inj = lib.emit(&NocModule::HingeInject { lw }, || HingeInject::<LW>::default())?;
-    let latch = lib.emit(&NocModule::HingeLatch { lw }, || HingeLatch::<LW>::default())?;
-    let end_latch = lib.emit(&NocModule::HingeEndLatch { lw }, || HingeEndLatch::<LW>::default())?;
-    let bew = lib.emit(&NocModule::BypassEw { lw }, || BypassEw::<LW>::default())?;
-    let bns = lib.emit(&NocModule::BypassNs { lw }, || BypassNs::<LW>::default())?;
+    let sel = lib.emit(&NocModule::HingeSelect { lw, cw }, HingeSelect::<LW, CW>::default)?;
+    let inj = lib.emit(&NocModule::HingeInject { lw }, HingeInject::<LW>::default)?;
+    let latch = lib.emit(&NocModule::HingeLatch { lw }, HingeLatch::<LW>::default)?;
+    let end_latch = lib.emit(&NocModule::HingeEndLatch { lw }, HingeEndLatch::<LW>::default)?;
+    let bew = lib.emit(&NocModule::BypassEw { lw }, BypassEw::<LW>::default)?;
+    let bns = lib.emit(&NocModule::BypassNs { lw }, BypassNs::<LW>::default)?;
     lib.emit(&NocModule::McNi { preset, reply_queue: c.reply.reply_queue }, || McNi::<LW, 9>::new(c.reply.reply_queue as usize, c.cw(), c.sw(), c.gom))?;
     lib.emit(&NocModule::Gom { preset, cfg: c }, || Gom::<LW>::new(c))?;
     let entry = NocModule::HingeRouter { preset };

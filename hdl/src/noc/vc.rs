@@ -143,7 +143,7 @@ pub fn emit_buffer(lib: &mut Library, fw: u32, d: u32) -> Result<String, GenErro
     flit_widths!(dispatch!(fw as usize; FW => buf_depths!(dispatch!(d as usize; D => {
         const C: usize = count_w(D);
         const A: usize = C - 1;
-        lib.emit(&entry, || VcBuffer::<FW, C, A>::default())
+        lib.emit(&entry, VcBuffer::<FW, C, A>::default)
     }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
@@ -156,7 +156,7 @@ pub fn emit_xbar(lib: &mut Library, fw: u32, v: u32) -> Result<String, GenError>
     flit_widths!(dispatch!(fw as usize; FW => vc_counts!(dispatch!(v as usize; V => {
         const NV: usize = 5 * V;
         const VW: usize = vc_w(V);
-        lib.emit(&entry, || Crossbar::<FW, V, NV, VW>::default())
+        lib.emit(&entry, Crossbar::<FW, V, NV, VW>::default)
     }; Err(unsupported("vcs", format!("{v}"), &allowed_vcs())))); Err(unsupported("flit_width", format!("{fw}-bit flits"), &allowed_flits()))))
 }
 
@@ -172,19 +172,19 @@ pub fn emit_control(lib: &mut Library, v: u32, d: u32) -> Result<(), GenError> {
         const C: usize = count_w(D);
         // index of a bit in a 5V-bit VC vector
         const NB: usize = clog2(NV as u64) as usize;
-        lib.emit(&NocModule::VcAlloc { v, depth: d }, || VcAlloc::<V, NV, C>::default())?;
+        lib.emit(&NocModule::VcAlloc { v, depth: d }, VcAlloc::<V, NV, C>::default)?;
         lib.emit(&NocModule::SwAlloc { v, depth: d }, || SwAlloc::<V, NV, C, VW, NB>::new(D))?;
-        lib.emit(&NocModule::SaResult { v }, || SaResult::<V, NV>::default())?;
-        lib.emit(&NocModule::VcState { v }, || VcState::<V, NV>::default())?;
-        lib.emit(&NocModule::RrArb { n: NV as u32 }, || RrArb::<NV>::default())?;
-        lib.emit(&NocModule::CreditCounter { depth: d }, || CreditCounter::<C>::default())?;
+        lib.emit(&NocModule::SaResult { v }, SaResult::<V, NV>::default)?;
+        lib.emit(&NocModule::VcState { v }, VcState::<V, NV>::default)?;
+        lib.emit(&NocModule::RrArb { n: NV as u32 }, RrArb::<NV>::default)?;
+        lib.emit(&NocModule::CreditCounter { depth: d }, CreditCounter::<C>::default)?;
         Ok(())
     }; Err(unsupported("buf_depth", format!("{d}"), &allowed_depths())))); Err(unsupported("vcs", format!("{v}"), &allowed_vcs()))))
 }
 
 fn emit_route(lib: &mut Library, cw: u32) -> Result<String, GenError> {
     coord_widths!(
-        dispatch!(cw as usize; CW => lib.emit(&NocModule::VcRoute { cw }, || RouteCompute::<CW>::default()); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes())))
+        dispatch!(cw as usize; CW => lib.emit(&NocModule::VcRoute { cw }, RouteCompute::<CW>::default); Err(unsupported("mesh", format!("{cw}-bit coordinates"), &allowed_meshes())))
     )
 }
 
@@ -316,7 +316,7 @@ pub fn router_modules(c: &NocConfig, p: &VcParams, preset: &str, plane: &str, li
     let xbar = emit_xbar(lib, f, v)?;
     emit_control(lib, v, d)?;
     let route = emit_route(lib, cw)?;
-    let sa_arb = lib.emit(&NocModule::RrArb { n: 5 }, || RrArb::<5>::default())?;
+    let sa_arb = lib.emit(&NocModule::RrArb { n: 5 }, RrArb::<5>::default)?;
     let entry = NocModule::VcRouter { preset, plane, vcs: v, depth: d, flit_width: p.flit_width };
     let name = entry.name();
     let vv = v as usize;

@@ -192,8 +192,8 @@ pub fn designs(lib: &mut Library, preset: &str, c: &QcacheConfig) -> Result<Vec<
     let k = &c.companion;
     let f = k.filter;
     let rule_mod = lib.emit(&QcacheModule::FilterRule { o_to_m: f.count_o_to_m, local_hit_m: f.count_local_hit_m }, || FilterRule::new(f.count_o_to_m, f.count_local_hit_m))?;
-    let scale_mod = lib.emit(&QcacheModule::DvfsScale, || DvfsScale::default())?;
-    let pick_mod = lib.emit(&QcacheModule::DvfsPick, || DvfsPick::default())?;
+    let scale_mod = lib.emit(&QcacheModule::DvfsScale, DvfsScale::default)?;
+    let pick_mod = lib.emit(&QcacheModule::DvfsPick, DvfsPick::default)?;
 
     let ft = FilterTop { top: filter_top(preset), ports: port_views(&filter_ports(c)), nb: c.nbanks, dw: c.dom_w, rule_mod };
     let ftop = lib.add_text(&QcacheModule::Filter { preset, cfg: c }, ft.render()?)?;
