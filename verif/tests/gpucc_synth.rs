@@ -9,20 +9,21 @@ use golden::gpucc::config::N_IN;
 use golden::gpucc::cr::CR_BITS;
 use verif::synth::{census, synth, Census, SynthReport};
 
-fn run(preset: &str) -> (golden::gpucc::GpuccConfig, SynthReport) {
+/// A preset's network through `yosys` (`synth` or `census`) in a scratch directory.
+fn through<R>(preset: &str, yosys: fn(&hdl_gen::design::Design, &std::path::Path) -> Result<R, verif::verilator::BuildError>) -> (golden::gpucc::GpuccConfig, R) {
     let (c, d) = common::gpucc(preset);
     let work = std::env::temp_dir().join(format!("gpuforge-synth-{preset}-{}", std::process::id()));
-    let r = synth(&d, &work).unwrap_or_else(|e| panic!("{e}"));
+    let r = yosys(&d, &work).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&work);
     (c, r)
 }
 
+fn run(preset: &str) -> (golden::gpucc::GpuccConfig, SynthReport) {
+    through(preset, synth)
+}
+
 fn run_census(preset: &str) -> (golden::gpucc::GpuccConfig, Census) {
-    let (c, d) = common::gpucc(preset);
-    let work = std::env::temp_dir().join(format!("gpuforge-census-{preset}-{}", std::process::id()));
-    let r = census(&d, &work).unwrap_or_else(|e| panic!("{e}"));
-    let _ = std::fs::remove_dir_all(&work);
-    (c, r)
+    through(preset, census)
 }
 
 /// FIFO storage bits (depth x width, every FIFO) and CR bits of a config.
