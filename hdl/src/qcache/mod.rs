@@ -221,13 +221,13 @@ fn emit_bank_events(lib: &mut Library, pw: u32, nd: u32) -> Result<String, GenEr
     macro_rules! by_nd {
         ($pw:literal) => {
             match nd {
-                2 => lib.emit(&entry, || BankEvents::<$pw, 1, 2>::default()),
-                3 => lib.emit(&entry, || BankEvents::<$pw, 2, 3>::default()),
-                4 => lib.emit(&entry, || BankEvents::<$pw, 2, 4>::default()),
-                5 => lib.emit(&entry, || BankEvents::<$pw, 3, 5>::default()),
-                6 => lib.emit(&entry, || BankEvents::<$pw, 3, 6>::default()),
-                7 => lib.emit(&entry, || BankEvents::<$pw, 3, 7>::default()),
-                8 => lib.emit(&entry, || BankEvents::<$pw, 3, 8>::default()),
+                2 => lib.emit(&entry, BankEvents::<$pw, 1, 2>::default),
+                3 => lib.emit(&entry, BankEvents::<$pw, 2, 3>::default),
+                4 => lib.emit(&entry, BankEvents::<$pw, 2, 4>::default),
+                5 => lib.emit(&entry, BankEvents::<$pw, 3, 5>::default),
+                6 => lib.emit(&entry, BankEvents::<$pw, 3, 6>::default),
+                7 => lib.emit(&entry, BankEvents::<$pw, 3, 7>::default),
+                8 => lib.emit(&entry, BankEvents::<$pw, 3, 8>::default),
                 _ => Err(unsupported("qcache.ndom", nd, "2..=8")),
             }
         };
@@ -248,11 +248,11 @@ fn emit_window_events(lib: &mut Library, w: u32, pw: u32) -> Result<String, GenE
     macro_rules! by_pw {
         ($w:literal, $w1:literal) => {
             match pw {
-                2 => lib.emit(&entry, || WindowEvents::<$w, $w1, 2>::default()),
-                3 => lib.emit(&entry, || WindowEvents::<$w, $w1, 3>::default()),
-                4 => lib.emit(&entry, || WindowEvents::<$w, $w1, 4>::default()),
-                5 => lib.emit(&entry, || WindowEvents::<$w, $w1, 5>::default()),
-                6 => lib.emit(&entry, || WindowEvents::<$w, $w1, 6>::default()),
+                2 => lib.emit(&entry, WindowEvents::<$w, $w1, 2>::default),
+                3 => lib.emit(&entry, WindowEvents::<$w, $w1, 3>::default),
+                4 => lib.emit(&entry, WindowEvents::<$w, $w1, 4>::default),
+                5 => lib.emit(&entry, WindowEvents::<$w, $w1, 5>::default),
+                6 => lib.emit(&entry, WindowEvents::<$w, $w1, 6>::default),
                 _ => Err(unsupported("qcache.nbanks", pw, "1..=32")),
             }
         };

@@ -114,7 +114,7 @@ fn emit_reg(lib: &mut Library, w: u32) -> Result<String, GenError> {
     macro_rules! regs {
         ($($w:literal),*) => {
             match w {
-                $( $w => lib.emit(&entry, || Reg::<$w>::default()), )*
+                $( $w => lib.emit(&entry, Reg::<$w>::default), )*
                 _ => Err(GenError::Bug(format!("no {w}-bit register slice"))),
             }
         };
