@@ -13,11 +13,9 @@ fn gpuforge(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gpuforge")).current_dir(root()).args(args).output().expect("runs")
 }
 
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuforge-simlaunch-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(tag: &str) -> tempfile::TempDir {
+    // removed when dropped, at the end of the test
+    tempfile::Builder::new().prefix(&format!("gpuforge-simlaunch-{tag}-")).tempdir().unwrap()
 }
 
 fn text(o: &Output) -> String {
@@ -46,7 +44,8 @@ fn f32s(b: &[u8]) -> Vec<f32> {
 
 #[test]
 fn dump_writes_every_buffer_raw_and_as_npy() {
-    let d = scratch("dump");
+    let tmp = scratch("dump");
+    let d = tmp.path();
     let o = gpuforge(&["sim", "configs/gpu/tiny.toml", "workloads/vecadd/vecadd.toml", "--dump", d.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     for name in ["a", "b", "c"] {
@@ -92,7 +91,8 @@ fn npy_f32(v: &[f32]) -> Vec<u8> {
 
 #[test]
 fn expected_files_pass_catch_a_wrong_value_and_must_exist() {
-    let d = scratch("expect");
+    let tmp = scratch("expect");
+    let d = tmp.path();
     // the expected c = a + b, from the inputs the launch generates (dumped by a run)
     let inputs = d.join("inputs");
     let o = gpuforge(&["sim", "configs/gpu/tiny.toml", "workloads/vecadd/vecadd.toml", "--dump", inputs.to_str().unwrap()]);
@@ -103,7 +103,7 @@ fn expected_files_pass_catch_a_wrong_value_and_must_exist() {
     std::fs::write(d.join("c.npy"), npy_f32(&want)).unwrap();
     std::fs::write(d.join("c.bin"), want.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     for f in ["c.npy", "c.bin"] {
-        let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(&d, f).to_str().unwrap()]);
+        let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(d, f).to_str().unwrap()]);
         assert!(o.status.success(), "{f}: {}", text(&o));
         assert!(String::from_utf8_lossy(&o.stdout).contains("check c"), "{}", text(&o));
     }
@@ -111,13 +111,13 @@ fn expected_files_pass_catch_a_wrong_value_and_must_exist() {
     let mut bad = want.clone();
     bad[1234] += 1.0;
     std::fs::write(d.join("bad.npy"), npy_f32(&bad)).unwrap();
-    let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(&d, "bad.npy").to_str().unwrap()]);
+    let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(d, "bad.npy").to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(err.contains("buffer `c`") && err.contains("[1234] = ") && err.contains(&format!("expected {}", bad[1234] as f64)), "{}", text(&o));
     assert!(err.contains("1 of 10000 elements differ"), "{}", text(&o));
     // a missing expected file: exit 2 before the simulation (no report on stdout)
-    let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(&d, "nowhere.npy").to_str().unwrap()]);
+    let o = gpuforge(&["sim", "configs/gpu/tiny.toml", expect_launch(d, "nowhere.npy").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(o.stdout.is_empty(), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("check.expect[0].file: cannot read"), "{}", text(&o));
@@ -133,7 +133,8 @@ fn the_cycle_limit_ends_a_run_with_exit_1() {
 /// A shipped launch with one edit; expect exit 2, one line naming the file and `want`,
 /// nothing on stdout (found before the simulation).
 fn rejected_before_the_run(tag: &str, launch: &str, from: &str, to: &str, want: &[&str]) {
-    let d = scratch(tag);
+    let tmp = scratch(tag);
+    let d = tmp.path();
     let src = root().join("workloads").join(launch);
     let dir = src.parent().unwrap();
     for e in std::fs::read_dir(dir).unwrap().flatten() {
@@ -166,7 +167,8 @@ fn bad_launches_are_exit_2_before_the_simulation() {
 
 #[test]
 fn a_larger_device_memory_is_configured_in_gpu_memory_bytes() {
-    let d = scratch("memcfg");
+    let tmp = scratch("memcfg");
+    let d = tmp.path();
     let cfg = std::fs::read_to_string(root().join("configs/gpu/tiny.toml")).unwrap().replace("clock_mhz = 1000\n\n[core]", "clock_mhz = 1000\nmemory_bytes = 1048576\n\n[core]");
     assert!(cfg.contains("memory_bytes"));
     std::fs::write(d.join("small.toml"), &cfg).unwrap();

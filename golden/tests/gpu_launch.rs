@@ -5,7 +5,7 @@
 
 use crate::gpu_common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use golden::gpu::launch::Arg;
 use golden::gpu::sim::{run_capture, Gpu, SimError};
@@ -103,11 +103,10 @@ $L_done:
 "#;
 
 /// A scratch directory holding the test kernels.
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuforge-launch-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("k.ptx"), PTX).unwrap();
+fn scratch(tag: &str) -> tempfile::TempDir {
+    // removed when dropped, at the end of the test
+    let d = tempfile::Builder::new().prefix(&format!("gpuforge-launch-{tag}-")).tempdir().unwrap();
+    std::fs::write(d.path().join("k.ptx"), PTX).unwrap();
     d
 }
 
@@ -131,14 +130,15 @@ fn store(v: &str) -> String {
 
 #[test]
 fn u32_parameters_take_negative_values_in_twos_complement() {
-    let d = scratch("signed");
+    let tmp = scratch("signed");
+    let d = tmp.path();
     // -3 as 32 bits: 2^32 - 3
     for (v, want) in [("-3", 4294967293u32), ("-2147483648", 2147483648), ("4294967295", 4294967295), ("7", 7)] {
-        let b = run(&parse(&d, &store(v)).unwrap()).unwrap();
+        let b = run(&parse(d, &store(v)).unwrap()).unwrap();
         assert_eq!(b["out"].u32s()[0], want, "argument {v}");
     }
     for v in ["-2147483649", "4294967296"] {
-        let e = err(&d, &store(v));
+        let e = err(d, &store(v));
         assert!(e.contains("kernel[0].args[1]") && e.contains("-2147483648..=4294967295"), "{e}");
     }
 }
@@ -152,9 +152,10 @@ fn with_struct(s: &str) -> String {
 
 #[test]
 fn struct_arguments_are_laid_out_field_by_field() {
-    let d = scratch("struct");
+    let tmp = scratch("struct");
+    let d = tmp.path();
     // C layout: a u32 at 0, f32 at 4, u64 at 8 (aligned), u16 at 16
-    let l = parse(&d, &with_struct("{ struct = [ { u32 = 5 }, { f32 = 1.5 }, { u64 = \"src\" }, { u16 = 65535 } ] }")).unwrap();
+    let l = parse(d, &with_struct("{ struct = [ { u32 = 5 }, { f32 = 1.5 }, { u64 = \"src\" }, { u16 = 65535 } ] }")).unwrap();
     match &l.kernels[0].args[1] {
         Arg::Bytes { bytes, buffers } => {
             let mut want = vec![0u8; 24];
@@ -169,13 +170,14 @@ fn struct_arguments_are_laid_out_field_by_field() {
     let b = run(&l).unwrap();
     assert_eq!(b["out"].u32s(), vec![5, 1.5f32.to_bits(), 77, 65535]);
     // explicit offsets: the same struct written out of order
-    let l2 = parse(&d, &with_struct("{ struct = [ { u16 = 65535, offset = 16 }, { u64 = \"src\", offset = 8 }, { u32 = 5, offset = 0 }, { f32 = 1.5, offset = 4 } ] }")).unwrap();
+    let l2 = parse(d, &with_struct("{ struct = [ { u16 = 65535, offset = 16 }, { u64 = \"src\", offset = 8 }, { u32 = 5, offset = 0 }, { f32 = 1.5, offset = 4 } ] }")).unwrap();
     assert_eq!(run(&l2).unwrap()["out"].u32s(), vec![5, 1.5f32.to_bits(), 77, 65535]);
 }
 
 #[test]
 fn struct_arguments_that_do_not_fit_are_errors() {
-    let d = scratch("struct_bad");
+    let tmp = scratch("struct_bad");
+    let d = tmp.path();
     let cases = [
         ("7", "kernel[0].args[1]: 7 for array parameter `s` (24 bytes)"),
         ("\"src\"", "for array parameter `s`"),
@@ -189,7 +191,7 @@ fn struct_arguments_that_do_not_fit_are_errors() {
         ("{ fields = [] }", "for array parameter `s`"),
     ];
     for (arg, want) in cases {
-        let e = err(&d, &with_struct(arg));
+        let e = err(d, &with_struct(arg));
         assert!(e.contains(want), "{arg}: {e}");
         assert!(e.contains("l.toml"), "{e}");
     }
@@ -212,17 +214,18 @@ fn looped(max: u32, limit: u32) -> String {
 
 #[test]
 fn a_host_loop_repeats_a_kernel_range_while_the_flag_is_set() {
-    let d = scratch("loop");
+    let tmp = scratch("loop");
+    let d = tmp.path();
     // pass k (0-based) makes counter k+1 and sets the flag while k+1 < limit: with limit 5
     // the fifth pass (k = 4) leaves it clear, so counter = 5 and the last iter is 4; the
     // kernels before and after the loop run once each
-    let b = run(&parse(&d, &looped(100, 5)).unwrap()).unwrap();
+    let b = run(&parse(d, &looped(100, 5)).unwrap()).unwrap();
     assert_eq!((b["counter"].u32s()[0], b["last"].u32s()[0], b["after"].u32s()[0], b["flag"].u32s()[0]), (5, 4, 2, 0));
     // with limit 1 one pass: counter 1, iter 0
-    let b = run(&parse(&d, &looped(100, 1)).unwrap()).unwrap();
+    let b = run(&parse(d, &looped(100, 1)).unwrap()).unwrap();
     assert_eq!((b["counter"].u32s()[0], b["last"].u32s()[0]), (1, 0));
     // the bound: 3 passes cannot reach 5
-    match run(&parse(&d, &looped(3, 5)).unwrap()) {
+    match run(&parse(d, &looped(3, 5)).unwrap()) {
         Err(SimError::Launch { message, .. }) => assert!(message.contains("`flag` still set after max_iterations = 3"), "{message}"),
         other => panic!("{:?}", other.map(|_| ())),
     }
@@ -230,7 +233,8 @@ fn a_host_loop_repeats_a_kernel_range_while_the_flag_is_set() {
 
 #[test]
 fn bad_loops_are_errors() {
-    let d = scratch("loop_bad");
+    let tmp = scratch("loop_bad");
+    let d = tmp.path();
     let base = looped(10, 5);
     let cases = [
         (base.replace("last = 2", "last = 4"), "loop[0].last: kernels 1..=4 are not [[kernel]] entries (allowed: 0 <= first <= last <= 3)"),
@@ -242,7 +246,7 @@ fn bad_loops_are_errors() {
         (base.replace("args = [\"counter\"]\n", "args = [\"counter\"]\nrepeat = 2\n"), "kernel[1].repeat: kernel 1 is in the loop over kernels 1..=2"),
     ];
     for (text, want) in cases {
-        let e = err(&d, &text);
+        let e = err(d, &text);
         assert!(e.contains(want), "want `{want}`: {e}");
     }
 }
@@ -265,15 +269,16 @@ fn tex_launch(binding: &str) -> String {
 
 #[test]
 fn textures_bind_a_buffer_and_the_kernel_fetches_it() {
-    let d = scratch("tex");
+    let tmp = scratch("tex");
+    let d = tmp.path();
     std::fs::write(d.join("tex.ptx"), TEX_PTX).unwrap();
-    let l = parse(&d, &tex_launch("textures = { tex_in = \"texels\" }\n")).unwrap();
+    let l = parse(d, &tex_launch("textures = { tex_in = \"texels\" }\n")).unwrap();
     assert_eq!(l.kernels[0].textures.get("tex_in"), Some(&0));
     // thread t reads texel t - 1: out = [0 (below the buffer), 10, 11, 12, 0 (past it)]
     let b = run(&l).unwrap();
     assert_eq!(b["out"].f32s(), vec![0.0, 10.0, 11.0, 12.0, 0.0]);
     // unbound: a fault naming the launch-file key
-    let e = run(&parse(&d, &tex_launch("")).unwrap()).unwrap_err().to_string();
+    let e = run(&parse(d, &tex_launch("")).unwrap()).unwrap_err().to_string();
     assert!(e.contains("texture `tex_in` is not bound"), "{e}");
     for (binding, want) in [
         ("textures = { tex_in = \"nope\" }\n", "kernel[0].textures.tex_in: no buffer named `nope`"),
@@ -281,7 +286,7 @@ fn textures_bind_a_buffer_and_the_kernel_fetches_it() {
         ("textures = { tex_out = \"texels\" }\n", "kernel[0].textures.tex_out: kernel `fetch` has no texture reference `tex_out` (allowed: tex_in)"),
         ("textures = { tex_in = \"wide\" }\n", "kernel[0].textures.tex_in: buffer `wide` has 8-byte elements"),
     ] {
-        let e = err(&d, &tex_launch(binding));
+        let e = err(d, &tex_launch(binding));
         assert!(e.contains(want), "want `{want}`: {e}");
     }
 }
@@ -292,26 +297,27 @@ fn expect_launch(file: &str) -> String {
 
 #[test]
 fn expected_files_are_compared_and_checked_at_load() {
-    let d = scratch("expect");
+    let tmp = scratch("expect");
+    let d = tmp.path();
     // out = [2^32 - 3, 0, 0, 0] as raw little-endian u32
     let good: Vec<u8> = [4294967293u32, 0, 0, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
     std::fs::write(d.join("good.bin"), &good).unwrap();
-    let l = parse(&d, &expect_launch("good.bin")).unwrap();
+    let l = parse(d, &expect_launch("good.bin")).unwrap();
     let (r, _) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap();
     assert!(r.checks_passed(), "{:?}", r.checks);
     // planted bug: element 2 off by one -> caught, named
     let mut bad = good.clone();
     bad[8] = 1;
     std::fs::write(d.join("bad.bin"), &bad).unwrap();
-    let l = parse(&d, &expect_launch("bad.bin")).unwrap();
+    let l = parse(d, &expect_launch("bad.bin")).unwrap();
     let (r, _) = run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()).unwrap();
     let f = r.first_failure().expect("a failed check");
     assert!(f.contains("buffer `out`") && f.contains("[2] = 0, expected 1"), "{f}");
     // wrong size, missing file: load-time errors naming the field
     std::fs::write(d.join("short.bin"), &good[..12]).unwrap();
-    let e = err(&d, &expect_launch("short.bin"));
+    let e = err(d, &expect_launch("short.bin"));
     assert!(e.contains("check.expect[0].file") && e.contains("12 bytes for buffer `out` of 4 U32 elements (allowed: 16 bytes"), "{e}");
-    let e = err(&d, &expect_launch("missing.bin"));
+    let e = err(d, &expect_launch("missing.bin"));
     assert!(e.contains("check.expect[0].file: cannot read"), "{e}");
 }
 
@@ -342,9 +348,10 @@ fn check_params_the_reference_cannot_take_are_bad_input_before_the_run() {
 
 #[test]
 fn buffers_larger_than_the_device_memory_are_bad_input() {
-    let d = scratch("mem");
+    let tmp = scratch("mem");
+    let d = tmp.path();
     let text = store("1").replace("len = 4", "len = 300000000");
-    let l = parse(&d, &text).unwrap();
+    let l = parse(d, &text).unwrap();
     match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()) {
         Err(SimError::BadLaunch(e)) => {
             let m = e.to_string();
@@ -356,9 +363,10 @@ fn buffers_larger_than_the_device_memory_are_bad_input() {
 
 #[test]
 fn huge_grids_index_ctas_in_64_bits() {
-    let d = scratch("grid");
+    let tmp = scratch("grid");
+    let d = tmp.path();
     // 2^30 x 4 CTAs: gx * gy = 2^32 wraps in u32; the run must reach its cycle limit
-    let l = parse(&d, &store("1").replace("grid = 1", "grid = [1073741824, 4, 1]")).unwrap();
+    let l = parse(d, &store("1").replace("grid = 1", "grid = [1073741824, 4, 1]")).unwrap();
     let opts = RunOptions { max_cycles: Some(2000), ..Default::default() };
     match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, opts) {
         Err(SimError::CycleLimit(2000)) => {}
@@ -370,7 +378,8 @@ fn huge_grids_index_ctas_in_64_bits() {
 /// register names (a 48 GiB allocation, abort); 70000 predicates overflowed a u16 count.
 #[test]
 fn huge_register_and_storage_declarations_are_ptx_errors() {
-    let d = scratch("regs");
+    let tmp = scratch("regs");
+    let d = tmp.path();
     for (decl, want) in [
         (".reg .pred %p<2147483648>;", "declares more registers than the 65533 supported"),
         (".reg .pred %p<40000>;\n\t.reg .pred %q<40000>;", "too many predicate registers"),
@@ -387,7 +396,7 @@ fn huge_register_and_storage_declarations_are_ptx_errors() {
             ),
         )
         .unwrap();
-        match parse(&d, &store("1")) {
+        match parse(d, &store("1")) {
             Err(LaunchError::Ptx(p)) => assert!(p.message.contains(want), "{p}"),
             other => panic!("{:?}", other.map(|_| ())),
         }
@@ -398,9 +407,10 @@ fn huge_register_and_storage_declarations_are_ptx_errors() {
 /// one-cycle limit, running the first kernel would end in `CycleLimit` instead.
 #[test]
 fn every_kernel_must_fit_before_any_runs() {
-    let d = scratch("fit");
+    let tmp = scratch("fit");
+    let d = tmp.path();
     let text = format!("{}[[kernel]]\nptx = \"k.ptx\"\nentry = \"bump\"\ngrid = 1\nblock = 1024\nregs_per_thread = 255\nargs = [\"out\"]\n", store("1"));
-    let l = parse(&d, &text).unwrap();
+    let l = parse(d, &text).unwrap();
     let opts = RunOptions { max_cycles: Some(1), ..Default::default() };
     match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, opts) {
         // 255 x 1024 = 261120 registers per CTA against the tiny SM's 32768
@@ -413,7 +423,8 @@ fn every_kernel_must_fit_before_any_runs() {
 /// cannot be (tiny: 2 SMs x 32 warp slots x 32 lanes x 100 MB, far beyond 1 GiB).
 #[test]
 fn local_storage_beyond_the_device_memory_is_bad_input() {
-    let d = scratch("local");
+    let tmp = scratch("local");
+    let d = tmp.path();
     std::fs::write(
         d.join("k.ptx"),
         PTX.replace(
@@ -422,7 +433,7 @@ fn local_storage_beyond_the_device_memory_is_bad_input() {
         ),
     )
     .unwrap();
-    let l = parse(&d, &store("1")).unwrap();
+    let l = parse(d, &store("1")).unwrap();
     assert_eq!(l.kernels[0].kernel.local_bytes, 100_000_000);
     match run_capture(Gpu::new(&config("tiny")).unwrap(), &l, RunOptions::default()) {
         Err(SimError::BadLaunch(e)) => {
@@ -435,17 +446,18 @@ fn local_storage_beyond_the_device_memory_is_bad_input() {
 
 #[test]
 fn files_a_launch_reads_must_be_regular_and_bounded() {
-    let d = scratch("devzero");
+    let tmp = scratch("devzero");
+    let d = tmp.path();
     // /dev/zero never ends: an input file and an expected file from it are load errors
     let from_zero = "name = \"z\"\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\ninit = { kind = \"file\", path = \"/dev/zero\" }\n\
                      [[kernel]]\nptx = \"k.ptx\"\nentry = \"store_u32\"\ngrid = 1\nblock = 1\nargs = [\"out\", 1]\n";
-    let e = err(&d, from_zero);
+    let e = err(d, from_zero);
     assert!(e.contains("buffer[0].init.path") && e.contains("/dev/zero is not a regular file"), "{e}");
-    let e = err(&d, &expect_launch("/dev/zero"));
+    let e = err(d, &expect_launch("/dev/zero"));
     assert!(e.contains("check.expect[0].file") && e.contains("/dev/zero is not a regular file"), "{e}");
     // an expected file far larger than its buffer is refused before it is read
     std::fs::write(d.join("big.bin"), vec![0u8; (1 << 20) + 64]).unwrap();
-    let e = err(&d, &expect_launch("big.bin"));
+    let e = err(d, &expect_launch("big.bin"));
     assert!(e.contains("check.expect[0].file") && e.contains("more than the 1048592 allowed"), "{e}");
 }
 
@@ -459,8 +471,9 @@ fn buffers_are_placed_by_align_and_skew() {
     assert_eq!(place(40_960, 1024, 128), 41_088);
     assert_eq!(place(41_089, 1024, 128), 42_112);
     assert_eq!(place(100, 256, 200), 200);
-    let d = scratch("align");
-    let l = parse(&d, &store("1").replace("init = { kind = \"zeros\" }\n", "init = { kind = \"zeros\" }\nalign = 4096\nskew = 256\n")).unwrap();
+    let tmp = scratch("align");
+    let d = tmp.path();
+    let l = parse(d, &store("1").replace("init = { kind = \"zeros\" }\n", "init = { kind = \"zeros\" }\nalign = 4096\nskew = 256\n")).unwrap();
     assert_eq!((l.buffers[0].align, l.buffers[0].skew), (4096, 256));
     assert!(run(&l).is_ok());
     for (extra, field, allowed) in [
@@ -469,7 +482,7 @@ fn buffers_are_placed_by_align_and_skew() {
         ("align = 1024\nskew = 1024", "buffer[0].skew", "0..=1020"),
         ("skew = 2", "buffer[0].skew", "0..=252"),
     ] {
-        let m = err(&d, &store("1").replace("init = { kind = \"zeros\" }\n", &format!("init = {{ kind = \"zeros\" }}\n{extra}\n")));
+        let m = err(d, &store("1").replace("init = { kind = \"zeros\" }\n", &format!("init = {{ kind = \"zeros\" }}\n{extra}\n")));
         assert!(m.contains(field) && m.contains(allowed) && m.contains("l.toml"), "{extra}: {m}");
     }
 }
