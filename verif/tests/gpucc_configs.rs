@@ -1,6 +1,7 @@
 //! Random legal GPU-CC configurations, each generated, built by Verilator and
 //! co-simulated in lockstep under random traffic with the scoreboard on.
-//! 2 x 16 = 32 configurations per run (two tests so both cores build).
+//! 2 x 8 = 16 configurations per run (two tests so both cores build; `PROPTEST_CASES`
+//! sets each test's count).
 
 use crate::common;
 
