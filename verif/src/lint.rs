@@ -41,8 +41,13 @@ pub fn lint_design(dir: &Path) -> Result<LintReport, BuildError> {
     verilator()?;
     let design = Design::load(dir).map_err(|e| BuildError::Design(e.to_string()))?;
     let m = &design.manifest;
-    let out = Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", &m.top, "-f", &m.filelist]).output()?;
+    let out = lint_filelist(dir, m)?;
     Ok(LintReport { dir: dir.to_path_buf(), files: m.files.len(), findings: findings(&out, &m.filelist) })
+}
+
+/// `verilator --lint-only -Wall --top-module <top> -f <top>.f`, run in `dir`.
+fn lint_filelist(dir: &Path, m: &hdl_gen::manifest::Manifest) -> std::io::Result<std::process::Output> {
+    Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", &m.top, "-f", &m.filelist]).output()
 }
 
 /// Lint every `.v` file of `dir` on its own (each its own top, `dir` on the library
@@ -103,6 +108,9 @@ pub fn port_stub(text: &str) -> Option<String> {
 pub fn lint_design_with_stubs(design: &Design, stubs: &std::collections::BTreeSet<String>, work: &Path) -> Result<LintReport, BuildError> {
     verilator()?;
     let m = &design.manifest;
+    if let Some(s) = stubs.iter().find(|s| !design.files.iter().any(|(n, _)| n.trim_end_matches(".v") == s.as_str())) {
+        return Err(BuildError::Design(format!("{}: no module {s} to stub", design.dir)));
+    }
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work)?;
     let mut list = String::new();
@@ -118,7 +126,8 @@ pub fn lint_design_with_stubs(design: &Design, stubs: &std::collections::BTreeSe
         list.push('\n');
     }
     std::fs::write(work.join(&m.filelist), list)?;
-    let out = Command::new("verilator").current_dir(work).args(["--lint-only", "-Wall", "--top-module", &m.top, "-f", &m.filelist]).output()?;
+    let out = lint_filelist(work, m);
     let _ = std::fs::remove_dir_all(work);
+    let out = out?;
     Ok(LintReport { dir: PathBuf::from(&design.dir), files: m.files.len(), findings: findings(&out, &m.filelist) })
 }
