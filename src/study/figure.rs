@@ -37,7 +37,7 @@ fn esc(s: &str) -> String {
 }
 
 /// Round numbers covering [lo, hi]: about five steps of 1, 2 or 5 times a power of ten.
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+pub fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let span = (hi - lo).max(f64::MIN_POSITIVE);
     let raw = span / 5.0;
     let mag = 10f64.powf(raw.log10().floor());
@@ -48,7 +48,7 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
 }
 
 /// Three significant digits (bar labels).
-fn sig3(v: f64) -> String {
+pub fn sig3(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return num(v);
     }
@@ -56,7 +56,9 @@ fn sig3(v: f64) -> String {
     format!("{v:.digits$}")
 }
 
-fn num(v: f64) -> String {
+/// An axis label: at most four decimals, trailing zeros trimmed; an exponent outside
+/// 0.001..100,000.
+pub fn num(v: f64) -> String {
     if v == 0.0 {
         return "0".into();
     }
@@ -100,7 +102,7 @@ fn header(s: &mut String, f: &Frame, title: &str) {
 }
 
 /// Words of `s` in lines of at most `n` characters (a longer word gets its own line).
-fn wrap(s: &str, n: usize) -> Vec<String> {
+pub fn wrap(s: &str, n: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in s.split_whitespace() {
         match lines.last_mut() {
@@ -243,30 +245,4 @@ pub fn bars(title: &str, y_label: &str, groups: &[BarGroup]) -> String {
     }
     legend(&mut s, &f, &[("paper (band: tolerance)".into(), "#999"), ("measured".into(), COLORS[0])]);
     s + "</svg>\n"
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(ticks(0.0, 14.8), [0.0, 5.0, 10.0, 15.0]);
-        let t: Vec<String> = ticks(0.0, 0.66).into_iter().map(num).collect();
-        assert_eq!(t, ["0", "0.2", "0.4", "0.6", "0.8"]);
-        assert_eq!(num(0.5), "0.5");
-        assert_eq!(num(1234.0), "1234");
-    }
-
-    #[test]
-    fn figures_are_svg_and_deterministic() {
-        let s = vec![Series { name: "a<b".into(), points: vec![(0.001, 10.0), (0.002, 20.0)] }];
-        let c = curve("t", "x", "y", &s, false);
-        assert!(c.starts_with("<svg") && c.ends_with("</svg>\n") && c.contains("a&lt;b"));
-        assert_eq!(c, curve("t", "x", "y", &s, false));
-        let b = bars("t", "y", &[BarGroup { label: "g".into(), paper: Some((14.8, 14.8)), band: Some((14.0, 15.5)), measured: None }]);
-        assert!(b.contains(">n/a<"), "{b}");
-        assert_eq!(wrap("8x8 8(c) reply-plane ceiling, no multiplexing", 18), ["8x8 8(c)", "reply-plane", "ceiling, no", "multiplexing"]);
-        assert_eq!((sig3(15.1582), sig3(0.98604), sig3(476.0)), ("15.2".into(), "0.986".into(), "476".into()));
-    }
 }

@@ -210,7 +210,7 @@ fn field_error(study: &Study, field: String, message: String) -> ConfigError {
 }
 
 /// Every combination of knob values, keys in order, the last knob varying fastest.
-fn combinations(knobs: &[(String, Vec<Value>)]) -> Vec<Vec<(String, Value)>> {
+pub fn combinations(knobs: &[(String, Vec<Value>)]) -> Vec<Vec<(String, Value)>> {
     let mut out: Vec<Vec<(String, Value)>> = vec![Vec::new()];
     for (k, vals) in knobs {
         out = out.into_iter().flat_map(|prefix| vals.iter().map(move |v| [prefix.clone(), vec![(k.clone(), v.clone())]].concat())).collect();
@@ -302,32 +302,4 @@ fn run_hash(r: &Run, inputs: &[(String, Vec<u8>)]) -> String {
     field("max_cycles", format!("{:?}", r.max_cycles).as_bytes());
     field("check", r.check.to_string().as_bytes());
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn knobs_set_dotted_keys_and_leave_text_alone_without_knobs() {
-        let text = "name = \"a\"\n[noc]\nkind = \"macro\"\n[noc.traffic]\nrate = 0.01\n";
-        assert_eq!(apply_knobs(text, &[]).unwrap(), text);
-        let t = apply_knobs(text, &[("noc.traffic.rate".into(), Value::Float(0.5)), ("noc.reply.mux".into(), Value::Boolean(false))]).unwrap();
-        let top: toml::Table = t.parse().unwrap();
-        assert_eq!(top["noc"]["traffic"]["rate"].as_float(), Some(0.5));
-        assert_eq!(top["noc"]["reply"]["mux"].as_bool(), Some(false));
-        let e = apply_knobs(text, &[("noc.kind.x".into(), Value::Integer(1))]).unwrap_err();
-        assert!(e.1.contains("`noc.kind` is a value"), "{e:?}");
-        let e = apply_knobs(text, &[("noc.traffic".into(), Value::Integer(1))]).unwrap_err();
-        assert!(e.1.contains("is a table"), "{e:?}");
-    }
-
-    #[test]
-    fn combinations_vary_the_last_knob_fastest() {
-        let k = vec![("a".to_string(), vec![Value::Integer(1), Value::Integer(2)]), ("b".to_string(), vec![Value::Boolean(false), Value::Boolean(true)])];
-        let c = combinations(&k);
-        let shown: Vec<String> = c.iter().map(|v| v.iter().map(|(k, v)| format!("{k}{v}")).collect::<String>()).collect();
-        assert_eq!(shown, ["a1bfalse", "a1btrue", "a2bfalse", "a2btrue"]);
-        assert_eq!(combinations(&[]), vec![Vec::new()]);
-    }
 }

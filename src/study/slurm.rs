@@ -104,15 +104,3 @@ pub fn submit(plan: &Plan, study_file: &Path, out: &Path, opts: &SlurmOptions) -
 fn absolute(p: &Path) -> Result<PathBuf, String> {
     std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn array_specs_compress_runs_of_indices() {
-        assert_eq!(array_spec(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
-        assert_eq!(array_spec(&[5]), "5");
-        assert_eq!(array_spec(&[]), "");
-    }
-}

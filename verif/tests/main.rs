@@ -6,6 +6,8 @@
 mod common;
 
 mod build_cache;
+mod cache_key;
+mod frame;
 mod gpucc_configs;
 mod gpucc_cosim;
 mod gpucc_directed;
