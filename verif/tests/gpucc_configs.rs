@@ -1,6 +1,6 @@
 //! Random legal GPU-CC configurations, each generated, built by Verilator and
 //! co-simulated in lockstep under random traffic with the scoreboard on.
-//! 2 x 8 = 16 configurations per run (two tests so both cores build; `PROPTEST_CASES`
+//! 2 x 5 = 10 configurations per run (two tests so both cores build; `PROPTEST_CASES`
 //! sets each test's count).
 
 use crate::common;
@@ -47,7 +47,7 @@ proptest! {
     // past failures (the regressions file, found from the package root where cargo and
     // nextest run integration tests) are replayed before the new random cases
     #![proptest_config(ProptestConfig {
-        cases: common::proptest_cases(8),
+        cases: common::proptest_cases(5),
         max_shrink_iters: 8,
         failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/gpucc_configs.proptest-regressions"))),
         ..ProptestConfig::default()
