@@ -14,6 +14,10 @@
 //!
 //! The blocks, each in its own folder with a marker type implementing [`block::Block`]:
 //! [`gpucc`] (`Gpucc`), [`noc`] (`Noc`) and the GPU model [`gpu`] (`GpuModel`).
+//!
+//! Every test of this crate is in the one integration-test binary `golden/tests/main.rs`
+//! (the tests of a source module in `golden/tests/<module_path>.rs`), so that `cargo test`
+//! compiles this library once and not a second time with `cfg(test)`.
 
 /// The version of what the golden models compute. Bump it with any change that alters a
 /// model's results (timing, statistics, their JSON): cached study runs are keyed by it

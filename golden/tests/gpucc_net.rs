@@ -4,7 +4,7 @@
 use crate::gpucc_common;
 
 use golden::gpucc::check::NetChecker;
-use golden::gpucc::net::{CcNet, Mode, Mutation, NetInputs, NetOutputs};
+use golden::gpucc::net::{CcNet, Mode, Mutation, NetInputs, NetOutputs, MODE_BITS};
 use golden::gpucc::traffic::{NetTraffic, TrafficParams};
 use golden::gpucc::GpuccConfig;
 
@@ -144,4 +144,21 @@ fn model_reset_returns_to_the_reset_state() {
     assert_ne!(fresh_outputs(&mut not_reset), want, "the traffic left no state behind: the test cannot fail");
     used.reset();
     assert_eq!(fresh_outputs(&mut used), want);
+}
+
+// ---------------------------------------------------------------------------------------
+// The tests of `golden::gpucc::net` (`golden/src/gpucc/net.rs`),
+// which were its `#[cfg(test)] mod tests` (see main.rs).
+
+/// Spec §1.9's codes, written out: GPU 0, ARM 1, RUN 2, DRAIN 3, all within
+/// `MODE_BITS`, and decoding inverts encoding.
+#[test]
+fn mode_codes_match_the_spec() {
+    let codes: Vec<u64> = Mode::ALL.iter().map(|m| m.code()).collect();
+    assert_eq!(codes, [0, 1, 2, 3]);
+    assert!(codes.iter().all(|&c| c < 1 << MODE_BITS));
+    for m in Mode::ALL {
+        assert_eq!(Mode::from_code(m.code()), Some(m));
+    }
+    assert_eq!(Mode::from_code(4), None);
 }

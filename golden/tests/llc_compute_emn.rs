@@ -4,7 +4,7 @@
 //! tables (the paper's numbers), not computed by the code under test.
 
 use golden::llc_compute::chain::Pattern;
-use golden::llc_compute::emn::{emn, route_yx, EmnPaths, Node, Placement, Site};
+use golden::llc_compute::emn::{emn, route_xy, route_yx, EmnPaths, Node, Placement, Site};
 use golden::llc_compute::hops::{self, ChainHomes, Hops};
 
 const P: EmnPaths = EmnPaths::RequestRoute;
@@ -163,4 +163,16 @@ fn hop_example_scenario_2_emn_core_36() {
     let m = hops::offloaded(src, e, &h, pat);
     assert_eq!(m.iter().map(|m| m.hops()).collect::<Vec<_>>(), [3, 5, 5, 2, 2, 5, 5, 3]);
     assert_eq!(hops::total(&m), Hops { hops: 30, weighted: 78 });
+}
+
+// ---------------------------------------------------------------------------------------
+// The tests of `golden::llc_compute::emn` (`golden/src/llc_compute/emn.rs`),
+// which were its `#[cfg(test)] mod tests` (see main.rs).
+
+#[test]
+fn yx_goes_along_y_first() {
+    let r = route_yx(Node::new(1, 2), Node::new(3, 0));
+    assert_eq!(r, [(1, 2), (1, 1), (1, 0), (2, 0), (3, 0)].map(|(x, y)| Node::new(x, y)));
+    let r = route_xy(Node::new(1, 2), Node::new(3, 0));
+    assert_eq!(r, [(1, 2), (2, 2), (3, 2), (3, 1), (3, 0)].map(|(x, y)| Node::new(x, y)));
 }

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use golden::gpu::ptx::load_module;
-use golden::llc_compute::tagger::{census, find_chains, Uniform};
+use golden::gpu::ptx::{load_module, parse_module, Kernel};
+use golden::llc_compute::tagger::{census, find_chains, Chain, Tag, Uniform};
 
 fn workloads() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../workloads")).to_path_buf()
@@ -159,4 +159,111 @@ fn omni_without_a_mesh_and_unknown_modes_are_refused() {
         let e = GpuConfig::parse(Path::new("t.toml"), &format!("{text}\n[hooks.llc_compute]\nmode = \"{mode}\"\n")).unwrap_err().to_string();
         assert!(e.contains("hooks.llc_compute.mode") && e.contains(says) && e.contains("profile"), "{e}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The tests of `golden::llc_compute::tagger` (`golden/src/llc_compute/tagger.rs`),
+// which were its `#[cfg(test)] mod tests` (see main.rs).
+
+fn kernel(body: &str, regs: &str) -> Kernel {
+    let text = format!(
+        ".version 8.0\n.target sm_52\n.address_size 64\n.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u32 ps)\n{{\n{regs}\n\
+         ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nld.param.u64 %rd3, [pc];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd4, %r1, 4;\n\
+         add.s64 %rd5, %rd1, %rd4;\nadd.s64 %rd6, %rd2, %rd4;\nadd.s64 %rd7, %rd3, %rd4;\n{body}\nret;\n}}\n"
+    );
+    let m = parse_module(Path::new("t.ptx"), &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    m.kernels.into_iter().next().unwrap()
+}
+
+const REGS: &str = ".reg .pred %p<4>;\n.reg .f32 %f<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;";
+
+/// The first instruction of the test body (after the 8-instruction prologue).
+const B: u32 = 8;
+
+fn only(body: &str) -> Option<Chain> {
+    let k = kernel(body, REGS);
+    let mut c = find_chains(&k);
+    assert!(c.len() <= 1, "{c:?}");
+    c.pop()
+}
+
+fn pcs(c: &Chain) -> Vec<u32> {
+    c.pcs().collect()
+}
+
+#[test]
+fn vecadd_is_pattern_1_with_the_alus_operand_order() {
+    // c = a + b with b loaded first (as nvcc writes vecadd): A is the add's first operand
+    let c = only("ld.global.f32 %f1, [%rd6];\nld.global.f32 %f2, [%rd5];\nadd.f32 %f3, %f2, %f1;\nst.global.f32 [%rd7], %f3;").unwrap();
+    assert_eq!((c.pattern, c.op0, c.fp), (1, 8, true));
+    assert_eq!(pcs(&c), [B + 1, B, B + 2, B + 3]);
+    assert_eq!([c.tag(B + 1), c.tag(B), c.tag(B + 2), c.tag(B + 3)], [Some(Tag::First), Some(Tag::Middle), Some(Tag::Middle), Some(Tag::Last)]);
+}
+
+#[test]
+fn each_pattern_of_table_1() {
+    let p = |body: &str| only(body).map(|c| (c.pattern, c.op0, c.op1, c.uniform));
+    // 2: the result goes back to the core (read after the chain)
+    assert_eq!(p("ld.global.u32 %r2, [%rd5];\nld.global.u32 %r3, [%rd6];\nmul.lo.s32 %r4, %r2, %r3;\nadd.s32 %r5, %r4, %r1;\nst.global.u32 [%rd7], %r5;"), Some((2, 2, 0, None)));
+    // 3: copy
+    assert_eq!(p("ld.global.b32 %r2, [%rd5];\nst.global.b32 [%rd7], %r2;"), Some((3, 0, 0, None)));
+    // 4: unary (f32 negate: sub-op 3)
+    assert_eq!(p("ld.global.f32 %f1, [%rd5];\nneg.f32 %f2, %f1;\nst.global.f32 [%rd7], %f2;"), Some((4, 14, 0, Some(Uniform::Imm(3)))));
+    // 5: compare of two loads (signed less-than)
+    assert_eq!(
+        p("ld.global.u32 %r2, [%rd5];\nld.global.u32 %r3, [%rd6];\nsetp.lt.s32 %p1, %r2, %r3;\nselp.u32 %r4, 1, 0, %p1;\nst.global.u32 [%rd7], %r4;"),
+        Some((5, 2, 0, None))
+    );
+    // 6: compare with an immediate
+    assert_eq!(p("ld.global.s32 %r2, [%rd5];\nsetp.eq.s32 %p1, %r2, 0;\nselp.u32 %r4, 1, 0, %p1;\nst.global.u32 [%rd7], %r4;"), Some((6, 0, 0, Some(Uniform::Imm(0)))));
+    // 7: op with a kernel parameter (uniform register), commuted into (A, I)
+    let k = kernel("ld.param.u32 %r6, [ps];\nld.global.u32 %r2, [%rd5];\nadd.s32 %r3, %r6, %r2;\nst.global.u32 [%rd7], %r3;", REGS);
+    let c = &find_chains(&k)[0];
+    let Some(Uniform::Reg(r)) = c.uniform else { panic!("{c:?}") };
+    assert_eq!((c.pattern, c.op0, k.reg_names[r as usize].as_str()), (7, 0, "%r6"));
+    // 9: TRIAD without fma: a = b + s*c, T = mul(C, s), D = add(B, T)
+    let triad = "ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nmul.f32 %f3, %f2, 0f40400000;\nadd.f32 %f4, %f1, %f3;\nst.global.f32 [%rd7], %f4;";
+    let c = only(triad).unwrap();
+    assert_eq!((c.pattern, c.op0, c.op1, c.uniform), (9, 10, 8, Some(Uniform::Imm(3.0f32.to_bits()))));
+    assert_eq!(pcs(&c), [B + 1, B, B + 2, B + 3, B + 4], "ld b (the multiplied one), ld a, alu0, alu1, st");
+    // 8: the same without the store (the sum is read after the chain)
+    assert_eq!(
+        p("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nmul.f32 %f3, %f2, 0f40400000;\nadd.f32 %f4, %f1, %f3;\nadd.f32 %f5, %f4, %f4;\nst.global.f32 [%rd7], %f5;"),
+        Some((8, 10, 8, Some(Uniform::Imm(3.0f32.to_bits()))))
+    );
+}
+
+#[test]
+fn what_is_not_tagged() {
+    // the loaded value is read again after the chain (§2.1 reuse)
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nadd.f32 %f3, %f1, %f2;\nst.global.f32 [%rd7], %f3;\nst.global.f32 [%rd6], %f1;"), None);
+    // fma rounds once; the EMN's mul and add round twice
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nfma.rn.f32 %f4, %f2, 0f40400000, %f1;\nst.global.f32 [%rd7], %f4;"), None);
+    // a store between a chain load and the chain's end orders memory
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nst.global.f32 [%rd6], %f7;\nld.global.f32 %f2, [%rd6];\nadd.f32 %f3, %f1, %f2;\nst.global.f32 [%rd7], %f3;"), None);
+    // the address of a chain load is rewritten before the chain ends
+    assert_eq!(
+        only("ld.global.f32 %f1, [%rd5];\nadd.s64 %rd5, %rd5, 4;\nld.global.f32 %f2, [%rd5];\nadd.f32 %f3, %f1, %f2;\nst.global.f32 [%rd7], %f3;\nst.global.u64 [%rd6], %rd5;"),
+        None
+    );
+    // 64-bit data does not fit the flit's 32 lanes x 32 bits
+    let k = kernel("ld.global.f64 %fd1, [%rd5];\nst.global.f64 [%rd7], %fd1;", &format!("{REGS}\n.reg .f64 %fd<2>;"));
+    assert!(find_chains(&k).is_empty());
+    // unsigned order, .ftz, ordered f32 NE and approximate division are not the ALU's
+    assert_eq!(only("ld.global.u32 %r2, [%rd5];\nld.global.u32 %r3, [%rd6];\nsetp.lt.u32 %p1, %r2, %r3;\nselp.u32 %r4, 1, 0, %p1;\nst.global.u32 [%rd7], %r4;"), None);
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nadd.ftz.f32 %f3, %f1, %f2;\nst.global.f32 [%rd7], %f3;"), None);
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\nsetp.ne.f32 %p1, %f1, %f2;\nselp.u32 %r4, 1, 0, %p1;\nst.global.u32 [%rd7], %r4;"), None);
+    assert_eq!(only("ld.global.f32 %f1, [%rd5];\nld.global.f32 %f2, [%rd6];\ndiv.approx.f32 %f3, %f1, %f2;\nst.global.f32 [%rd7], %f3;"), None);
+    // a non-commutative op with its operands the other way round: I - A is not op0(A, I)
+    assert_eq!(only("ld.global.u32 %r2, [%rd5];\nsub.s32 %r3, 7, %r2;\nst.global.u32 [%rd7], %r3;"), None);
+    // shared memory is not an LLC access
+    let k = kernel("ld.shared.u32 %r2, [%rd5];\nst.global.u32 [%rd7], %r2;", REGS);
+    assert!(find_chains(&k).is_empty());
+}
+
+#[test]
+fn address_arithmetic_between_chain_instructions_moves_above() {
+    // nvcc computes the store's address between the add and the store (vecadd.ptx)
+    let c = only("ld.global.f32 %f1, [%rd6];\nld.global.f32 %f2, [%rd5];\nadd.f32 %f3, %f2, %f1;\nadd.s64 %rd7, %rd7, 64;\nst.global.f32 [%rd7], %f3;").unwrap();
+    assert_eq!((c.pattern, pcs(&c)), (1, vec![B + 1, B, B + 2, B + 4]));
 }

@@ -185,7 +185,8 @@ pub fn format_counted(fmt: &str, args: u64, src: &mut dyn ArgSource) -> Result<(
 }
 
 /// Integer digits with at least `prec` digits.
-fn with_prec(d: String, prec: Option<usize>) -> String {
+#[doc(hidden)]
+pub fn with_prec(d: String, prec: Option<usize>) -> String {
     match prec {
         Some(0) if d == "0" => String::new(),
         Some(p) if d.len() < p => format!("{}{d}", "0".repeat(p - d.len())),
@@ -226,7 +227,8 @@ fn pad(s: &Spec, sign: &str, digits: &str, zero_ok: bool) -> String {
 }
 
 /// C `%e`: `d.ddde+XX` (at least two exponent digits).
-fn c_exp(a: f64, p: usize) -> String {
+#[doc(hidden)]
+pub fn c_exp(a: f64, p: usize) -> String {
     let r = format!("{a:.p$e}");
     let (m, e) = r.split_once('e').expect("Rust's {:e} has an exponent");
     let e: i32 = e.parse().expect("an integer exponent");
@@ -235,7 +237,8 @@ fn c_exp(a: f64, p: usize) -> String {
 
 /// C `%g`: `%e` if the exponent is below -4 or at least the precision, else `%f`,
 /// trailing zeros removed unless `#`.
-fn c_general(a: f64, p: usize, alt: bool) -> String {
+#[doc(hidden)]
+pub fn c_general(a: f64, p: usize, alt: bool) -> String {
     let p = p.max(1);
     let e_form = c_exp(a, p - 1);
     let x: i32 = e_form.split_once('e').map(|(_, e)| e.parse().expect("exponent")).unwrap_or(0);
@@ -255,65 +258,5 @@ fn c_general(a: f64, p: usize, alt: bool) -> String {
     } else {
         let q = (p as i32 - 1 - x).max(0) as usize;
         strip(format!("{a:.q$}"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Arguments laid out at address 0x100, strings at 0x1000.
-    struct Buf(Vec<u8>, Vec<u8>);
-    impl ArgSource for Buf {
-        fn bytes(&mut self, addr: u64, len: usize) -> Option<Vec<u8>> {
-            let (base, data) = if addr >= 0x1000 { (0x1000, &self.1) } else { (0x100, &self.0) };
-            let o = (addr - base) as usize;
-            data.get(o..o + len).map(|s| s.to_vec())
-        }
-    }
-
-    #[test]
-    fn huge_widths_and_precisions_are_clamped() {
-        let mut b = Buf(7i32.to_le_bytes().to_vec(), Vec::new());
-        // 30 digits would overflow usize; the field is clamped, not allocated
-        let s = format("%999999999999999999999999999999d", 0x100, &mut b).unwrap();
-        assert_eq!(s.len(), MAX_FIELD);
-        assert!(s.ends_with('7') && s.starts_with(' '));
-        let mut b = Buf(7i32.to_le_bytes().to_vec(), Vec::new());
-        let s = format("%.99999999999999999999d", 0x100, &mut b).unwrap();
-        assert_eq!(s.len(), MAX_FIELD);
-    }
-
-    #[test]
-    fn c_format_strings() {
-        // int -5, pad, double 3.25, u64 2^40, char 'A' (int), string pointer
-        let mut a = Vec::new();
-        a.extend_from_slice(&(-5i32).to_le_bytes());
-        a.extend_from_slice(&[0; 4]);
-        a.extend_from_slice(&3.25f64.to_le_bytes());
-        a.extend_from_slice(&(1u64 << 40).to_le_bytes());
-        a.extend_from_slice(&65u32.to_le_bytes());
-        a.extend_from_slice(&[0; 4]);
-        a.extend_from_slice(&0x1000u64.to_le_bytes());
-        let mut b = Buf(a, b"hey\0".to_vec());
-        let s = format("%d|%5.2f|%llu|%c|%s|%%|%x", 0x100, &mut b);
-        // %x reads past the end of the buffer
-        assert!(s.is_err());
-        let s = format("%d|%5.2f|%llu|%c|%-5s|%%", 0x100, &mut b).unwrap();
-        assert_eq!(s, "-5| 3.25|1099511627776|A|hey  |%");
-        let s = format("%04d %+d %x %#X %o %e %g %g %.3g", 0x100, &mut b);
-        assert!(s.is_err(), "only 6 arguments");
-    }
-
-    #[test]
-    fn c_float_forms() {
-        assert_eq!(c_exp(1234.5, 2), "1.23e+03");
-        assert_eq!(c_exp(0.00012, 1), "1.2e-04");
-        assert_eq!(c_general(100000.0, 6, false), "100000");
-        assert_eq!(c_general(1000000.0, 6, false), "1e+06");
-        assert_eq!(c_general(0.0001, 6, false), "0.0001");
-        assert_eq!(c_general(0.00001, 6, false), "1e-05");
-        assert_eq!(c_general(3.25, 6, false), "3.25");
-        assert_eq!(with_prec("7".into(), Some(3)), "007");
     }
 }

@@ -624,21 +624,3 @@ impl crate::model::Model for CcNet {
         inputs.rst = true;
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Spec §1.9's codes, written out: GPU 0, ARM 1, RUN 2, DRAIN 3, all within
-    /// `MODE_BITS`, and decoding inverts encoding.
-    #[test]
-    fn mode_codes_match_the_spec() {
-        let codes: Vec<u64> = Mode::ALL.iter().map(|m| m.code()).collect();
-        assert_eq!(codes, [0, 1, 2, 3]);
-        assert!(codes.iter().all(|&c| c < 1 << MODE_BITS));
-        for m in Mode::ALL {
-            assert_eq!(Mode::from_code(m.code()), Some(m));
-        }
-        assert_eq!(Mode::from_code(4), None);
-    }
-}

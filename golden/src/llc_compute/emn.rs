@@ -235,16 +235,3 @@ pub fn lut_word(p: &Placement, e: Option<Node>, node_w: u32) -> u64 {
         None => 0,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn yx_goes_along_y_first() {
-        let r = route_yx(Node::new(1, 2), Node::new(3, 0));
-        assert_eq!(r, [(1, 2), (1, 1), (1, 0), (2, 0), (3, 0)].map(|(x, y)| Node::new(x, y)));
-        let r = route_xy(Node::new(1, 2), Node::new(3, 0));
-        assert_eq!(r, [(1, 2), (2, 2), (3, 2), (3, 1), (3, 0)].map(|(x, y)| Node::new(x, y)));
-    }
-}

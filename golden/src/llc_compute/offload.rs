@@ -89,38 +89,49 @@ struct Role {
 
 /// An OQSR entry in flight (spec §1.3.2; what the model needs of it).
 #[derive(Debug, Clone, Copy, Default)]
-struct Entry {
-    valid: bool,
-    warp: u16,
-    loads: u32,
+#[doc(hidden)]
+pub struct Entry {
+    /// Whether the entry holds a group in flight.
+    pub valid: bool,
+    /// The warp whose chain it holds.
+    pub warp: u16,
+    /// Its chain's loads (the fallback data packets it waits for).
+    pub loads: u32,
     /// Fallback data packets received.
-    fb: u32,
+    pub fb: u32,
 }
 
 /// The chain the CPGU is forming (one at a time, §1.2); its lane groups are in
 /// [`Oq::groups`].
 #[derive(Debug, Clone, Copy)]
-struct Forming {
-    warp: u16,
-    entry: usize,
-    chain: usize,
-    mask: u32,
+#[doc(hidden)]
+pub struct Forming {
+    /// The warp forming the chain.
+    pub warp: u16,
+    /// Its OQSR entry.
+    pub entry: usize,
+    /// Its chain (an index into the kernel's chains).
+    pub chain: usize,
+    /// Its active lanes.
+    pub mask: u32,
 }
 
 /// The lanes of a forming chain with one tuple (line_a, line_b, line_c) (spec §2.6):
 /// one ComputePacket each. A chain that is not memory-divergent is one group.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Group {
+#[doc(hidden)]
+pub struct Group {
     /// Its lanes (they partition the chain's active lanes).
-    mask: u32,
+    pub mask: u32,
     /// Per memory operand a, b (loads, in order), c (the store): the group's lanes that
     /// access it (lanes the operand's guard left out ride with the group).
-    lanes: [u32; 3],
+    pub lanes: [u32; 3],
     /// Each operand's line and its partition.
-    lines: [Option<u64>; 3],
-    parts: [Option<usize>; 3],
+    pub lines: [Option<u64>; 3],
+    /// Each operand's partition.
+    pub parts: [Option<usize>; 3],
     /// The target node, once known.
-    dst: Option<usize>,
+    pub dst: Option<usize>,
 }
 
 /// `divergence_policy` (spec §2.6 [OC]).
@@ -134,12 +145,14 @@ pub enum Divergence {
 }
 
 /// Not a 4-byte word of a 32-word line (`Oq::words`).
-const NO_WORD: u8 = u8::MAX;
+#[doc(hidden)]
+pub const NO_WORD: u8 = u8::MAX;
 
 /// The start-word offset of each group's operands if every group reads (writes) its
 /// lines at unit stride: lane k of the group at word `(start + k) mod 32` (spec §2.6,
 /// the extension flit's addressing); `None` if one does not.
-fn unit_stride(groups: &[Group], words: &[[u8; 32]; 3]) -> Option<Vec<[u32; 3]>> {
+#[doc(hidden)]
+pub fn unit_stride(groups: &[Group], words: &[[u8; 32]; 3]) -> Option<Vec<[u32; 3]>> {
     groups
         .iter()
         .map(|g| {
@@ -163,9 +176,12 @@ fn unit_stride(groups: &[Group], words: &[[u8; 32]; 3]) -> Option<Vec<[u32; 3]>>
 
 /// A warp's chain in flight: its groups not answered yet, and whether one fell back.
 #[derive(Debug, Clone, Copy, Default)]
-struct Pending {
-    left: u32,
-    fallback: bool,
+#[doc(hidden)]
+pub struct Pending {
+    /// Its groups not answered yet.
+    pub left: u32,
+    /// Whether one of them fell back.
+    pub fallback: bool,
 }
 
 /// Where an SM's ComputePackets go.
@@ -192,7 +208,8 @@ enum Flush {
 
 /// The OQ counters (`llc_compute.oq.*`).
 #[derive(Debug, Clone, Copy, Default)]
-struct Counts {
+#[doc(hidden)]
+pub struct Counts {
     chains: u64,
     sent: u64,
     sent_core: u64,
@@ -209,10 +226,14 @@ struct Counts {
     cps: u64,
     split: u64,
     split_groups: u64,
-    answers: u64,
-    fallbacks: u64,
-    group_fallbacks: u64,
-    prio_ahead: u64,
+    /// Chains answered, every group (`oq.answers`).
+    pub answers: u64,
+    /// Of those, chains one of whose groups fell back (`oq.fallbacks`).
+    pub fallbacks: u64,
+    /// Groups that fell back (`oq.group_fallbacks`).
+    pub group_fallbacks: u64,
+    /// Scheduler cycles in which the priority warp was moved ahead (`oq.prio_ahead`).
+    pub prio_ahead: u64,
     prio_fetch: u64,
 }
 
@@ -222,11 +243,18 @@ struct Counts {
 pub struct Oq {
     sm: usize,
     node: usize,
-    entries: Vec<Entry>,
-    live: usize,
-    forming: Option<Forming>,
+    /// The OQSR entries, by OQ tag.
+    #[doc(hidden)]
+    pub entries: Vec<Entry>,
+    /// Entries holding a group in flight.
+    #[doc(hidden)]
+    pub live: usize,
+    /// The chain the CPGU is forming, if any.
+    #[doc(hidden)]
+    pub forming: Option<Forming>,
     /// The forming chain's lane groups, and a spare for regrouping.
-    groups: Vec<Group>,
+    #[doc(hidden)]
+    pub groups: Vec<Group>,
     spare: Vec<Group>,
     /// The forming chain's memory operands a, b, c: per lane, the 4-byte word of its
     /// line it accesses ([`NO_WORD`]: another size or alignment).
@@ -235,26 +263,36 @@ pub struct Oq {
     /// Per warp slot: its current chain runs normally (discarded or flushed).
     normal: Vec<bool>,
     /// Per warp slot: its chain in flight.
-    pending: Vec<Pending>,
+    #[doc(hidden)]
+    pub pending: Vec<Pending>,
     roles: Vec<Role>,
     chains: Vec<Chain>,
     /// ComputePackets to inject: (destination node, OQ tag, with an extension flit).
     outbox: VecDeque<(usize, usize, bool)>,
-    events: VecDeque<OffloadEvent>,
+    /// Resume and fallback events for the SM, oldest first.
+    #[doc(hidden)]
+    pub events: VecDeque<OffloadEvent>,
     wire: Rc<RefCell<Wire>>,
     map: Rc<AddressMap>,
     mem_nodes: Rc<Vec<usize>>,
-    target: Target,
+    /// Where its ComputePackets go.
+    #[doc(hidden)]
+    pub target: Target,
     /// Omni: the core SQs take chains in this kernel (§1.7 shared-memory check).
-    core_sqs_on: bool,
-    n: Counts,
+    #[doc(hidden)]
+    pub core_sqs_on: bool,
+    /// The OQ counters.
+    #[doc(hidden)]
+    pub n: Counts,
     /// Chain-aware fetch and issue priority (spec §1.2): the forming chain's warp goes
     /// first in its scheduler's order and in fetch.
     priority: bool,
     /// A planted bug for the tests: the warp resumes at its chain's first answer.
-    plant_resume_early: bool,
+    #[doc(hidden)]
+    pub plant_resume_early: bool,
     /// A planted bug for the tests: the priority warp goes last instead of first.
-    plant_priority_last: bool,
+    #[doc(hidden)]
+    pub plant_priority_last: bool,
 }
 
 impl Oq {
@@ -309,13 +347,15 @@ impl Oq {
     /// discarded at its `01` (OQSR full) runs normally and gets none. Our choice: fetch
     /// priority starts at the `01`'s issue too (the SM's fetch stage does not know the
     /// tags), and one warp holds both.
-    fn priority_warp(&self) -> Option<u16> {
+    #[doc(hidden)]
+    pub fn priority_warp(&self) -> Option<u16> {
         self.forming.filter(|_| self.priority).map(|f| f.warp)
     }
 
     /// Scheduler order with the priority warp first (spec §1.2 issue rule 1: GTO picks
     /// it first whenever it can issue); the others keep their order.
-    fn order(&mut self, order: &mut [u16]) {
+    #[doc(hidden)]
+    pub fn order(&mut self, order: &mut [u16]) {
         let Some(w) = self.priority_warp() else { return };
         if let Some(i) = order.iter().position(|&x| x == w).filter(|&i| i > 0) {
             if self.plant_priority_last {
@@ -345,7 +385,8 @@ impl Oq {
 
     /// Spec §1.7 [OC] `disable_core_sq`: the core SQs take no chain of a kernel whose
     /// resident threadblocks need the shared memory their slots would take.
-    fn shape(&mut self, s: &KernelShape) {
+    #[doc(hidden)]
+    pub fn shape(&mut self, s: &KernelShape) {
         if let Target::Omni { core_sq_bytes, shared_bytes, .. } = self.target {
             self.core_sqs_on = u64::from(s.ctas_per_sm) * u64::from(s.shared_bytes_per_cta) + core_sq_bytes <= shared_bytes;
         }
@@ -596,7 +637,8 @@ impl Oq {
     }
 
     /// The groups partition the chain's lanes, and each operand's lanes are the group's.
-    fn check_groups(&self, mask: u32) {
+    #[doc(hidden)]
+    pub fn check_groups(&self, mask: u32) {
         let mut seen = 0u32;
         for g in &self.groups {
             assert!((g.mask != 0 || self.groups.len() == 1) && g.mask & seen == 0, "SM {}: group {g:?} is empty or overlaps another", self.sm);
@@ -608,7 +650,8 @@ impl Oq {
 
     /// An answer from an SQ: ACK, DATA, BITMAP, or fallback data. The warp goes on when
     /// every group of its chain is answered: it computes and stores itself if one fell back.
-    fn answer(&mut self, pkt: &Packet) {
+    #[doc(hidden)]
+    pub fn answer(&mut self, pkt: &Packet) {
         let msg = Msg::decode(pkt.tag);
         let (tag, fallback) = match msg {
             Msg::Answer { tag, .. } => (tag as usize, false),
@@ -767,186 +810,5 @@ impl CoreNetHook for OqNet {
         if let Some(sq) = &self.sq {
             sq.counters(out);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn oq() -> Oq {
-        let cfg = crate::gpu::GpuConfig::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/gpu/tiny.toml")).unwrap();
-        let map = Rc::new(AddressMap::new(&cfg.mapping, &cfg.dram, cfg.mem_nodes));
-        let mut q = Oq::new(0, 0, 4, 8, Rc::new(RefCell::new(Wire::new(1, 4, 4))), map, Rc::new(vec![2, 3]), Target::Llc, Divergence::Split);
-        q.entries[1] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
-        q.live = 1;
-        q.pending[5] = Pending { left: 1, fallback: false };
-        q
-    }
-
-    fn pkt(msg: Msg, flits: u32) -> Packet {
-        Packet { id: 1, src: 2, dst: 0, class: Class::Reply, flits, tag: msg.encode(), injected_at: 0 }
-    }
-
-    const ACK: Msg = Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 1 };
-
-    /// Spec §1.2: warp 6 forms a chain, so it goes first in its scheduler's GTO order
-    /// (greedy warp 4, then 0, 2, 6 oldest first: by hand 6, 4, 0, 2) and in fetch; the
-    /// others keep their order. No forming chain, or `chain_priority = false`: the order
-    /// is the baseline's and fetch has no priority warp.
-    fn priority_order(plant: bool) {
-        let mut q = oq().with_priority(true);
-        q.plant_priority_last = plant;
-        let mut order = [4, 0, 2, 6];
-        q.order(&mut order);
-        assert_eq!((order, q.priority_warp()), ([4, 0, 2, 6], None), "no chain forming");
-        q.forming = Some(Forming { warp: 6, entry: 0, chain: 0, mask: u32::MAX });
-        q.order(&mut order);
-        assert_eq!((order, q.priority_warp()), ([6, 4, 0, 2], Some(6)), "warp 6 forms a chain");
-        assert_eq!(q.n.prio_ahead, 1);
-        let mut off = oq().with_priority(false);
-        off.forming = q.forming;
-        let mut order = [4, 0, 2, 6];
-        off.order(&mut order);
-        assert_eq!((order, off.priority_warp()), ([4, 0, 2, 6], None), "chain_priority = false");
-    }
-
-    #[test]
-    fn the_forming_chains_warp_goes_first() {
-        priority_order(false);
-    }
-
-    /// A planted bug (the priority warp sent last) is caught.
-    #[test]
-    #[should_panic(expected = "warp 6 forms a chain")]
-    fn a_priority_warp_sent_last_is_caught() {
-        priority_order(true);
-    }
-
-    #[test]
-    fn answers_resume_or_fall_back_after_every_operand() {
-        let mut q = oq();
-        q.answer(&pkt(ACK, 1));
-        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Resume(5)));
-        assert_eq!(q.live, 0);
-        let mut q = oq();
-        q.answer(&pkt(Msg::FbData { which: 0, tag: 1 }, 5));
-        assert!(q.events.is_empty(), "one of two fallback loads");
-        q.answer(&pkt(Msg::FbData { which: 1, tag: 1 }, 5));
-        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Fallback(5)));
-    }
-
-    /// A planted protocol bug (an ACK the size of a data packet) is caught.
-    #[test]
-    #[should_panic(expected = "of 5 flits")]
-    fn a_wrong_sized_answer_is_caught() {
-        oq().answer(&pkt(ACK, 5));
-    }
-
-    /// An answer for an entry not in flight is caught.
-    #[test]
-    #[should_panic(expected = "not in flight")]
-    fn an_answer_for_a_free_entry_is_caught() {
-        let mut q = oq();
-        q.answer(&pkt(Msg::Answer { kind: super::super::chain::RespKind::Ack, tag: 2 }, 1));
-    }
-
-    /// Warp 5's chain split in two groups (OQ tags 1 and 3): nothing happens at the
-    /// first group's ACK; the second group falls back (both its loads' data), so the warp
-    /// goes on computing and storing itself (spec §2.6, §1.6.4), and both entries are free.
-    fn two_group_chain(plant: bool) {
-        let mut q = oq();
-        q.plant_resume_early = plant;
-        q.entries[3] = Entry { valid: true, warp: 5, loads: 2, fb: 0 };
-        q.live = 2;
-        q.pending[5] = Pending { left: 2, fallback: false };
-        q.answer(&pkt(ACK, 1));
-        assert!(q.events.is_empty(), "warp 5 resumed before its last group's answer");
-        q.answer(&pkt(Msg::FbData { which: 0, tag: 3 }, 5));
-        q.answer(&pkt(Msg::FbData { which: 1, tag: 3 }, 5));
-        assert_eq!(q.events.pop_front(), Some(OffloadEvent::Fallback(5)));
-        assert_eq!((q.live, q.n.answers, q.n.fallbacks, q.n.group_fallbacks), (0, 1, 1, 1));
-    }
-
-    #[test]
-    fn a_split_chain_goes_on_after_its_last_group() {
-        two_group_chain(false);
-    }
-
-    /// A planted bug (the warp resumed at its first group's answer) is caught.
-    #[test]
-    #[should_panic(expected = "resumed before its last group")]
-    fn a_resume_at_the_first_groups_answer_is_caught() {
-        two_group_chain(true);
-    }
-
-    fn group(mask: u32) -> Group {
-        Group { mask, lanes: [mask; 3], ..Group::default() }
-    }
-
-    /// The extension flit's addressing by hand (spec §2.6): a warp reading 32 words from
-    /// the middle of a line straddles two lines, lanes 0-15 at words 16-31, lanes 16-31 at
-    /// words 0-15 of the next; both groups start at word 16 (lane k at (16 + k) mod 32).
-    /// Lanes 3-7 at words 5-9 start at 2. A broadcast operand (every lane one word) is not
-    /// unit stride, nor is an 8-byte access (no word noted).
-    #[test]
-    fn unit_stride_start_words_by_hand() {
-        let mut words = [[NO_WORD; 32]; 3];
-        for w in &mut words {
-            for (i, x) in w.iter_mut().enumerate() {
-                *x = ((i + 16) % 32) as u8;
-            }
-        }
-        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), Some(vec![[16; 3], [16; 3]]));
-        let mut w2 = [[NO_WORD; 32]; 3];
-        for (i, w) in w2[0].iter_mut().enumerate().take(8).skip(3) {
-            *w = (i + 2) as u8;
-        }
-        let g = Group { mask: 0xf8, lanes: [0xf8, 0, 0], ..Group::default() };
-        assert_eq!(unit_stride(&[g], &w2), Some(vec![[2, 0, 0]]));
-        words[1] = [3; 32];
-        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), None, "a broadcast operand b");
-        words[1] = [NO_WORD; 32];
-        assert_eq!(unit_stride(&[group(0xffff), group(0xffff_0000)], &words), None, "no 4-byte words");
-    }
-
-    #[test]
-    fn groups_that_partition_the_lanes_pass() {
-        let mut q = oq();
-        q.groups = vec![group(0xffff), group(0xffff_0000)];
-        q.check_groups(u32::MAX);
-    }
-
-    /// A planted bug (a group's mask loses lane 20) is caught before the CPs leave.
-    #[test]
-    #[should_panic(expected = "do not partition")]
-    fn a_dropped_group_lane_is_caught() {
-        let mut q = oq();
-        q.groups = vec![group(0xffff), Group { mask: 0xffef_0000, lanes: [0xffef_0000; 3], ..Group::default() }];
-        q.check_groups(u32::MAX);
-    }
-
-    /// Spec §1.7 [OC]: the core SQs' 24 kB must fit beside the resident threadblocks'
-    /// shared memory (6 × 4 kB fills 48 kB exactly; one byte more does not fit).
-    #[test]
-    fn core_sqs_switch_off_when_threadblocks_need_their_shared_memory() {
-        let mut q = oq();
-        q.target = Target::Omni { lut: Vec::new(), core_sq_bytes: 96 * 256, shared_bytes: 49152 };
-        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4096 });
-        assert!(q.core_sqs_on);
-        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4097 });
-        assert!(!q.core_sqs_on);
-        q.target = Target::Llc;
-        q.shape(&KernelShape { ctas_per_sm: 6, shared_bytes_per_cta: 4096 });
-        assert!(!q.core_sqs_on, "LLC-Compute leaves the flag alone (no core SQ)");
-    }
-
-    /// A message for a core SQ at a core without one (a misrouted packet under
-    /// LLC-Compute) is caught by the NI demux.
-    #[test]
-    #[should_panic(expected = "without an SQ")]
-    fn the_demux_catches_sq_traffic_at_a_core_without_an_sq() {
-        let mut net = OqNet { oq: Rc::new(RefCell::new(oq())), sq: None };
-        net.arrive(0, pkt(Msg::LoadData { entry: 0, which: 0 }, 5));
     }
 }
