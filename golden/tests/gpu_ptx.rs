@@ -143,8 +143,8 @@ fn malformed_launch_files_name_the_field() {
     assert_eq!(e(&base.replace("reference = \"vecadd\"", "reference = \"vecadd2\"")), format!("{p}: check.reference: no reference implementation `vecadd2` (allowed: vecadd, saxpy, triad, copy, reduce, transpose, conv2d, matvec, bfs, kmeans, backprop, bpnn_layerforward, stencil, prodcons, tpacf, heartwall, dwt53, floyd_warshall, compare, density, norm, hotspot, pathfinder, srad, nn, gaussian, lavamd, streamcluster, bptree, nw, fdtd2d, mvt, scalar_prod, reduce_hybrid2)"));
     assert!(e("name = \"x\"\n[[kernel]\n").contains("line 2"), "{}", e("name = \"x\"\n[[kernel]\n"));
     // a PTX error surfaces through the launch with its own position
-    let tmp = std::env::temp_dir().join(format!("gpuforge_bad_launch_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let tmp = scratch.path();
     std::fs::write(tmp.join("k.ptx"), format!("{HEAD}\tfoo.bar %r1;\n}}\n")).unwrap();
     let l = "name = \"x\"\n[[kernel]]\nptx = \"k.ptx\"\ngrid = 1\nblock = 1\nargs = []\n";
     match Launch::parse(&tmp.join("x.toml"), l).unwrap_err() {
@@ -274,8 +274,8 @@ fn instruction_subset_executes_as_documented() {
 
 #[test]
 fn out_of_bounds_access_is_a_fault_with_its_line() {
-    let tmp = std::env::temp_dir().join(format!("gpuforge_oob_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let tmp = scratch.path();
     let ptx =
         format!("{HEAD}\tld.param.u64 %rd1, [k_param_0];\n\tld.global.u32 %r1, [%rd1+4096];\n\tret;\n}}\n").replace(".reg .s32 %s<2>;", ".reg .s32 %s<2>;\n\t.reg .b64 %rd<2>;");
     std::fs::write(tmp.join("k.ptx"), ptx).unwrap();

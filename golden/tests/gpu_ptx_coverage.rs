@@ -4,7 +4,7 @@
 
 use crate::gpu_common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use golden::gpu::host::HostBuffers;
 use golden::gpu::ptx::parse_module;
@@ -14,16 +14,16 @@ use gpu_common::*;
 
 const HEAD: &str = ".version 8.0\n.target sm_52\n.address_size 64\n";
 
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuforge_ptxcov_{tag}_{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when dropped.
+fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("gpuforge_ptxcov_{tag}_")).tempdir().unwrap()
 }
 
 /// Run `ptx` (one kernel, one CTA of `block` threads) with u32 output buffers
 /// `(name, len)` passed as the kernel's arguments in order; return every buffer.
 fn run_kernel(tag: &str, ptx: &str, block: u32, outs: &[(&str, usize)]) -> HostBuffers {
-    let dir = tmpdir(tag);
+    let scratch = tmpdir(tag);
+    let dir = scratch.path();
     std::fs::write(dir.join("k.ptx"), ptx).unwrap();
     let mut toml = format!("name = \"{tag}\"\n");
     for (n, len) in outs {
@@ -708,7 +708,8 @@ fn vprintf_prints_to_the_run_log() {
     );
     // the eighth conversion (%-4d, an int after the f64 at offset 48) reads offset 56,
     // past the 56-byte local buffer: a fault naming the address
-    let dir = tmpdir("printf");
+    let scratch = tmpdir("printf");
+    let dir = scratch.path();
     std::fs::write(dir.join("k.ptx"), &ptx).unwrap();
     let toml = "name = \"printf\"\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = 2\ninit = { kind = \"zeros\" }\n\
                 [[kernel]]\nptx = \"k.ptx\"\ngrid = 1\nblock = 2\nargs = [\"out\"]\n";

@@ -270,8 +270,8 @@ fn report_summarizes_the_run() {
 #[test]
 fn buffers_can_come_from_files_and_generators() {
     // a raw little-endian file feeds `src`; the copy kernel moves it to `dst`
-    let tmp = std::env::temp_dir().join(format!("gpuforge_file_init_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let tmp = scratch.path();
     let words: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2654435761)).collect();
     std::fs::write(tmp.join("src.bin"), words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     let ptx = root().join("workloads/copy/copy.ptx");

@@ -74,7 +74,7 @@ pub struct TxnTable {
     stamps: Vec<TxnStamps>,
     free: Vec<u32>,
     live: usize,
-    /// Planted bug for the latency-breakdown test (`golden/tests/gpu_miss_latency.rs`):
+    /// Planted bug for the latency-breakdown test (`golden/tests/gpu_timing.rs`):
     /// the issue and arrival stamps are recorded swapped. Off in every real run.
     #[doc(hidden)]
     pub planted_swap_issue_arrive: bool,
