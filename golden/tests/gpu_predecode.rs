@@ -30,6 +30,14 @@ const CASES: &[(&str, bool)] = &[
     ("setp.ge.u32 %p2|%p3, %r2, 100;", true),
     ("setp.lt.f32 %p1, %f2, %f3;", true),
     ("setp.neu.f32 %p1, %f2, %f3;", true),
+    ("mul.wide.s32 %rd1, %r2, %r3;", true),
+    ("mul.wide.u32 %rd2, %r2, 4;", true),
+    ("mul.wide.s16 %r4, %rs2, %rs3;", true),
+    ("mul.wide.u16 %r5, %rs2, 65535;", true),
+    ("cvta.to.global.u64 %rd3, %rd1;", true),
+    ("cvta.shared.u64 %rd1, %rd2;", true),
+    ("cvta.to.local.u64 %rd2, %rd3;", true),
+    ("cvta.to.shared.u32 %r6, %r2;", true),
     // the general path
     ("add.sat.s32 %r1, %r2, %r3;", false),
     ("add.rz.f32 %f1, %f2, %f3;", false),
@@ -38,7 +46,7 @@ const CASES: &[(&str, bool)] = &[
     ("fma.rn.f32 %f1, %f2, 0f3F800000, %f4;", false),
     ("mov.u32 %r1, %tid.x;", false),
     ("setp.lt.and.s32 %p1, %r2, %r3, %p2;", false),
-    ("mul.wide.s32 %rd1, %r2, %r3;", false),
+    ("mul.hi.s32 %r1, %r2, %r3;", false),
     ("add.f64 %fd1, %fd2, %fd3;", false),
 ];
 

@@ -27,6 +27,13 @@ pub fn local_timing_addr(sm: usize, warp_slot: usize, slots: usize, local_bytes:
 /// Split `rec` (addresses already in timing space) into line segments.
 pub fn coalesce(rec: &MemRecord, addrs: &[u64; WARP], line_bytes: u64, out: &mut Vec<Segment>) {
     out.clear();
+    if !unit_stride(rec, addrs, line_bytes, out) {
+        coalesce_lanes(rec, addrs, line_bytes, out);
+    }
+}
+
+/// [`coalesce`] lane by lane (any access; appends to `out`).
+pub fn coalesce_lanes(rec: &MemRecord, addrs: &[u64; WARP], line_bytes: u64, out: &mut Vec<Segment>) {
     let mut m = rec.mask;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -44,4 +51,37 @@ pub fn coalesce(rec: &MemRecord, addrs: &[u64; WARP], line_bytes: u64, out: &mut
             None => out.push(Segment { line, bytes: bits, lanes: 1 << l }),
         }
     }
+}
+
+/// [`coalesce`] of a whole warp accessing consecutive aligned elements (lane `l` at
+/// `addrs[0] + l * bytes`, a power of two no larger than a line, so no lane straddles
+/// two lines): the segments follow from the span's ends. False (nothing pushed) for any
+/// other access.
+fn unit_stride(rec: &MemRecord, addrs: &[u64; WARP], line_bytes: u64, out: &mut Vec<Segment>) -> bool {
+    let b = rec.bytes as u64;
+    let a0 = addrs[0];
+    if rec.mask != u32::MAX || !b.is_power_of_two() || b > line_bytes || a0 & (b - 1) != 0 || line_bytes > 128 {
+        return false;
+    }
+    let mut off = 0u64;
+    let mut stride = true;
+    for &a in addrs {
+        stride &= a == a0.wrapping_add(off);
+        off += b;
+    }
+    let end = a0.wrapping_add(b * WARP as u64);
+    if !stride || end < a0 {
+        return false;
+    }
+    let mut line = a0 & !(line_bytes - 1);
+    while line < end {
+        let (lo, hi) = (line.max(a0), (line + line_bytes).min(end));
+        let n = hi - lo;
+        let bytes = if n >= 128 { u128::MAX } else { ((1u128 << n) - 1) << (lo - line) };
+        let (l0, l1) = ((lo - a0) / b, (hi - a0) / b);
+        let lanes = if l1 - l0 >= 32 { u32::MAX } else { ((1u32 << (l1 - l0)) - 1) << l0 };
+        out.push(Segment { line, bytes, lanes });
+        line += line_bytes;
+    }
+    true
 }

@@ -819,11 +819,7 @@ impl<'a> WarpExec<'a> {
                 map1(a, r, |x| convert(x, from, ty, rnd, ftz, sat))
             }
             (Op::Cvta { dir, space }, _) => {
-                let window = match space {
-                    Space::Shared => SHARED_WINDOW,
-                    Space::Local => LOCAL_WINDOW,
-                    _ => 0,
-                };
+                let window = cvta_window(space);
                 match dir {
                     CvtaDir::ToGeneric => map1(a, r, |x| x.wrapping_add(window) & tm),
                     CvtaDir::FromGeneric => map1(a, r, |x| x.wrapping_sub(window) & tm),
@@ -874,6 +870,27 @@ impl<'a> WarpExec<'a> {
             _ => &zero,
         };
         let off = inst.addr.offset as u64;
+        let uniform = !matches!(inst.addr.base, AddrBase::Reg(_));
+        if space == Space::Param
+            && uniform
+            && !write
+            && vec == 1
+            && mask == u32::MAX
+            && bytes.is_power_of_two()
+            && off & (bytes as u64 - 1) == 0
+            && off + bytes as u64 <= mem.params.len() as u64
+        {
+            // every lane reads the same parameter (as `param` below, read once)
+            rec.addr = [off; WARP];
+            rec.space = space;
+            let d = inst.d[0];
+            if d != NO_PRED {
+                let v = load_le(&mem.params[off as usize..off as usize + esz as usize]);
+                let v = if ty.is_signed() { sext(v, ty.bits()) as u64 } else { v };
+                self.regs[d as usize * WARP..][..WARP].fill(v & inst.dmask);
+            }
+            return Ok(());
+        }
         if space != Space::Generic && mask == u32::MAX && bytes.is_power_of_two() {
             // every lane, one space: addresses and alignment without per-lane branches
             let mut bad = 0;
@@ -1239,6 +1256,16 @@ impl<'a> WarpExec<'a> {
             let v = if inst.ty.is_signed() { sext(v, inst.ty.bits()) as u64 } else { v };
             self.regs[d as usize * WARP + l] = v & dmask;
         }
+    }
+}
+
+/// The generic-window base `cvta` adds (to generic) or takes (from generic) for an
+/// address of `space`: zero for global and the other spaces the windows do not cover.
+pub fn cvta_window(space: Space) -> u64 {
+    match space {
+        Space::Shared => SHARED_WINDOW,
+        Space::Local => LOCAL_WINDOW,
+        _ => 0,
     }
 }
 

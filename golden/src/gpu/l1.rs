@@ -47,6 +47,11 @@ pub struct L1D {
     mshr_lines: Vec<u64>,
     free_mshrs: usize,
     merge: usize,
+    /// The line of the last read refused for a reason only a fill or an invalidation
+    /// removes (absent from the tags, and its MSHR at the merge limit or none free):
+    /// the LD/ST unit retries it every cycle, and the retry is refused again without a
+    /// lookup (as [`super::llc::LlcSlice`]'s `refused`). [`NO_LINE`]: none.
+    refused: u64,
     pub stats: L1Stats,
 }
 
@@ -65,6 +70,7 @@ impl L1D {
             mshr_lines: vec![NO_LINE; c.mshrs as usize],
             free_mshrs: c.mshrs as usize,
             merge: c.mshr_merge as usize,
+            refused: NO_LINE,
             stats: L1Stats::default(),
         }
     }
@@ -90,6 +96,10 @@ impl L1D {
     /// A read of `line` for memory instruction `token`. `can_send`: whether the miss
     /// queue has room for a new request.
     pub fn read(&mut self, line: u64, token: u32, can_send: bool) -> ReadOutcome {
+        if line == self.refused {
+            self.stats.reservation_fails += 1;
+            return ReadOutcome::Blocked;
+        }
         if self.lookup(line) {
             self.stats.read_accesses += 1;
             self.stats.read_hits += 1;
@@ -105,10 +115,15 @@ impl L1D {
                 return ReadOutcome::Merged;
             }
             self.stats.reservation_fails += 1;
+            self.refused = line;
             return ReadOutcome::Blocked;
         }
         if self.free_mshrs == 0 || !can_send {
             self.stats.reservation_fails += 1;
+            if self.free_mshrs == 0 {
+                // (a full miss queue is not remembered: it drains without a fill)
+                self.refused = line;
+            }
             return ReadOutcome::Blocked;
         }
         let idx = self.mshr_of(NO_LINE).expect("a free MSHR exists");
@@ -140,6 +155,9 @@ impl L1D {
     /// MSHR merge limit is reached, or no MSHR free); such a refusal changes nothing
     /// but the statistics, until a fill.
     pub fn refuses_read(&self, line: u64) -> bool {
+        if line == self.refused {
+            return true;
+        }
         let s = self.set_of(line) * self.ways;
         if self.tags[s..s + self.ways].contains(&line) {
             return false;
@@ -171,6 +189,7 @@ impl L1D {
     /// The reply for MSHR `idx` arrived: install the line (LRU victim) and hand the
     /// waiting tokens to `out`.
     pub fn fill(&mut self, idx: u32, out: &mut Vec<u32>) {
+        self.refused = NO_LINE;
         let line = self.mshrs[idx as usize].line;
         let s = self.set_of(line) * self.ways;
         let victim = (s..s + self.ways).min_by_key(|&w| if self.tags[w] == u64::MAX { 0 } else { self.stamp[w] }).expect("ways >= 1");
@@ -188,6 +207,7 @@ impl L1D {
 
     /// Flash-invalidate (device-scope acquire, kernel boundary).
     pub fn invalidate_all(&mut self) {
+        self.refused = NO_LINE;
         self.tags.fill(u64::MAX);
     }
 

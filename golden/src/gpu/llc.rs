@@ -141,10 +141,8 @@ impl LlcSlice {
 
     /// A read-like access to `line` by transaction `txn`.
     pub fn read(&mut self, line: u64, local_line: u64, txn: u32, atomic: bool) -> LlcRead {
-        if self.refused == Some((line, self.epoch)) {
+        if self.refuses_again(line) {
             // as below: absent, its MSHR full or none free
-            self.last_dirty = (false, false);
-            self.stats.blocked += 1;
             return LlcRead::Blocked;
         }
         let mut dirty = false;
@@ -201,6 +199,19 @@ impl LlcSlice {
         self.free_mshrs -= 1;
         self.count_miss(atomic);
         LlcRead::Miss
+    }
+
+    /// [`Self::read`] of `line` when it is refused again without a lookup (as the
+    /// last refusal, with nothing changed since): counted as that refusal and true, or
+    /// false with nothing done.
+    #[inline]
+    pub fn refuses_again(&mut self, line: u64) -> bool {
+        if self.refused != Some((line, self.epoch)) {
+            return false;
+        }
+        self.last_dirty = (false, false);
+        self.stats.blocked += 1;
+        true
     }
 
     fn count_miss(&mut self, atomic: bool) {

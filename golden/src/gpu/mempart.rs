@@ -50,6 +50,9 @@ pub struct MemPartition {
     writebacks: VecDeque<u64>,
     out_q: VecDeque<Packet>,
     fill_scratch: Vec<u32>,
+    /// (transaction, line) of the input queue's head when the LLC refused it: its
+    /// retries ask [`LlcSlice::refuses_again`] first.
+    refused_head: (u32, u64),
     next_packet_id: u64,
     /// Packets' network time on an idle network (the latency breakdown's traversal).
     zero_load: ZeroLoad,
@@ -77,6 +80,7 @@ impl MemPartition {
             writebacks: VecDeque::new(),
             out_q: VecDeque::new(),
             fill_scratch: Vec::new(),
+            refused_head: (u32::MAX, u64::MAX),
             next_packet_id: (id as u64) << 48 | 1 << 63,
             zero_load: ZeroLoad::of(&cfg.network),
         }
@@ -256,9 +260,15 @@ impl MemPartition {
         if !tag_used {
             if let Some(p) = self.in_q.front() {
                 let tag = p.tag as u32;
-                let t = *txns.get(tag);
-                if self.access(now, tag, &t, map, l2) {
-                    self.in_q.pop_front();
+                let (rtag, rline) = self.refused_head;
+                if rtag != tag || !self.llc.refuses_again(rline) {
+                    let t = *txns.get(tag);
+                    if self.access(now, tag, &t, map, l2) {
+                        self.in_q.pop_front();
+                        self.refused_head = (u32::MAX, u64::MAX);
+                    } else {
+                        self.refused_head = (tag, t.line);
+                    }
                 }
             }
         }

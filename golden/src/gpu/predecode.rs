@@ -4,8 +4,9 @@
 //! [`super::exec::WarpExec::execute_reg`] decides per warp instruction what to do: a
 //! chain of `match`es over the operation, the type, the rounding and saturation flags,
 //! operands materialized into lane arrays, then a masked write. For the common forms —
-//! integer add/sub/mul/mad and bitwise logic, unmodified `add`/`sub`/`mul`/`fma.f32`,
-//! `mov` and `setp` without a combining predicate, each on registers and immediates —
+//! integer add/sub/mul/mad, `mul.wide` and bitwise logic, `cvta`, unmodified
+//! `add`/`sub`/`mul`/`fma.f32`, `mov` and `setp` without a combining predicate, each on
+//! registers and immediates —
 //! that decision is the same on every execution, so it is taken once here
 //! ([`Fast::decode`]) and [`Fast::run`] is one plain loop over the 32 lanes.
 //!
@@ -13,8 +14,8 @@
 //! instructions [`Fast::decode`] accepts (same formula, same destination mask); every
 //! other instruction decodes to [`Fast::Generic`] and takes the general path.
 
-use super::exec::{fma_f32, fma_f32_rows, setp_lanes, write_lanes, WARP};
-use super::ptx::{BoolOp, Cmp, Inst, Op, Rnd, Src, Ty};
+use super::exec::{cvta_window, fma_f32, fma_f32_rows, int_val, setp_lanes, write_lanes, WARP};
+use super::ptx::{BoolOp, Cmp, CvtaDir, Inst, Op, Rnd, Src, Ty};
 
 type Lanes = [u64; WARP];
 
@@ -57,6 +58,15 @@ pub enum Fast {
         a: Opnd,
         b: Opnd,
         tm: u64,
+        dmask: u64,
+    },
+    /// `mul.wide` of 16- or 32-bit sources: the full product of the values of type
+    /// `ty` (sign- or zero-extended).
+    MulWide {
+        d: u16,
+        a: Opnd,
+        b: Opnd,
+        ty: Ty,
         dmask: u64,
     },
     /// `mad.lo`: `d = a * b + c`, masked to the type's width.
@@ -143,6 +153,15 @@ impl Fast {
                 Fast::Int { op, d, a: src(0)?, b: src(1)?, tm: u64::MAX, dmask }
             }
             Op::Mad if int => Fast::Mad { d, a: src(0)?, b: src(1)?, c: src(2)?, tm, dmask },
+            Op::MulWide if int && ty.bits() <= 32 => Fast::MulWide { d, a: src(0)?, b: src(1)?, ty, dmask },
+            Op::Cvta { dir, space } => {
+                // the window's base added or taken, masked to the type: integer add/sub
+                let op = match dir {
+                    CvtaDir::ToGeneric => IntOp::Add,
+                    CvtaDir::FromGeneric => IntOp::Sub,
+                };
+                Fast::Int { op, d, a: src(0)?, b: Opnd::Imm(cvta_window(space)), tm, dmask }
+            }
             Op::Add | Op::Sub | Op::Mul if plain_f32 => {
                 let op = match inst.op {
                     Op::Add => F32Op::Add,
@@ -183,6 +202,10 @@ impl Fast {
                     IntOp::Or => lanes2(a, b, |x, y| x | y),
                     IntOp::Xor => lanes2(a, b, |x, y| x ^ y),
                 }
+            }
+            Fast::MulWide { a, b, ty, .. } => {
+                let (a, b) = (row(regs, a, &mut ba), row(regs, b, &mut bb));
+                lanes2(a, b, |x, y| (int_val(x, ty) * int_val(y, ty)) as u64)
             }
             Fast::Mad { a, b, c, tm, .. } => {
                 let (a, b, c) = (row(regs, a, &mut ba), row(regs, b, &mut bb), row(regs, c, &mut bc));
@@ -230,7 +253,7 @@ impl Fast {
             }
         };
         let (d, dmask) = match *self {
-            Fast::Int { d, dmask, .. } | Fast::Mad { d, dmask, .. } | Fast::F32 { d, dmask, .. } | Fast::Mov { d, dmask, .. } => (d, dmask),
+            Fast::Int { d, dmask, .. } | Fast::MulWide { d, dmask, .. } | Fast::Mad { d, dmask, .. } | Fast::F32 { d, dmask, .. } | Fast::Mov { d, dmask, .. } => (d, dmask),
             Fast::Generic | Fast::Fma32 { .. } | Fast::Setp { .. } => unreachable!("returned above"),
         };
         write_lanes(reg_mut(regs, d), mask, dmask, &r);

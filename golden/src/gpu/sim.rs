@@ -37,7 +37,7 @@ use super::config::GpuConfig;
 use super::core::{CoreFault, Sm, SmPorts};
 use super::cta::{occupancy, CtaDispatcher, KernelRun};
 use super::hooks::{self, CoreControl, CorePort, HookCounters, HookSet, SmThrottle, HOOK_TAG};
-use super::launch::{Arg, HostBuffer, HostBuffers, Launch, LaunchError};
+use super::launch::{Arg, Elem, HostBuffer, HostBuffers, Launch, LaunchError};
 use super::mapping::AddressMap;
 use super::mempart::MemPartition;
 use super::memspace::DeviceMemory;
@@ -284,15 +284,18 @@ impl Gpu {
             }
             let sms = &mut self.sms;
             let throttle = &self.throttle;
-            disp.cycle(sms.len(), |i, id| {
-                // (an SM that ran ahead has its future state: it had no room till then)
-                if sms[i].ran_to <= now && sms[i].has_room(run) && throttle[i].dispatch {
-                    sms[i].launch_cta(run, id, now);
-                    true
-                } else {
-                    false
-                }
-            });
+            // (most cycles no SM has room: the dispatcher would offer none a CTA)
+            if !disp.done() && sms.iter().any(|s| s.ran_to <= now && s.has_room(run)) {
+                disp.cycle(sms.len(), |i, id| {
+                    // (an SM that ran ahead has its future state: it had no room till then)
+                    if sms[i].ran_to <= now && sms[i].has_room(run) && throttle[i].dispatch {
+                        sms[i].launch_cta(run, id, now);
+                        true
+                    } else {
+                        false
+                    }
+                });
+            }
             if self.hooks.l2_wake <= now {
                 self.l2_hook_cycle(now);
             }
@@ -701,33 +704,52 @@ pub fn run_capture(mut gpu: Gpu, launch: &Launch, mut opts: RunOptions<'_>) -> R
 
 /// Compare a buffer with its expected contents.
 pub fn compare(got: &HostBuffer, want: &HostBuffer, rtol: f64, atol: f64) -> CheckReport {
-    let n = got.len().min(want.len());
     let mut r = CheckReport { buffer: got.name.clone(), elements: got.len() as u64, passed: true, ..Default::default() };
     if got.len() != want.len() {
         r.passed = false;
         r.first_mismatch = Some(format!("length {} vs expected {}", got.len(), want.len()));
     }
-    let float = got.elem.is_float();
+    let n = got.len().min(want.len());
+    match (got.elem, want.elem) {
+        // (the element type decoded once for the buffer, not per element)
+        (Elem::F32, Elem::F32) => compare_elems(&mut r, n, true, |i| f32_at(&got.data, i), |i| f32_at(&want.data, i), |_| true, rtol, atol),
+        _ => {
+            let esz = (got.elem.bytes(), want.elem.bytes());
+            let same_bytes = |i: usize| got.data[i * esz.0..(i + 1) * esz.0] == want.data[i * esz.1..(i + 1) * esz.1];
+            compare_elems(&mut r, n, got.elem.is_float(), |i| got.get(i), |i| want.get(i), same_bytes, rtol, atol)
+        }
+    }
+    r
+}
+
+fn f32_at(data: &[u8], i: usize) -> f64 {
+    f32::from_le_bytes(data[4 * i..4 * i + 4].try_into().expect("4 bytes")) as f64
+}
+
+/// [`compare`]'s element loop: floats within `atol + rtol * |want|` (or both NaN),
+/// other elements equal byte for byte (`same_bytes`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn compare_elems(r: &mut CheckReport, n: usize, float: bool, got: impl Fn(usize) -> f64, want: impl Fn(usize) -> f64, same_bytes: impl Fn(usize) -> bool, rtol: f64, atol: f64) {
     for i in 0..n {
-        let (g, w) = (got.get(i), want.get(i));
         let ok = if float {
+            let (g, w) = (got(i), want(i));
             let err = (g - w).abs();
             if err.is_finite() {
                 r.max_abs_error = r.max_abs_error.max(err);
             }
             g == w || (g.is_nan() && w.is_nan()) || err <= atol + rtol * w.abs()
         } else {
-            got.data[i * got.elem.bytes()..(i + 1) * got.elem.bytes()] == want.data[i * want.elem.bytes()..(i + 1) * want.elem.bytes()]
+            same_bytes(i)
         };
         if !ok {
             r.mismatches += 1;
             if r.first_mismatch.is_none() {
-                r.first_mismatch = Some(format!("[{i}] = {g}, expected {w}"));
+                r.first_mismatch = Some(format!("[{i}] = {}, expected {}", got(i), want(i)));
             }
             r.passed = false;
         }
     }
-    r
 }
 
 /// What the GPU offers an SM's network hook in the hook's cycle.
