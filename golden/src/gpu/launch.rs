@@ -695,9 +695,13 @@ impl Launch {
                 Init::Constant { value } => (0..b.len).for_each(|_| b.elem.encode(*value, &mut data)),
                 Init::Uniform { lo, hi, seed: s } => {
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(gen_seed(s));
-                    for _ in 0..b.len {
-                        let u: f64 = rng.random();
-                        b.elem.encode(lo + (hi - lo) * u, &mut data);
+                    let mut value = || lo + (hi - lo) * rng.random::<f64>();
+                    if b.elem == Elem::F32 {
+                        // (what `encode` writes, without its match per element)
+                        data.resize(b.len * 4, 0);
+                        data.chunks_exact_mut(4).for_each(|c| c.copy_from_slice(&(value() as f32).to_le_bytes()));
+                    } else {
+                        (0..b.len).for_each(|_| b.elem.encode(value(), &mut data));
                     }
                 }
                 Init::Randint { lo, hi, seed: s } => {
