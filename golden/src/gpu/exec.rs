@@ -886,8 +886,7 @@ impl<'a> WarpExec<'a> {
             let d = inst.d[0];
             if d != NO_PRED {
                 let v = load_le(&mem.params[off as usize..off as usize + esz as usize]);
-                let v = if ty.is_signed() { sext(v, ty.bits()) as u64 } else { v };
-                self.regs[d as usize * WARP..][..WARP].fill(v & inst.dmask);
+                self.regs[d as usize * WARP..][..WARP].fill(loaded(ty, v, inst.dmask));
             }
             return Ok(());
         }
@@ -1091,11 +1090,10 @@ impl<'a> WarpExec<'a> {
             };
             let d = inst.d[0];
             if d != NO_PRED {
-                let (signed, bits, dmask) = (inst.ty.is_signed(), inst.ty.bits(), inst.dmask);
+                let (ty, dmask) = (inst.ty, inst.dmask);
                 let row = &mut self.regs[d as usize * WARP..(d as usize + 1) * WARP];
                 for (l, r) in row.iter_mut().enumerate() {
-                    let v = load_le(&data[l * esz..(l + 1) * esz]);
-                    *r = (if signed { sext(v, bits) as u64 } else { v }) & dmask;
+                    *r = loaded(ty, load_le(&data[l * esz..(l + 1) * esz]), dmask);
                 }
             }
         }
@@ -1253,10 +1251,16 @@ impl<'a> WarpExec<'a> {
     fn set_loaded(&mut self, inst: &Inst, k: usize, l: usize, v: u64, dmask: u64) {
         let d = inst.d[k];
         if d != NO_PRED {
-            let v = if inst.ty.is_signed() { sext(v, inst.ty.bits()) as u64 } else { v };
-            self.regs[d as usize * WARP + l] = v & dmask;
+            self.regs[d as usize * WARP + l] = loaded(inst.ty, v, dmask);
         }
     }
+}
+
+/// A loaded element `v` of type `ty` as its destination register holds it: sign-extended
+/// for a signed type, masked to the register's width.
+#[inline(always)]
+fn loaded(ty: Ty, v: u64, dmask: u64) -> u64 {
+    (if ty.is_signed() { sext(v, ty.bits()) as u64 } else { v }) & dmask
 }
 
 /// The generic-window base `cvta` adds (to generic) or takes (from generic) for an
