@@ -11,6 +11,7 @@ mod fuzz;
 mod llc_compute_cli;
 mod llc_compute_offload;
 mod noc_cli;
+mod pool;
 mod qcache_cli;
 mod registry;
 mod rtl_out;

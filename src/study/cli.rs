@@ -197,7 +197,7 @@ pub fn run(cmd: StudyCmd) -> Res {
             if !sbatch_args.is_empty() || wait {
                 return Err(Fail::Input("--sbatch-arg and --wait are for --backend slurm".into()));
             }
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let jobs = jobs.unwrap_or_else(crate::pool::default_jobs);
             if jobs == 0 {
                 return Err(Fail::Input("--jobs 0: allowed 1 or more".into()));
             }

@@ -8,8 +8,6 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use golden::block::{SimArgs, SimError};
@@ -160,39 +158,26 @@ pub fn execute(plan: &Plan, opts: &ExecOptions) -> std::io::Result<Execution> {
     bar.set_message(format!("{} jobs", opts.jobs));
     bar.enable_steady_tick(Duration::from_millis(500));
 
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, RunResult, Duration)>();
     let (mut executed, mut failed, mut run_time) = (0, 0, Duration::ZERO);
     let mut io_error = None;
-    std::thread::scope(|s| {
-        for _ in 0..opts.jobs.max(1).min(todo.len()) {
-            let tx = tx.clone();
-            let (todo, next) = (&todo, &next);
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(r) = todo.get(i) else { break };
-                let t = Instant::now();
-                let res = run_one(r);
-                if tx.send((r.index, res, t.elapsed())).is_err() {
-                    break;
-                }
-            });
+    let timed = |r: &&Run| {
+        let t = Instant::now();
+        (run_one(r), t.elapsed())
+    };
+    crate::pool::run(&todo, opts.jobs, timed, |i, (res, took)| {
+        let index = todo[i].index;
+        let r = &plan.runs[index];
+        executed += 1;
+        run_time += took;
+        if let Some(m) = &res.failure {
+            failed += 1;
+            bar.suspend(|| eprintln!("FAIL run {index} ({}): {m}", r.label()));
         }
-        drop(tx);
-        for (index, res, took) in rx {
-            let r = &plan.runs[index];
-            executed += 1;
-            run_time += took;
-            if let Some(m) = &res.failure {
-                failed += 1;
-                bar.suspend(|| eprintln!("FAIL run {index} ({}): {m}", r.label()));
-            }
-            if let Err(e) = store(&opts.out, r, &res) {
-                io_error.get_or_insert(e);
-            }
-            results[index] = Some(res);
-            bar.inc(1);
+        if let Err(e) = store(&opts.out, r, &res) {
+            io_error.get_or_insert(e);
         }
+        results[index] = Some(res);
+        bar.inc(1);
     });
     bar.finish_and_clear();
     if let Some(e) = io_error {
