@@ -56,6 +56,9 @@ enum Cmd {
         /// A config (generated into a scratch directory first), a preset or design
         /// directory, or a directory of loose Verilog files.
         target: PathBuf,
+        /// Designs linted at a time, one Verilator each (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Synthesize with yosys (`synth`, `check -assert`), fail on latches, save a cell report.
     Synth {
@@ -150,7 +153,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Gen { config, out, check, design } => gen(&config, out, check, design),
-        Cmd::Lint { target } => lint(&target),
+        Cmd::Lint { target, jobs } => lint(&target, jobs.unwrap_or_else(gpuforge::pool::default_jobs)),
         Cmd::Synth { target, report } => synth(&target, report),
         Cmd::Cosim { config, design, cycles, seed, trace, opt, threads, no_check } => {
             let opt = match opt {
@@ -294,24 +297,51 @@ fn tool_error(e: impl std::fmt::Display) -> Fail {
     Fail::Check(format!("error: {e}"))
 }
 
-fn lint(target: &Path) -> Res {
+fn lint(target: &Path, jobs: usize) -> Res {
     let dirs = design_dirs(target)?;
-    let reports = if dirs.is_empty() {
-        let r = verif::lint::lint_files(target).map_err(tool_error)?;
-        if r.files == 0 {
-            return Err(Fail::Input(format!("{}: no generated design and no Verilog file to lint", target.display())));
-        }
-        vec![r]
-    } else {
-        dirs.iter().map(|d| verif::lint::lint_design(d)).collect::<Result<Vec<_>, _>>().map_err(tool_error)?
-    };
-    let mut dirty = 0;
-    for r in &reports {
+    let print = |r: &verif::lint::LintReport| {
         for f in &r.findings {
             println!("{f}");
         }
         println!("lint {}: {} files, {} warnings", r.dir.display(), r.files, r.findings.len());
-        dirty += r.findings.len();
+        r.findings.len()
+    };
+    let mut dirty = 0;
+    if dirs.is_empty() {
+        let r = verif::lint::lint_files(target).map_err(tool_error)?;
+        if r.files == 0 {
+            return Err(Fail::Input(format!("{}: no generated design and no Verilog file to lint", target.display())));
+        }
+        dirty += print(&r);
+    } else {
+        // the designs linted side by side (one Verilator each), reported in order as soon
+        // as every design before them is done, with a progress bar meanwhile
+        let bar = indicatif::ProgressBar::new(dirs.len() as u64);
+        bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} designs linted  {elapsed} elapsed  {msg}").expect("template"));
+        bar.set_message(format!("{} at a time", jobs.max(1)));
+        bar.enable_steady_tick(std::time::Duration::from_millis(500));
+        let mut order = gpuforge::pool::Ordered::new(dirs.len());
+        let mut failed = None;
+        gpuforge::pool::run(
+            &dirs,
+            jobs,
+            |d| verif::lint::lint_design(d),
+            |i, r| {
+                bar.inc(1);
+                for (_, r) in order.put(i, r) {
+                    match r {
+                        Ok(r) => dirty += bar.suspend(|| print(&r)),
+                        Err(e) => {
+                            failed.get_or_insert(e);
+                        }
+                    }
+                }
+            },
+        );
+        bar.finish_and_clear();
+        if let Some(e) = failed {
+            return Err(tool_error(e));
+        }
     }
     if dirty == 0 {
         Ok(())

@@ -168,6 +168,59 @@ fn synth_writes_a_cell_report_and_lint_exit_codes_follow_findings() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// `gpuforge lint` of a preset lints its designs side by side and reports them in
+/// directory order, exactly as one at a time does; a warning planted in the second
+/// design fails the run (exit 1) and is printed just before that design's line, with
+/// every other design still reported.
+#[test]
+fn lint_reports_designs_in_order_whatever_the_jobs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("lint_jobs");
+    let preset = d.join("rtl_out/qcache_small");
+    copy_tree(&root.join("rtl_out/qcache_small"), &preset);
+    let text = |o: &Output| String::from_utf8_lossy(&o.stdout).to_string();
+    let lines = |o: &Output| text(o).lines().filter(|l| l.starts_with("lint ")).map(str::to_string).collect::<Vec<_>>();
+    let one = gpuforge(&d, &["lint", "rtl_out/qcache_small", "--jobs", "1"]);
+    let all = gpuforge(&d, &["lint", "rtl_out/qcache_small", "--jobs", "4"]);
+    assert!(one.status.success() && all.status.success(), "{}{}", text(&one), text(&all));
+    assert_eq!(text(&one), text(&all));
+    let designs: Vec<String> = lines(&one).iter().map(|l| l.split(':').next().unwrap().trim_start_matches("lint ").to_string()).collect();
+    assert_eq!(designs, ["cpu_dvfs", "filter", "gpu_actuator", "monitor"].map(|n| format!("rtl_out/qcache_small/{n}")));
+
+    // a width mismatch planted in the filter's top (Verilator 5.006 says nothing of a
+    // wire neither driven nor used), the manifest's content hash updated to match
+    let filter = preset.join("filter");
+    let mpath = filter.join("manifest.json");
+    let mut m: hdl_gen::manifest::Manifest = serde_json::from_str(&std::fs::read_to_string(&mpath).unwrap()).unwrap();
+    let top = filter.join(m.files.iter().find(|f| f.contains("qc_transition_filter")).unwrap());
+    let v = std::fs::read_to_string(&top).unwrap().replacen("endmodule", "wire [7:0] planted_unused = 16'hffff;\nendmodule", 1);
+    std::fs::write(&top, v).unwrap();
+    let files: Vec<(String, String)> =
+        m.files.iter().map(|f| (Path::new(f).file_name().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(filter.join(f)).unwrap())).collect();
+    m.content_hash = hdl_gen::manifest::content_hash(files.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+    std::fs::write(&mpath, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let bad = gpuforge(&d, &["lint", "rtl_out/qcache_small", "--jobs", "4"]);
+    assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
+    assert_eq!(lines(&bad).len(), 4, "{}", text(&bad));
+    let out = text(&bad);
+    let finding = out.find("%Warning-WIDTH").unwrap_or_else(|| panic!("{out}"));
+    let at = |n: &str| out.find(&format!("lint rtl_out/qcache_small/{n}:")).unwrap_or_else(|| panic!("{n}: {out}"));
+    assert!(at("cpu_dvfs") < finding && finding < at("filter") && at("filter") < at("gpu_actuator"), "{out}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 /// Flags a command cannot honour for a config are refused (exit 2), never ignored.
 #[test]
 fn flags_a_block_does_not_use_are_refused() {
