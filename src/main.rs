@@ -67,6 +67,9 @@ enum Cmd {
         /// Where to write the JSON cell report (default: next to yosys' work files; one design only).
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Designs synthesized at a time, one yosys each (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Co-simulate the generated Verilog (Verilator) against the golden model, cycle by cycle.
     Cosim {
@@ -154,7 +157,7 @@ fn main() -> ExitCode {
     let r = match cli.cmd {
         Cmd::Gen { config, out, check, design } => gen(&config, out, check, design),
         Cmd::Lint { target, jobs } => lint(&target, jobs.unwrap_or_else(gpuforge::pool::default_jobs)),
-        Cmd::Synth { target, report } => synth(&target, report),
+        Cmd::Synth { target, report, jobs } => synth(&target, report, jobs.unwrap_or_else(gpuforge::pool::default_jobs)),
         Cmd::Cosim { config, design, cycles, seed, trace, opt, threads, no_check } => {
             let opt = match opt {
                 OptArg::Debug => Opt::Debug,
@@ -314,31 +317,19 @@ fn lint(target: &Path, jobs: usize) -> Res {
         }
         dirty += print(&r);
     } else {
-        // the designs linted side by side (one Verilator each), reported in order as soon
-        // as every design before them is done, with a progress bar meanwhile
-        let bar = indicatif::ProgressBar::new(dirs.len() as u64);
-        bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} designs linted  {elapsed} elapsed  {msg}").expect("template"));
-        bar.set_message(format!("{} at a time", jobs.max(1)));
-        bar.enable_steady_tick(std::time::Duration::from_millis(500));
-        let mut order = gpuforge::pool::Ordered::new(dirs.len());
         let mut failed = None;
-        gpuforge::pool::run(
+        side_by_side(
             &dirs,
             jobs,
+            "designs linted",
             |d| verif::lint::lint_design(d),
-            |i, r| {
-                bar.inc(1);
-                for (_, r) in order.put(i, r) {
-                    match r {
-                        Ok(r) => dirty += bar.suspend(|| print(&r)),
-                        Err(e) => {
-                            failed.get_or_insert(e);
-                        }
-                    }
+            |r| match r {
+                Ok(r) => dirty += print(&r),
+                Err(e) => {
+                    failed.get_or_insert(e);
                 }
             },
         );
-        bar.finish_and_clear();
         if let Some(e) = failed {
             return Err(tool_error(e));
         }
@@ -350,7 +341,7 @@ fn lint(target: &Path, jobs: usize) -> Res {
     }
 }
 
-fn synth(target: &Path, report: Option<PathBuf>) -> Res {
+fn synth(target: &Path, report: Option<PathBuf>, jobs: usize) -> Res {
     let one = target.is_dir() && target.join(hdl_gen::design::MANIFEST).is_file();
     let mut designs = Vec::new();
     for dir in design_dirs(target)? {
@@ -364,21 +355,53 @@ fn synth(target: &Path, report: Option<PathBuf>) -> Res {
     if report.is_some() && designs.len() != 1 {
         return Err(Fail::Input(format!("--report names one file, {} designs would be synthesized; give one design directory", designs.len())));
     }
-    for design in designs {
-        let work = verif::synth::work_dir(&design.manifest.top);
-        let r = verif::synth::synth(&design, &work).map_err(tool_error)?;
-        let path = report.clone().unwrap_or_else(|| work.join("report.json"));
-        let json = serde_json::to_string_pretty(&r).expect("report serializes");
-        std::fs::write(&path, json + "\n").map_err(|e| io_fail(&path, e))?;
-        println!("synth {}: {} cells ({} flip-flops, {} latches), ~{} transistors (yosys cmos estimate), {:.1}s", r.top, r.cells, r.flops, r.latches, r.transistors, r.seconds);
-        let mut by: Vec<_> = r.cells_by_type.iter().collect();
-        by.sort_by(|a, b| b.1.cmp(a.1));
-        for (t, n) in by {
-            println!("  {t:<14} {n:>9}");
+    // (a work directory per design content: two presets may give a design the same top)
+    let synthesize = |design: &Design| {
+        let m = &design.manifest;
+        let work = verif::synth::work_dir(&format!("{}-{}", m.top, &m.content_hash[..m.content_hash.len().min(8)]));
+        verif::synth::synth(design, &work).map(|r| (r, work))
+    };
+    let mut failed = None;
+    side_by_side(&designs, jobs, "designs synthesized", synthesize, |r| {
+        if failed.is_none() {
+            if let Err(e) = r.map_err(tool_error).and_then(|(r, work)| print_synth(&r, &report.clone().unwrap_or_else(|| work.join("report.json")))) {
+                failed = Some(e);
+            }
         }
-        println!("report: {}", path.display());
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// One design's synthesis: its cell report written to `path`, its summary printed.
+fn print_synth(r: &verif::synth::SynthReport, path: &Path) -> Res {
+    let json = serde_json::to_string_pretty(r).expect("report serializes");
+    std::fs::write(path, json + "\n").map_err(|e| io_fail(path, e))?;
+    println!("synth {}: {} cells ({} flip-flops, {} latches), ~{} transistors (yosys cmos estimate), {:.1}s", r.top, r.cells, r.flops, r.latches, r.transistors, r.seconds);
+    let mut by: Vec<_> = r.cells_by_type.iter().collect();
+    by.sort_by(|a, b| b.1.cmp(a.1));
+    for (t, n) in by {
+        println!("  {t:<14} {n:>9}");
     }
+    println!("report: {}", path.display());
     Ok(())
+}
+
+/// Run `job` on every item, `jobs` at a time (one tool process each), with a progress
+/// bar (`what`: "designs linted"), and hand each result to `report` in item order as
+/// soon as every item before it is done: what is printed does not depend on `jobs`.
+fn side_by_side<T: Sync, R: Send>(items: &[T], jobs: usize, what: &str, job: impl Fn(&T) -> R + Sync, mut report: impl FnMut(R)) {
+    let bar = indicatif::ProgressBar::new(items.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}  {{elapsed}} elapsed  {{msg}}")).expect("template"));
+    bar.set_message(format!("{} at a time", jobs.max(1)));
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    let mut order = gpuforge::pool::Ordered::new(items.len());
+    gpuforge::pool::run(items, jobs, job, |i, r| {
+        bar.inc(1);
+        for (_, r) in order.put(i, r) {
+            bar.suspend(|| report(r));
+        }
+    });
+    bar.finish_and_clear();
 }
 
 fn cosim(path: &Path, design: Option<String>, cycles: u64, seed: u64, trace: Option<PathBuf>, build: BuildOpts, check: bool) -> Res {

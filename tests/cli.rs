@@ -209,6 +209,34 @@ fn lint_reports_designs_in_order_whatever_the_jobs() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// Two presets' designs with the same top module (`llc_ni_demux_n2`, different
+/// content) synthesized side by side: each gets its own work directory and report, and
+/// the output lists them in directory order whatever the jobs.
+#[test]
+fn synth_of_designs_sharing_a_top_keeps_them_apart() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("synth_jobs");
+    for preset in ["llc_compute_paper", "llc_compute_small"] {
+        copy_tree(&root.join("rtl_out").join(preset).join("ni_demux_llc"), &d.join("two").join(preset).join("ni_demux_llc"));
+        std::fs::create_dir_all(d.join("two").join(preset).join("lib")).unwrap();
+        std::fs::copy(root.join("rtl_out").join(preset).join("lib/llc_ni_demux_n2.v"), d.join("two").join(preset).join("lib/llc_ni_demux_n2.v")).unwrap();
+    }
+    let text = |o: &Output| String::from_utf8_lossy(&o.stdout).to_string();
+    let strip = |t: String| t.lines().map(|l| if l.starts_with("synth ") { l.rsplit_once(", ").unwrap().0 } else { l }).collect::<Vec<_>>().join("\n");
+    let one = gpuforge(&d, &["synth", "two", "--jobs", "1"]);
+    let two = gpuforge(&d, &["synth", "two", "--jobs", "2"]);
+    assert!(one.status.success() && two.status.success(), "{}{}", text(&one), String::from_utf8_lossy(&two.stderr));
+    assert_eq!(strip(text(&one)), strip(text(&two)));
+    let out = text(&two);
+    let reports: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("report: ")).collect();
+    assert_eq!(reports.len(), 2, "{out}");
+    assert_ne!(reports[0], reports[1], "one report per design");
+    let cells: Vec<u64> = reports.iter().map(|p| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).unwrap()["cells"].as_u64().unwrap()).collect();
+    let printed: Vec<u64> = out.lines().filter(|l| l.starts_with("synth llc_ni_demux_n2: ")).map(|l| l.split(' ').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(cells, printed, "each report is its own design's: {out}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
