@@ -1,6 +1,7 @@
 //! A bounded pool of worker threads for independent jobs whose results the calling
 //! thread takes as they finish: a study's runs ([`crate::study::exec`]) and the designs
-//! `gpuforge lint` checks.
+//! `gpuforge lint` and `gpuforge synth` check. A job that panics panics the caller once
+//! the other jobs are done (jobs that must not, like a study's runs, catch their own).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
