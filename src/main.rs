@@ -156,8 +156,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Gen { config, out, check, design } => gen(&config, out, check, design),
-        Cmd::Lint { target, jobs } => lint(&target, jobs.unwrap_or_else(gpuforge::pool::default_jobs)),
-        Cmd::Synth { target, report, jobs } => synth(&target, report, jobs.unwrap_or_else(gpuforge::pool::default_jobs)),
+        Cmd::Lint { target, jobs } => gpuforge::pool::jobs(jobs).and_then(|jobs| lint(&target, jobs)),
+        Cmd::Synth { target, report, jobs } => gpuforge::pool::jobs(jobs).and_then(|jobs| synth(&target, report, jobs)),
         Cmd::Cosim { config, design, cycles, seed, trace, opt, threads, no_check } => {
             let opt = match opt {
                 OptArg::Debug => Opt::Debug,
@@ -363,10 +363,8 @@ fn synth(target: &Path, report: Option<PathBuf>, jobs: usize) -> Res {
     };
     let mut failed = None;
     side_by_side(&designs, jobs, "designs synthesized", synthesize, |r| {
-        if failed.is_none() {
-            if let Err(e) = r.map_err(tool_error).and_then(|(r, work)| print_synth(&r, &report.clone().unwrap_or_else(|| work.join("report.json")))) {
-                failed = Some(e);
-            }
+        if let Err(e) = r.map_err(tool_error).and_then(|(r, work)| print_synth(&r, &report.clone().unwrap_or_else(|| work.join("report.json")))) {
+            failed.get_or_insert(e);
         }
     });
     failed.map_or(Ok(()), Err)
@@ -392,7 +390,7 @@ fn print_synth(r: &verif::synth::SynthReport, path: &Path) -> Res {
 fn side_by_side<T: Sync, R: Send>(items: &[T], jobs: usize, what: &str, job: impl Fn(&T) -> R + Sync, mut report: impl FnMut(R)) {
     let bar = indicatif::ProgressBar::new(items.len() as u64);
     bar.set_style(indicatif::ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}  {{elapsed}} elapsed  {{msg}}")).expect("template"));
-    bar.set_message(format!("{} at a time", jobs.max(1)));
+    bar.set_message(format!("{jobs} at a time"));
     bar.enable_steady_tick(std::time::Duration::from_millis(500));
     let mut order = gpuforge::pool::Ordered::new(items.len());
     gpuforge::pool::run(items, jobs, job, |i, r| {

@@ -31,9 +31,14 @@ pub fn run<T: Sync, R: Send>(items: &[T], jobs: usize, job: impl Fn(&T) -> R + S
     });
 }
 
-/// The number of jobs to run at once on this machine: its available parallelism.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// The jobs a command's `--jobs` asks for: that many (0 is bad input, exit 2), or by
+/// default this machine's available parallelism.
+pub fn jobs(asked: Option<usize>) -> Result<usize, crate::outcome::Fail> {
+    match asked {
+        Some(0) => Err(crate::outcome::Fail::Input("--jobs 0: allowed 1 or more".into())),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 /// Results taken in completion order, released in item order: [`Ordered::put`] returns

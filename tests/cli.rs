@@ -169,7 +169,8 @@ fn synth_writes_a_cell_report_and_lint_exit_codes_follow_findings() {
 }
 
 /// `gpuforge lint` of a preset lints its designs side by side and reports them in
-/// directory order, exactly as one at a time does; a warning planted in the second
+/// directory order, exactly as one at a time does (`--jobs 0` is bad input, for synth
+/// too); a warning planted in the second
 /// design fails the run (exit 1) and is printed just before that design's line, with
 /// every other design still reported.
 #[test]
@@ -180,6 +181,11 @@ fn lint_reports_designs_in_order_whatever_the_jobs() {
     copy_tree(&root.join("rtl_out/qcache_small"), &preset);
     let text = |o: &Output| String::from_utf8_lossy(&o.stdout).to_string();
     let lines = |o: &Output| text(o).lines().filter(|l| l.starts_with("lint ")).map(str::to_string).collect::<Vec<_>>();
+    for cmd in ["lint", "synth"] {
+        let zero = gpuforge(&d, &[cmd, "rtl_out/qcache_small", "--jobs", "0"]);
+        assert_eq!(zero.status.code(), Some(2), "{cmd}");
+        assert!(String::from_utf8_lossy(&zero.stderr).contains("--jobs 0: allowed 1 or more"), "{cmd}: {}", String::from_utf8_lossy(&zero.stderr));
+    }
     let one = gpuforge(&d, &["lint", "rtl_out/qcache_small", "--jobs", "1"]);
     let all = gpuforge(&d, &["lint", "rtl_out/qcache_small", "--jobs", "4"]);
     assert!(one.status.success() && all.status.success(), "{}{}", text(&one), text(&all));

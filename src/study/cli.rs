@@ -197,10 +197,7 @@ pub fn run(cmd: StudyCmd) -> Res {
             if !sbatch_args.is_empty() || wait {
                 return Err(Fail::Input("--sbatch-arg and --wait are for --backend slurm".into()));
             }
-            let jobs = jobs.unwrap_or_else(crate::pool::default_jobs);
-            if jobs == 0 {
-                return Err(Fail::Input("--jobs 0: allowed 1 or more".into()));
-            }
+            let jobs = crate::pool::jobs(jobs)?;
             let ex = exec::execute(&p, &exec::ExecOptions { out: out.clone(), jobs, limit, progress: true }).map_err(|e| io_fail(&out, e))?;
             let missing = ex.results.iter().filter(|r| r.is_none()).count();
             println!(
